@@ -1,5 +1,55 @@
-"""ginrummy: the exact rules of Gin Rummy, a fast meld solver, bots, and tables to play at."""
+"""ginrummy: the exact rules of Gin Rummy, a fast meld solver, bots, and tables to play at.
+
+The core (cards, melds, hand, match, record) is pure standard library and does no I/O.
+
+>>> import ginrummy
+>>> ginrummy.deadwood("7C 8C 9C 9D 9H 9S KD QH 4S 2H")
+26
+"""
+
 from .cards import Card, CardError, deck, format_cards, parse_cards
-from .melds import Arrangement, arrange, best_arrangements, deadwood, deadwood_by_discard, is_meld
+from .hand import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    PASS,
+    Action,
+    CardNotInHandError,
+    Deal,
+    DealError,
+    Hand,
+    HandOverError,
+    HandResult,
+    IllegalActionError,
+    KnockNotAllowedError,
+    NotYourTurnError,
+    Operation,
+    Phase,
+    StraightBackError,
+    View,
+    WrongPhaseError,
+)
+from .match import HAND_LIMIT, Match, MatchOverError, Outcome
+from .melds import (
+    Arrangement,
+    Showdown,
+    arrange,
+    best_arrangements,
+    deadwood,
+    deadwood_by_discard,
+    is_meld,
+    showdown,
+)
+from .options import Options, OptionsError
+from .record import RecordError, match_from_record, match_to_record, replay
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "Action", "Arrangement", "Card", "CardError", "CardNotInHandError", "DRAW_DISCARD",
+    "DRAW_STOCK", "Deal", "DealError", "HAND_LIMIT", "Hand", "HandOverError", "HandResult",
+    "IllegalActionError", "KnockNotAllowedError", "Match", "MatchOverError", "NotYourTurnError",
+    "Operation", "Options", "OptionsError", "Outcome", "PASS", "Phase", "RecordError",
+    "Showdown", "StraightBackError", "View", "WrongPhaseError", "arrange", "best_arrangements",
+    "deadwood", "deadwood_by_discard", "deck", "format_cards", "is_meld", "match_from_record",
+    "match_to_record", "parse_cards", "replay", "showdown",
+]

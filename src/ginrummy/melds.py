@@ -17,7 +17,7 @@ Two facts make the solver small and fast:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
 
@@ -26,13 +26,18 @@ from .cards import Card, CardError, CardsLike, from_mask, parse_cards
 __all__ = [
     "Arrangement",
     "Meld",
+    "Showdown",
     "arrange",
+    "arrangements_mask",
     "best_arrangements",
+    "best_layoff",
     "deadwood",
     "deadwood_by_discard",
     "deadwood_mask",
     "deadwood_by_discard_mask",
     "is_meld",
+    "showdown",
+    "showdown_mask",
 ]
 
 _SUIT = 0x1FFF
@@ -231,7 +236,7 @@ class Meld:
     def __str__(self) -> str:
         return " ".join(str(c) for c in self.cards)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Card]:
         return iter(self.cards)
 
     def __len__(self) -> int:
@@ -299,16 +304,13 @@ def _arrangement(m: int, sets: int) -> Arrangement:
     return Arrangement(tuple(melds), dead, sum(c.points for c in dead))
 
 
-def arrangements_mask(m: int) -> list[Arrangement]:
-    """Every least-deadwood arrangement of hand ``m`` (distinct in which cards form sets).
-
-    Runs are shown merged: two touching runs of one suit read as one longer run, which
-    changes neither the deadwood nor what can be laid off on them (R8).
-    """
+def _scored_set_choices(m: int) -> list[tuple[int, int]]:
+    """(deadwood, set-card mask) for every set choice of hand ``m``, in a fixed order."""
     a, b, c, d = m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39
     trips = (a & b & (c | d)) | (c & d & (a | b))
+    rd = _RUN_DW
     if not trips:
-        return [_arrangement(m, 0)]
+        return [(rd[a] + rd[b] + rd[c] + rd[d], 0)]
     per_rank = []
     t = trips
     while t:
@@ -318,22 +320,43 @@ def arrangements_mask(m: int) -> list[Arrangement]:
         present = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
         per_rank.append(_ALL_SET_OPTIONS[r][present])
     scored = []
-    rd = _RUN_DW
     for combo in product(*per_rank):
         sets = sum(combo)
         rest = m & ~sets
         v = rd[rest & _SUIT] + rd[rest >> 13 & _SUIT] + rd[rest >> 26 & _SUIT] + rd[rest >> 39]
         scored.append((v, sets))
+    return scored
+
+
+def _least_set_choices(m: int) -> tuple[int, list[int]]:
+    """The least deadwood of hand ``m`` and every set-card mask that reaches it, in order."""
+    scored = _scored_set_choices(m)
+    if len(scored) == 1:
+        return scored[0][0], [scored[0][1]]
     best = min(v for v, _ in scored)
+    return best, [sets for v, sets in scored if v == best]
+
+
+def _best_arrangement_mask(m: int) -> Arrangement:
+    """The first least-deadwood arrangement of ``m``: the same as ``arrangements_mask(m)[0]``."""
+    return _arrangement(m, _least_set_choices(m)[1][0])
+
+
+def arrangements_mask(m: int) -> list[Arrangement]:
+    """Every least-deadwood arrangement of hand ``m`` (distinct in which cards form sets).
+
+    Runs are shown merged: two touching runs of one suit read as one longer run, which
+    changes neither the deadwood nor what can be laid off on them (R8).
+    """
+    _, choices = _least_set_choices(m)
     out: list[Arrangement] = []
     seen: set[tuple[tuple[Card, ...], ...]] = set()
-    for v, sets in scored:
-        if v == best:
-            arr = _arrangement(m, sets)
-            key = tuple(sorted(arr.melds))
-            if key not in seen:  # a 3-set beside a 4th card that is itself deadwood-free
-                seen.add(key)
-                out.append(arr)
+    for sets in choices:
+        arr = _arrangement(m, sets)
+        key = tuple(sorted(arr.melds))
+        if key not in seen:
+            seen.add(key)
+            out.append(arr)
     return out
 
 
@@ -352,8 +375,8 @@ def arrange(cards: CardsLike) -> Arrangement:
     """A least-deadwood arrangement of 0 to 11 cards (R2); see :func:`best_arrangements`.
 
     >>> a = arrange("7C 8C 9C 9D 9H 9S KD QH 4S 2H")
-    >>> a.melds
-    ((Card.parse('9D'), Card.parse('9H'), Card.parse('9S')), (Card.parse('7C'), Card.parse('8C'), Card.parse('9C')))
+    >>> [" ".join(map(str, m)) for m in a.melds]
+    ['9D 9H 9S', '7C 8C 9C']
     >>> a.deadwood
     26
     """
@@ -370,7 +393,7 @@ def deadwood_by_discard(cards: CardsLike) -> dict[Card, int]:
 
     >>> d = deadwood_by_discard("7C 8C 9C 9D 9H 9S KD QH 4S 2H 3H")
     >>> d[Card.parse('KD')], d[Card.parse('7C')]
-    (18, 24)
+    (19, 37)
     """
     m = _hand_mask(cards, 11, 11)
     return {Card.from_index(k): v for k, v in sorted(deadwood_by_discard_mask(m).items())}
@@ -396,3 +419,224 @@ def is_meld(cards: CardsLike) -> bool:
 def melds_as_strings(melds: Iterable[Sequence[Card]]) -> list[list[str]]:
     """Melds as lists of R1 strings (for JSON)."""
     return [[str(c) for c in m] for m in melds]
+
+
+# ----------------------------------------------------------------------------- lay-offs (R8)
+
+_TOP = sum(1 << (s * 13 + 12) for s in range(4))
+_BOT = sum(1 << (s * 13) for s in range(4))
+_NOT_TOP = ((1 << 52) - 1) & ~_TOP
+_NOT_BOT = ((1 << 52) - 1) & ~_BOT
+_ALL_CARDS = (1 << 52) - 1
+
+
+def _closure(seed: int, allowed: int) -> int:
+    """``seed`` grown one rank at a time, within each suit, through the cards of ``allowed``."""
+    x = seed
+    while True:
+        y = x | (((x & _NOT_TOP) << 1 | (x & _NOT_BOT) >> 1) & allowed)
+        if y == x:
+            return x
+        x = y
+
+
+def _meldless(m: int) -> int:
+    """Cards of ``m`` that lie in no possible meld of ``m`` (so in none of any part of it)."""
+    l1 = (m & _NOT_TOP) << 1  # rank r-1 held, same suit
+    l2 = (l1 & _NOT_TOP) << 1  # rank r-2 held
+    r1 = (m & _NOT_BOT) >> 1  # rank r+1 held
+    r2 = (r1 & _NOT_BOT) >> 1  # rank r+2 held
+    a, b, c, d = m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39
+    trips = (a & b & (c | d)) | (c & d & (a | b))
+    return m & ~((l1 & l2) | (l1 & r1) | (r1 & r2) | trips * _BOT)
+
+
+def _fourths(sets: int) -> int:
+    """The missing fourth card of every 3-card set in the set-card mask ``sets``."""
+    a, b, c, d = sets & _SUIT, sets >> 13 & _SUIT, sets >> 26 & _SUIT, sets >> 39
+    three = ((a & b & (c | d)) | (c & d & (a | b))) & ~(a & b & c & d)
+    return (three & ~a) | (three & ~b) << 13 | (three & ~c) << 26 | (three & ~d) << 39
+
+
+def _layoff_search(runs: int, fourths: int, defender: int) -> tuple[int, int]:
+    """Least defender deadwood over every legal lay-off, and the lay-off mask reaching it.
+
+    ``runs`` are the knocker's run cards and ``fourths`` the cards that would complete the
+    knocker's 3-card sets. A set ``L`` of defender cards can be laid off iff each card of
+    it completes a set or lies, within its suit, in a block of ``runs | L`` that holds a run
+    (so chains work at both ends, R8). Cards in no possible defender meld are laid off
+    whenever they can be, which only helps; the few other candidates are tried both ways.
+    Ties go to fewer laid-off cards (the defender keeps their own melds).
+    """
+    cand = (_closure(runs, runs | defender) | fourths) & defender
+    if not cand:
+        return deadwood_mask(defender), 0
+    free = cand & _meldless(defender)
+    contested = cand ^ free
+    best_dw = 1000
+    best_lay = 0
+    sub = contested
+    while True:
+        reach = _closure(runs, runs | sub | free) | fourths
+        if not sub & ~reach:
+            lay = sub | (free & reach)
+            dw = deadwood_mask(defender & ~lay)
+            if dw < best_dw or (dw == best_dw and lay.bit_count() < best_lay.bit_count()):
+                best_dw, best_lay = dw, lay
+        if not sub:
+            return best_dw, best_lay
+        sub = (sub - 1) & contested
+
+
+def _assign_layoffs(
+    lay: int, runs: int, meld_of: dict[int, int], fourth_of: dict[int, int]
+) -> tuple[tuple[Card, int], ...]:
+    """Name the knocker meld each laid-off card goes on, ordered by meld then card.
+
+    A card joined to a run through laid-off cards goes on that run (the nearest one below,
+    else above), so every run's additions stay contiguous; any other card completes a set.
+    """
+    reach = _closure(runs, runs | lay)
+    out: list[tuple[int, int]] = []
+    m = lay
+    while m:
+        low = m & -m
+        k = low.bit_length() - 1
+        m ^= low
+        if reach & low:
+            lo = k - k % 13
+            j = k - 1
+            while j >= lo and lay >> j & 1:
+                j -= 1
+            if j < lo or not runs >> j & 1:
+                j = k + 1
+                while j < lo + 13 and lay >> j & 1:
+                    j += 1
+            out.append((meld_of[j], k))
+        else:
+            out.append((fourth_of[k], k))
+    out.sort()
+    return tuple((Card.from_index(k), i) for i, k in out)
+
+
+@dataclass(frozen=True, slots=True)
+class Showdown:
+    """What a knock reveals (R8): both arrangements, the lay-offs, and the deadwood scored.
+
+    ``defender_arrangement`` is the defender's own melds and remaining deadwood after
+    lay-offs; laid-off cards are in neither. ``layoffs`` pairs each laid-off card with the
+    index of the knocker meld (in ``knocker_arrangement.melds``) it goes on.
+    """
+
+    knocker_arrangement: Arrangement
+    defender_arrangement: Arrangement
+    layoffs: tuple[tuple[Card, int], ...]
+    knocker_deadwood: int
+    defender_deadwood: int
+    gin: bool
+
+    @property
+    def laid_off(self) -> tuple[Card, ...]:
+        """The defender's laid-off cards, in the order of ``layoffs`` (by meld, then card)."""
+        return tuple(c for c, _ in self.layoffs)
+
+
+def _meld_maps(melds: Sequence[Sequence[Card]]) -> tuple[int, int, dict[int, int], dict[int, int]]:
+    """Run-card mask, set-completing-card mask, and card -> meld index maps for lay-offs."""
+    runs = 0
+    fourths = 0
+    meld_of: dict[int, int] = {}
+    fourth_of: dict[int, int] = {}
+    for i, meld in enumerate(melds):
+        first = meld[0]
+        if all(c.rank_index == first.rank_index for c in meld):
+            if len(meld) == 3:
+                suits = {c.suit_index for c in meld}
+                missing = next(s for s in range(4) if s not in suits)
+                k = missing * 13 + first.rank_index
+                fourths |= 1 << k
+                fourth_of[k] = i
+        else:
+            for c in meld:
+                runs |= c.mask
+                meld_of[c.index] = i
+    return runs, fourths, meld_of, fourth_of
+
+
+def showdown_mask(knocker: int, defender: int) -> Showdown:
+    """Settle a knock (R8) from card masks: arrangements, lay-offs and both deadwoods.
+
+    Normally both hands hold 10 cards (the caller checks that the knock is allowed, R6).
+    Among the knocker's least-deadwood arrangements the one that lets the defender finish
+    lowest is used; after gin nothing is laid off.
+    """
+    if knocker & defender:
+        both = " ".join(map(str, from_mask(knocker & defender)))
+        raise CardError(f"The knocker and the defender cannot both hold {both}.")
+    if knocker < 0 or defender < 0 or (knocker | defender) > _ALL_CARDS:
+        raise CardError("A card mask must be a 52-bit non-negative integer.")
+    kdw, choices = _least_set_choices(knocker)
+    if kdw == 0:
+        own = _best_arrangement_mask(defender)
+        return Showdown(_arrangement(knocker, choices[0]), own, (), 0, own.deadwood, True)
+    best: tuple[int, int, int] | None = None
+    seen: set[tuple[int, int]] = set()
+    for sets in choices:
+        runs = _run_melded(knocker & ~sets)
+        fourths = _fourths(sets)
+        if len(choices) > 1:
+            if (runs, fourths) in seen:
+                continue
+            seen.add((runs, fourths))
+        dw, lay = _layoff_search(runs, fourths, defender)
+        if best is None or dw < best[0] or (dw == best[0] and lay.bit_count() < best[1].bit_count()):
+            best = (dw, lay, sets)
+    assert best is not None
+    dw, lay, sets = best
+    k_arr = _arrangement(knocker, sets)
+    d_arr = _best_arrangement_mask(defender & ~lay)
+    layoffs: tuple[tuple[Card, int], ...] = ()
+    if lay:
+        runs, _, meld_of, fourth_of = _meld_maps(k_arr.melds)
+        layoffs = _assign_layoffs(lay, runs, meld_of, fourth_of)
+    return Showdown(k_arr, d_arr, layoffs, kdw, dw, False)
+
+
+def showdown(knocker: CardsLike, defender: CardsLike) -> Showdown:
+    """Settle a knock (R8) between two 10-card hands given as R1 strings or cards.
+
+    >>> sd = showdown("5C 6C 7C JD JH JS 2S 3S 4S 9H", "8C 9C 2D 3D 4D KH KD QC TH AH")
+    >>> sd.knocker_deadwood, sd.defender_deadwood, [str(c) for c in sd.laid_off]
+    (9, 41, ['8C', '9C'])
+    """
+    k = _hand_mask(knocker, 10, 10)
+    d = _hand_mask(defender, 10, 10)
+    return showdown_mask(k, d)
+
+
+def best_layoff(
+    knocker_melds: Sequence[Sequence[Card]], defender: CardsLike
+) -> tuple[Arrangement, tuple[tuple[Card, int], ...]]:
+    """The defender's own arrangement and lay-offs onto the given melds, chosen together (R8).
+
+    Returns the arrangement of the cards not laid off and ``(card, meld index)`` pairs;
+    together they give the defender the least deadwood possible.
+
+    >>> arr, lay = best_layoff([parse_cards("5C 6C 7C"), parse_cards("JD JH JS")], "8C 9C JC 2H")
+    >>> arr.deadwood, [(str(c), i) for c, i in lay]
+    (2, [('8C', 0), ('9C', 0), ('JC', 1)])
+    """
+    d = _hand_mask(defender)
+    melds = [tuple(parse_cards(m)) for m in knocker_melds]
+    used = 0
+    for meld in melds:
+        if not is_meld(meld):
+            raise CardError(f"Not a meld: {' '.join(map(str, meld)) or '(empty)'}.")
+        for c in meld:
+            if used & c.mask or d & c.mask:
+                raise CardError(f"Card {c} appears twice among the melds and the defender's hand.")
+            used |= c.mask
+    runs, fourths, meld_of, fourth_of = _meld_maps(melds)
+    _, lay = _layoff_search(runs, fourths, d)
+    layoffs = _assign_layoffs(lay, runs, meld_of, fourth_of) if lay else ()
+    return _best_arrangement_mask(d & ~lay), layoffs

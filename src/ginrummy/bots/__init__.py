@@ -1,0 +1,36 @@
+"""Computer opponents. Every bot decides from a seat's view only (R11).
+
+>>> bot = make_bot("random", seed=1)
+>>> bot.name
+'random'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .base import Bot, BotError
+from .random_bot import RandomBot
+
+__all__ = ["BOTS", "Bot", "BotError", "bot_names", "make_bot"]
+
+BOTS: dict[str, Callable[[int | None], Bot]] = {
+    "random": RandomBot,
+}
+"""Bot factories by name; difficulty aliases (easy/medium/hard) map onto these."""
+
+
+def bot_names() -> list[str]:
+    """Every name :func:`make_bot` accepts."""
+    return sorted(BOTS)
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """A new bot by name; raises BotError for an unknown name."""
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise BotError(
+            f"Unknown bot {name!r}: choose one of {', '.join(bot_names())}."
+        ) from None
+    return factory(seed)

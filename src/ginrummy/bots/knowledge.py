@@ -1,0 +1,135 @@
+"""What a seat knows about one hand, read from its :class:`View` only (R11), as card masks.
+
+Shared by the heuristic and search bots: our cards, the discard pile, the cards the
+opponent is known to hold (taken from the pile and not thrown back), what they passed
+on or discarded, and the unseen cards (the opponent's unknown cards plus the stock).
+
+>>> from ginrummy.match import Match
+>>> k = Knowledge.of(Match(seed=3).view(0))
+>>> k.mine.bit_count(), k.unseen.bit_count(), k.opp_unknown
+(10, 41, 10)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import Card
+from ..hand import View
+
+__all__ = ["ALL_CARDS", "Knowledge", "in_some_meld", "meld_partners", "POINTS"]
+
+ALL_CARDS = (1 << 52) - 1
+POINTS: tuple[int, ...] = tuple(min(i % 13 + 1, 10) for i in range(52))
+"""Points of each card index (R1)."""
+
+
+def _partners(i: int) -> tuple[tuple[int, int], ...]:
+    """The pairs of cards that make a meld (R2) with card ``i``: same-rank pairs and the
+    three run windows through ``i``."""
+    s, r = divmod(i, 13)
+    out: list[tuple[int, int]] = []
+    others = [t * 13 + r for t in range(4) if t != s]
+    out += [(others[0], others[1]), (others[0], others[2]), (others[1], others[2])]
+    for lo in (r - 2, r - 1, r):
+        if lo >= 0 and lo + 2 <= 12:
+            pair = tuple(s * 13 + k for k in range(lo, lo + 3) if k != r)
+            out.append((pair[0], pair[1]))
+    return tuple(out)
+
+
+_PARTNERS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_partners(i) for i in range(52))
+
+
+def meld_partners(i: int) -> tuple[tuple[int, int], ...]:
+    """The card pairs that would form a 3-card meld with card index ``i`` (R2)."""
+    return _PARTNERS[i]
+
+
+def in_some_meld(mask: int, i: int) -> bool:
+    """Whether card ``i`` forms some meld (R2) with other cards of ``mask``."""
+    for a, b in _PARTNERS[i]:
+        if mask >> a & 1 and mask >> b & 1:
+            return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """The public and private facts of a hand for one seat, as 52-bit masks."""
+
+    mine: int
+    pile: int
+    top: int | None
+    opp_known: int
+    opp_passed: int
+    opp_discarded: int
+    my_discards: int
+    opp_stock_draws: int
+    unseen: int
+    opp_unknown: int
+    taken: int | None
+
+    @classmethod
+    def of(cls, view: View) -> Knowledge:
+        """Read everything from the view's history (R11); nothing hidden is used."""
+        me = view.seat
+        pile: list[int] = [view.upcard.index]
+        opp_known = 0
+        opp_passed = 0
+        opp_discarded = 0
+        my_discards = 0
+        opp_stock = 0
+        taken: int | None = None
+        for h in view.history:
+            act = h["act"]
+            mine = h["seat"] == me
+            if act == "pass":
+                if not mine:
+                    opp_passed |= 1 << view.upcard.index
+            elif act == "draw":
+                if h["from"] == "discard":
+                    card = pile.pop()
+                    if mine:
+                        taken = card
+                    else:
+                        opp_known |= 1 << card
+                else:
+                    if not mine:
+                        opp_stock += 1
+                        if pile:
+                            opp_passed |= 1 << pile[-1]
+                    else:
+                        taken = None
+            else:
+                card = Card.parse(h["card"]).index
+                pile.append(card)
+                if mine:
+                    my_discards += 1
+                    taken = None
+                else:
+                    opp_known &= ~(1 << card)
+                    opp_discarded |= 1 << card
+        mine_mask = 0
+        for c in view.hand:
+            mine_mask |= c.mask
+        pile_mask = 0
+        for c in view.discards:
+            pile_mask |= c.mask
+        unseen = ALL_CARDS & ~mine_mask & ~pile_mask & ~opp_known
+        top = view.discards[-1].index if view.discards else None
+        if view.phase.value != "discard":
+            taken = None
+        return cls(
+            mine=mine_mask,
+            pile=pile_mask,
+            top=top,
+            opp_known=opp_known,
+            opp_passed=opp_passed,
+            opp_discarded=opp_discarded,
+            my_discards=my_discards,
+            opp_stock_draws=opp_stock,
+            unseen=unseen,
+            opp_unknown=10 - opp_known.bit_count(),
+            taken=taken,
+        )

@@ -1,0 +1,250 @@
+"""The ``ginrummy`` command: replay and analyze (INTERFACES §3-4), and the faces built on
+the core (serve, play, match, bot, bench), each loaded only when asked for."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .cards import SUIT_SYMBOLS, Card, CardError, parse_cards
+from .hand import Hand
+from .match import Match
+from .melds import arrangements_mask, deadwood_by_discard_mask
+from .record import RecordError, loads, replay
+
+# Sub-commands that live in other modules: name -> (module, help). Each module has
+# ``main(argv: list[str]) -> int``.
+EXTERNAL = {
+    "serve": ("ginrummy.web.server", "run the web table (the main job)"),
+    "play": ("ginrummy.tui", "play in the terminal against the computer"),
+    "match": ("ginrummy.arena", "bot-vs-bot matches with statistics (INTERFACES §6)"),
+    "bot": ("ginrummy.protocol", "run a bot over the ginrummy-bot/1 protocol (INTERFACES §5)"),
+    "bench": ("ginrummy.bench", "solver and state-machine benchmarks"),
+}
+
+
+def _pretty(cards: Sequence[Card]) -> str:
+    return " ".join(c.rank + SUIT_SYMBOLS[c.suit] for c in cards)
+
+
+# ----------------------------------------------------------------------------- analyze
+
+
+def analyze(text: str) -> dict[str, Any]:
+    """The ``analyze --json`` object for a card string (INTERFACES §4); raises CardError."""
+    cards = parse_cards(text)
+    if len(cards) > 11:
+        raise CardError(f"Expected 0 to 11 cards, got {len(cards)}.")
+    mask = sum(c.mask for c in cards)
+    arr = arrangements_mask(mask)[0]
+    out: dict[str, Any] = {
+        "cards": [str(c) for c in cards],
+        "deadwood": arr.deadwood,
+        "melds": [[str(c) for c in m] for m in arr.melds],
+        "deadwood_cards": [str(c) for c in arr.deadwood_cards],
+    }
+    if len(cards) == 11:
+        by = deadwood_by_discard_mask(mask)
+        out["discards"] = {str(c): by[c.index] for c in cards}
+    return out
+
+
+def _print_analysis(a: dict[str, Any]) -> None:
+    cards = parse_cards(a["cards"])
+    print(f"Hand:     {_pretty(cards)}  ({len(cards)} cards)")
+    for m in a["melds"]:
+        ms = parse_cards(m)
+        kind = "set" if len({c.rank for c in ms}) == 1 else "run"
+        print(f"Meld:     {_pretty(ms):<24} {kind}")
+    dead = parse_cards(a["deadwood_cards"])
+    print(f"Deadwood: {_pretty(dead) or '-':<24} {a['deadwood']} points")
+    if "discards" in a:
+        print("Discards (deadwood of the 10 cards left):")
+        ranked = sorted(a["discards"].items(), key=lambda kv: (kv[1], kv[0]))
+        best = ranked[0][1]
+        for card, dw in ranked:
+            note = "  <- best" if dw == best else ""
+            note += "  knock" if dw <= 10 and dw > 0 else ("  gin" if dw == 0 else "")
+            print(f"  {_pretty([Card.parse(card)]):<4} {dw:>3}{note}")
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    """``ginrummy analyze CARDS [--json]``: exit 2 with a message on bad input."""
+    try:
+        a = analyze(args.cards)
+    except CardError as e:
+        print(f"ginrummy analyze: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(a))
+    else:
+        _print_analysis(a)
+    return 0
+
+
+# ----------------------------------------------------------------------------- replay
+
+
+def _seat_name(match: Match, seat: int) -> str:
+    if match.players:
+        return f"{match.players[seat]} (seat {seat})"
+    return f"Seat {seat}"
+
+
+def _hand_story(match: Match, hand: Hand, index: int) -> list[str]:
+    """A readable history of one hand: the deal, each move, the showdown, the score."""
+    name = lambda s: _seat_name(match, s)  # noqa: E731
+    lines = [f"Hand {index + 1}: {name(hand.dealer)} deals. "
+             f"Up-card {_pretty([hand.deal.upcard])}, knock limit {hand.knock_limit}."]
+    for s in (0, 1):
+        lines.append(f"  {name(s)} holds {_pretty(sorted(hand.deal.hands[s]))}")
+    for op in hand.history:
+        a = op.action
+        if a.act == "pass":
+            text = "passes on the up-card"
+        elif a.act == "draw":
+            where = "the stock" if a.source == "stock" else "the discard pile"
+            text = f"draws {_pretty([op.card])} from {where}" if op.card else f"draws from {where}"
+        else:
+            assert a.card is not None
+            text = f"discards {_pretty([a.card])}" + (" and knocks" if a.knock else "")
+        lines.append(f"  {name(op.seat)} {text}")
+    r = hand.result
+    if r is None:
+        lines.append("  (the hand is unfinished)")
+        return lines
+    if r.result == "dead":
+        lines.append("  Two cards left in the stock: a dead hand. Nobody scores (R7).")
+        return lines
+    sd = r.showdown
+    assert sd is not None and r.knocker is not None
+    k, d = r.knocker, 1 - r.knocker
+    def melds(arr_melds: Sequence[Sequence[Card]]) -> str:
+        return "  ".join("[" + _pretty(list(m)) + "]" for m in arr_melds) or "no melds"
+    ka = sd.knocker_arrangement
+    lines.append(f"  {name(k)} shows {melds(ka.melds)}"
+                 f"  deadwood {_pretty(list(ka.deadwood_cards)) or '-'} = {sd.knocker_deadwood}")
+    da = sd.defender_arrangement
+    lines.append(f"  {name(d)} shows {melds(da.melds)}"
+                 f"  deadwood {_pretty(list(da.deadwood_cards)) or '-'} = {sd.defender_deadwood}")
+    if sd.layoffs:
+        lays = ", ".join(f"{_pretty([c])} on [{_pretty(list(ka.melds[i]))}]" for c, i in sd.layoffs)
+        lines.append(f"  {name(d)} lays off {lays}")
+    what = {"knock": "Knock", "gin": "Gin", "undercut": "Undercut"}[r.result]
+    assert r.scorer is not None
+    lines.append(f"  {what}: {name(r.scorer)} scores {r.points}.")
+    return lines
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``ginrummy replay FILE [--json]``: exit 1 on a malformed or illegal record."""
+    try:
+        if args.file == "-":
+            text = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as f:
+                text = f.read()
+    except OSError as e:
+        msg = f"Cannot read {args.file}: {e.strerror}."
+        if args.json:
+            print(json.dumps({"hands": [], "scores": [0, 0], "finished": False, "winner": None,
+                              "error": {"hand": None, "action": None, "message": msg}}))
+        else:
+            print(f"ginrummy replay: {msg}", file=sys.stderr)
+        return 1
+    try:
+        record: Any = loads(text)
+    except RecordError as e:
+        record = None
+        parse_error: RecordError | None = e
+    else:
+        parse_error = None
+    if parse_error is not None:
+        out = {"hands": [], "scores": [0, 0], "finished": False, "winner": None,
+               "error": parse_error.to_json()}
+        error: RecordError | None = parse_error
+    else:
+        out, error = replay(record)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        if record is not None and error is None or (error is not None and error.hand is not None):
+            try:
+                match = Match.from_record(record)
+            except RecordError:
+                match = None
+            if match is not None:
+                _print_match(match)
+        if error is not None:
+            where = ""
+            if error.hand is not None:
+                where = f" (hand {error.hand + 1}" + (
+                    f", action {error.action + 1})" if error.action is not None else ")")
+            print(f"ginrummy replay: invalid record{where}: {error.message}", file=sys.stderr)
+    return 1 if error is not None else 0
+
+
+def _print_match(match: Match) -> None:
+    if match.players:
+        print(f"{match.players[0]} vs {match.players[1]}")
+    o = match.options
+    print(f"Target {o.target}" + (", gin only" if o.gin_only else "")
+          + (", Oklahoma" if o.oklahoma else ""))
+    running = [0, 0]
+    for i, h in enumerate(match.hands):
+        print()
+        print("\n".join(_hand_story(match, h, i)))
+        if h.result and h.result.scorer is not None:
+            running[h.result.scorer] += h.result.points
+        print(f"  Score: {running[0]} - {running[1]}")
+    print()
+    out = match.outcome()
+    if out is None:
+        print("The match is not over.")
+    elif out.winner is None:
+        print(f"The match ends tied at {out.scores[0]} after {out.hands} hands.")
+    else:
+        print(f"{_seat_name(match, out.winner)} wins {out.scores[0]} - {out.scores[1]} "
+              f"after {out.hands} hands.")
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser (external sub-commands are parsed by their own modules)."""
+    p = argparse.ArgumentParser(prog="ginrummy", description="Gin Rummy: play, analyze, replay.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    a = sub.add_parser("analyze", help="best melds and deadwood of 0-11 cards (INTERFACES §4)")
+    a.add_argument("cards", help='cards in R1 notation, e.g. "7C 8C 9C 9D 9H 9S KD QH 4S 2H"')
+    a.add_argument("--json", action="store_true", help="print JSON")
+    r = sub.add_parser("replay", help="replay a ginrummy/1 record (INTERFACES §3)")
+    r.add_argument("file", help="record file, or - for standard input")
+    r.add_argument("--json", action="store_true", help="print JSON")
+    for name, (_, help_text) in EXTERNAL.items():
+        sub.add_parser(name, help=help_text, add_help=False)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``ginrummy`` console script."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] in EXTERNAL:
+        module = importlib.import_module(EXTERNAL[args_list[0]][0])
+        return int(module.main(args_list[1:]))
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    if args.command == "analyze":
+        return cmd_analyze(args)
+    if args.command == "replay":
+        return cmd_replay(args)
+    parser.print_help()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,772 @@
+"""One hand of Gin Rummy as a state machine (R3-R9), with per-seat views (R11).
+
+Every action has a ``can_*`` question, a ``verify_*`` that raises the reason, and the
+action itself, which applies it and appends a frozen :class:`Operation` to the history.
+A refused action raises an :class:`IllegalActionError` (a ``ValueError``) and changes
+nothing.
+
+>>> deal = Deal.parse("AS 2S 3S 4S 5S 6S 7S 8S 9S TS / AH 2H 3H 4H 5H 6H 7H 8H 9H TH / KC / "
+...                   + " ".join(str(c) for c in deck() if c.suit in "CD" and c.rank != "K" or str(c) in ("KD", "JH", "QH", "KH", "JS", "QS", "KS")))
+>>> hand = Hand(deal, dealer=0)
+>>> hand.phase, hand.to_play
+(<Phase.OFFER: 'offer'>, 1)
+>>> hand.play(PASS); hand.play(PASS); hand.play(DRAW_STOCK)
+Operation(seat=1, action=Action(act='pass'), card=None)
+Operation(seat=0, action=Action(act='pass'), card=None)
+Operation(seat=1, action=Action(act='draw', source='stock'), card=Card.parse('AC'))
+>>> hand.play(Action.discard(Card.parse("AC"), knock=True)).action
+Action(act='discard', card=Card.parse('AC'), knock=True)
+>>> hand.result.result, hand.result.scorer, hand.result.points
+('gin', 1, 25)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from .cards import Card, CardError, CardsLike, deck, from_mask, parse_cards
+from .melds import Showdown, deadwood_by_discard_mask, showdown_mask
+from .options import Options
+
+__all__ = [
+    "Action",
+    "CardNotInHandError",
+    "DRAW_DISCARD",
+    "DRAW_STOCK",
+    "Deal",
+    "DealError",
+    "Hand",
+    "HandOverError",
+    "HandResult",
+    "IllegalActionError",
+    "KnockNotAllowedError",
+    "NotYourTurnError",
+    "Operation",
+    "PASS",
+    "Phase",
+    "StraightBackError",
+    "View",
+    "WrongPhaseError",
+]
+
+STRAIGHT_BACK = "You cannot put that straight back."
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now; the message is the sentence a player sees."""
+
+
+class NotYourTurnError(IllegalActionError):
+    """The action came from the seat that is not to play."""
+
+
+class WrongPhaseError(IllegalActionError):
+    """The action does not fit the phase (e.g. a discard before drawing)."""
+
+
+class CardNotInHandError(IllegalActionError):
+    """A discard of a card the player does not hold."""
+
+
+class StraightBackError(IllegalActionError):
+    """R5: discarding the card just taken from the discard pile."""
+
+
+class KnockNotAllowedError(IllegalActionError):
+    """R6: a knock with more deadwood than the knock limit."""
+
+
+class HandOverError(IllegalActionError):
+    """An action after the hand has ended."""
+
+
+class DealError(ValueError):
+    """A deal that is not exactly 10 + 10 + 1 + 31 distinct cards."""
+
+
+# ----------------------------------------------------------------------------- actions
+
+
+class Phase(str, Enum):
+    """Where a hand stands: the up-card offer (R4), drawing, discarding, or over."""
+
+    OFFER = "offer"
+    DRAW = "draw"
+    DISCARD = "discard"
+    OVER = "over"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A player's move: ``pass``, ``draw`` from ``stock``/``discard``, or ``discard`` a card.
+
+    >>> Action.from_json({"act": "discard", "card": "10h"})
+    Action(act='discard', card=Card.parse('TH'), knock=False)
+    >>> str(Action.parse("discard kh knock"))
+    'discard KH knock'
+    """
+
+    act: str
+    source: str | None = None
+    card: Card | None = None
+    knock: bool = False
+
+    @staticmethod
+    def discard(card: Card | str, knock: bool = False) -> Action:
+        """The (interned) discard action for a card."""
+        c = card if isinstance(card, Card) else Card.parse(card)
+        return _DISCARDS[c.index][1 if knock else 0]
+
+    @staticmethod
+    def draw(source: str) -> Action:
+        """Draw from ``"stock"`` or ``"discard"``."""
+        if source == "stock":
+            return DRAW_STOCK
+        if source == "discard":
+            return DRAW_DISCARD
+        raise IllegalActionError(f"A draw is from 'stock' or 'discard', not {source!r}.")
+
+    def to_json(self) -> dict[str, Any]:
+        """The record/protocol form, without ``seat``."""
+        if self.act == "pass":
+            return {"act": "pass"}
+        if self.act == "draw":
+            return {"act": "draw", "from": self.source}
+        assert self.card is not None
+        return {"act": "discard", "card": str(self.card), "knock": self.knock}
+
+    @staticmethod
+    def from_json(obj: Any) -> Action:
+        """Read an action object (record or protocol form); raises IllegalActionError."""
+        if not isinstance(obj, Mapping):
+            raise IllegalActionError("An action must be a JSON object.")
+        act = obj.get("act")
+        if act == "pass":
+            return PASS
+        if act == "draw":
+            return Action.draw(obj.get("from"))  # type: ignore[arg-type]
+        if act == "discard":
+            card = obj.get("card")
+            if not isinstance(card, str):
+                raise IllegalActionError("A discard needs a 'card' such as 'KH'.")
+            try:
+                c = Card.parse(card)
+            except CardError as e:
+                raise IllegalActionError(str(e)) from None
+            knock = obj.get("knock", False)
+            if not isinstance(knock, bool):
+                raise IllegalActionError("'knock' must be true or false.")
+            return Action.discard(c, knock)
+        raise IllegalActionError(f"Unknown action {act!r}: use 'pass', 'draw' or 'discard'.")
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Read the short text form: ``pass``, ``draw stock``, ``draw discard``, ``discard KH [knock]``."""
+        words = text.lower().split()
+        if words == ["pass"]:
+            return PASS
+        if len(words) == 2 and words[0] == "draw":
+            return Action.draw(words[1])
+        if len(words) in (2, 3) and words[0] == "discard":
+            if len(words) == 3 and words[2] != "knock":
+                raise IllegalActionError(f"Cannot read action {text!r}.")
+            try:
+                return Action.discard(Card.parse(words[1]), len(words) == 3)
+            except CardError as e:
+                raise IllegalActionError(str(e)) from None
+        raise IllegalActionError(
+            f"Cannot read action {text!r}: try 'pass', 'draw stock', 'draw discard', "
+            "'discard KH' or 'discard KH knock'."
+        )
+
+    def __str__(self) -> str:
+        if self.act == "draw":
+            return f"draw {self.source}"
+        if self.act == "discard":
+            return f"discard {self.card}" + (" knock" if self.knock else "")
+        return self.act
+
+    def __repr__(self) -> str:
+        if self.act == "draw":
+            return f"Action(act='draw', source={self.source!r})"
+        if self.act == "discard":
+            return f"Action(act='discard', card={self.card!r}, knock={self.knock})"
+        return f"Action(act={self.act!r})"
+
+
+PASS = Action("pass")
+DRAW_STOCK = Action("draw", "stock")
+DRAW_DISCARD = Action("draw", "discard")
+_DISCARDS = [
+    (Action("discard", None, c, False), Action("discard", None, c, True)) for c in deck()
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One applied action in a hand's history; ``card`` is the card drawn, if any."""
+
+    seat: int
+    action: Action
+    card: Card | None = None
+
+    def to_json(self, viewer: int | None = None) -> dict[str, Any]:
+        """Record form (``viewer`` None) or a seat's view form (R11: stock draws by others
+        carry no card; discard-pile draws always show theirs)."""
+        d: dict[str, Any] = {"seat": self.seat, **self.action.to_json()}
+        if viewer is not None and self.action.act == "draw" and self.card is not None and (
+            self.action.source == "discard" or viewer == self.seat
+        ):
+            d["card"] = str(self.card)
+        return d
+
+
+# ----------------------------------------------------------------------------- the deal
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The cards of one hand as dealt (R3): two hands of 10, the up-card, 31 stock cards
+    (top first). Construction checks that they are the 52 cards exactly once."""
+
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
+    upcard: Card
+    stock: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.hands) != 2:
+            raise DealError("A deal has two hands.")
+        for s, h in enumerate(self.hands):
+            if len(h) != 10:
+                raise DealError(f"Seat {s} must be dealt 10 cards, not {len(h)}.")
+        if len(self.stock) != 31:
+            raise DealError(f"The stock must hold 31 cards, not {len(self.stock)}.")
+        seen = 0
+        for c in (*self.hands[0], *self.hands[1], self.upcard, *self.stock):
+            if not isinstance(c, Card):
+                raise DealError(f"Not a card: {c!r}.")
+            if seen & c.mask:
+                raise DealError(f"The card {c} is dealt twice.")
+            seen |= c.mask
+
+    @classmethod
+    def shuffled(cls, rng: random.Random) -> Deal:
+        """A random deal from ``rng`` (reproducible for a seeded generator)."""
+        cards = deck()
+        rng.shuffle(cards)
+        return cls((tuple(cards[:10]), tuple(cards[10:20])), cards[20], tuple(cards[21:]))
+
+    @classmethod
+    def build(cls, hand0: CardsLike, hand1: CardsLike, upcard: Card | str,
+              stock: CardsLike | None = None) -> Deal:
+        """A deal from the given cards; the stock defaults to the rest of the deck in index
+        order, for tests that do not care about it."""
+        try:
+            h0, h1 = tuple(parse_cards(hand0)), tuple(parse_cards(hand1))
+            up = upcard if isinstance(upcard, Card) else Card.parse(upcard)
+            if stock is None:
+                used = {*h0, *h1, up}
+                st = tuple(c for c in deck() if c not in used)
+            else:
+                st = tuple(parse_cards(stock))
+        except CardError as e:
+            raise DealError(str(e)) from None
+        return cls((h0, h1), up, st)
+
+    @classmethod
+    def parse(cls, text: str) -> Deal:
+        """Read ``HAND0 / HAND1 / UPCARD / STOCK`` (stock top first)."""
+        parts = text.split("/")
+        if len(parts) != 4:
+            raise DealError("A deal reads 'hand0 / hand1 / upcard / stock'.")
+        return cls.build(parts[0], parts[1], parts[2].strip(), parts[3])
+
+    def to_json(self) -> dict[str, Any]:
+        """The record's ``deal`` object."""
+        return {
+            "hands": [[str(c) for c in h] for h in self.hands],
+            "upcard": str(self.upcard),
+            "stock": [str(c) for c in self.stock],
+        }
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Deal:
+        """Read a record's ``deal`` object; raises DealError with a clear message."""
+        if not isinstance(obj, Mapping):
+            raise DealError("The deal must be an object with 'hands', 'upcard' and 'stock'.")
+        hands, upcard, stock = obj.get("hands"), obj.get("upcard"), obj.get("stock")
+        if not (isinstance(hands, list) and len(hands) == 2
+                and all(isinstance(h, list) for h in hands)):
+            raise DealError("The deal's 'hands' must be two lists of cards.")
+        if not isinstance(upcard, str):
+            raise DealError("The deal's 'upcard' must be a card such as '5H'.")
+        if not isinstance(stock, list):
+            raise DealError("The deal's 'stock' must be a list of cards.")
+        for c in (*hands[0], *hands[1], *stock):
+            if not isinstance(c, str):
+                raise DealError(f"Not a card: {c!r}.")
+        return cls.build(hands[0], hands[1], upcard, stock)
+
+
+# ----------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended (R7, R9): ``knock``, ``gin``, ``undercut`` or ``dead``."""
+
+    result: str
+    knocker: int | None = None
+    scorer: int | None = None
+    points: int = 0
+    deadwood: tuple[int, int] | None = None
+    showdown: Showdown | None = None
+
+    @property
+    def layoffs(self) -> tuple[Card, ...]:
+        """The defender's cards laid off on the knocker's melds (R8)."""
+        return self.showdown.laid_off if self.showdown else ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The hand object of ``ginrummy replay --json`` (INTERFACES §3)."""
+        return {
+            "result": self.result,
+            "knocker": self.knocker,
+            "scorer": self.scorer,
+            "points": self.points,
+            "deadwood": list(self.deadwood) if self.deadwood else None,
+            "layoffs": [str(c) for c in self.layoffs],
+        }
+
+
+def _score(knocker: int, sd: Showdown) -> HandResult:
+    """R9: exactly one player scores a knocked hand."""
+    defender = 1 - knocker
+    dw = [0, 0]
+    dw[knocker], dw[defender] = sd.knocker_deadwood, sd.defender_deadwood
+    if sd.gin:
+        return HandResult("gin", knocker, knocker, sd.defender_deadwood + 25, (dw[0], dw[1]), sd)
+    if sd.defender_deadwood <= sd.knocker_deadwood:
+        pts = sd.knocker_deadwood - sd.defender_deadwood + 25
+        return HandResult("undercut", knocker, defender, pts, (dw[0], dw[1]), sd)
+    pts = sd.defender_deadwood - sd.knocker_deadwood
+    return HandResult("knock", knocker, knocker, pts, (dw[0], dw[1]), sd)
+
+
+# ----------------------------------------------------------------------------- the view
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat may see (R11), nothing more: built by copying allowed facts only.
+
+    ``revealed`` holds both hands once a knock has shown them, otherwise None.
+    """
+
+    seat: int
+    dealer: int
+    hand_index: int
+    scores: tuple[int, int]
+    options: Options
+    knock_limit: int
+    phase: Phase
+    to_play: int | None
+    hand: tuple[Card, ...]
+    upcard: Card
+    discards: tuple[Card, ...]
+    stock_count: int
+    history: tuple[dict[str, Any], ...]
+    legal: tuple[Action, ...] = ()
+    result: HandResult | None = None
+    revealed: tuple[tuple[Card, ...], tuple[Card, ...]] | None = None
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether this seat is to act."""
+        return self.to_play == self.seat
+
+    @property
+    def opponent_took(self) -> tuple[Card, ...]:
+        """Cards the opponent took from the discard pile this hand (public, R11)."""
+        return tuple(
+            Card.parse(h["card"]) for h in self.history
+            if h["seat"] != self.seat and h["act"] == "draw" and h["from"] == "discard"
+        )
+
+    @property
+    def opponent_passed(self) -> tuple[Card, ...]:
+        """The up-card, if the opponent passed on it in the offer (R11)."""
+        return tuple(self.upcard for h in self.history
+                     if h["seat"] != self.seat and h["act"] == "pass")
+
+    @property
+    def opponent_discarded(self) -> tuple[Card, ...]:
+        """Cards the opponent discarded this hand, in order."""
+        return tuple(Card.parse(h["card"]) for h in self.history
+                     if h["seat"] != self.seat and h["act"] == "discard")
+
+    def to_json(self) -> dict[str, Any]:
+        """The VIEW object of the bot protocol (INTERFACES §5), plus ``to_play``."""
+        d: dict[str, Any] = {
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "hand_index": self.hand_index,
+            "scores": list(self.scores),
+            "options": self.options.to_json(),
+            "knock_limit": self.knock_limit,
+            "phase": self.phase.value,
+            "to_play": self.to_play,
+            "hand": [str(c) for c in self.hand],
+            "upcard": str(self.upcard),
+            "discards": [str(c) for c in self.discards],
+            "stock_count": self.stock_count,
+            "history": [dict(h) for h in self.history],
+        }
+        if self.result is not None:
+            d["result"] = self.result.to_json()
+        if self.revealed is not None:
+            d["revealed"] = [[str(c) for c in h] for h in self.revealed]
+        return d
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any], legal: Sequence[Any] = ()) -> View:
+        """Rebuild a view from its protocol form (for bots run as external programs)."""
+        phase = Phase(obj["phase"])
+        seat = int(obj["seat"])
+        to_play = obj.get("to_play", seat if phase is not Phase.OVER else None)
+        return cls(
+            seat=seat,
+            dealer=int(obj["dealer"]),
+            hand_index=int(obj.get("hand_index", 0)),
+            scores=(int(obj["scores"][0]), int(obj["scores"][1])),
+            options=Options.from_json(obj.get("options")),
+            knock_limit=int(obj["knock_limit"]),
+            phase=phase,
+            to_play=to_play,
+            hand=tuple(parse_cards(obj["hand"])),
+            upcard=Card.parse(obj["upcard"]),
+            discards=tuple(parse_cards(obj["discards"])),
+            stock_count=int(obj["stock_count"]),
+            history=tuple(dict(h) for h in obj.get("history", ())),
+            legal=tuple(a if isinstance(a, Action) else Action.from_json(a) for a in legal),
+        )
+
+
+# ----------------------------------------------------------------------------- the hand
+
+
+@dataclass
+class Hand:
+    """One hand from the deal to its result (R3-R9).
+
+    ``hands`` and the stock are private state: consumers outside the core read
+    :meth:`view` (R11).
+    """
+
+    deal: Deal
+    dealer: int
+    options: Options = field(default_factory=Options)
+    hand_index: int = 0
+    scores: tuple[int, int] = (0, 0)
+
+    def __post_init__(self) -> None:
+        if self.dealer not in (0, 1):
+            raise ValueError(f"The dealer must be seat 0 or 1, not {self.dealer!r}.")
+        self.knock_limit: int = self.options.knock_limit(self.deal.upcard)
+        self._masks = [sum(c.mask for c in self.deal.hands[0]),
+                       sum(c.mask for c in self.deal.hands[1])]
+        self._stock: list[Card] = list(reversed(self.deal.stock))  # top is the end
+        self.discards: list[Card] = [self.deal.upcard]
+        self.to_play: int | None = 1 - self.dealer
+        self.phase: Phase = Phase.OFFER
+        self.history: list[Operation] = []
+        self.result: HandResult | None = None
+        self._taken: Card | None = None  # card just taken from the pile (R5)
+        self._by_discard: dict[int, int] | None = None  # deadwood after each discard
+        self._legal: tuple[Action, ...] | None = None
+
+    # ------------------------------------------------------------------ questions
+
+    @property
+    def stock_count(self) -> int:
+        """Cards left in the stock."""
+        return len(self._stock)
+
+    @property
+    def upcard(self) -> Card:
+        """The hand's up-card (R3)."""
+        return self.deal.upcard
+
+    @property
+    def top_discard(self) -> Card | None:
+        """The card on top of the discard pile."""
+        return self.discards[-1] if self.discards else None
+
+    def is_over(self) -> bool:
+        """Whether the hand has ended (knock, gin or dead hand)."""
+        return self.phase is Phase.OVER
+
+    def cards_of(self, seat: int) -> list[Card]:
+        """The cards a seat holds, in index order (full-state access: not for bots)."""
+        return from_mask(self._masks[seat])
+
+    def mask_of(self, seat: int) -> int:
+        """The 52-bit mask of the cards a seat holds (full-state access: not for bots)."""
+        return self._masks[seat]
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The stock, top first (full-state access: not for bots)."""
+        return tuple(reversed(self._stock))
+
+    def deadwood_after(self, card: Card) -> int:
+        """In the discard phase: the deadwood of the 10 cards left after discarding ``card``."""
+        if self.phase is not Phase.DISCARD:
+            raise WrongPhaseError("There is no discard to make now.")
+        bd = self._discard_table()
+        if card.index not in bd:
+            raise CardNotInHandError(f"You do not hold {card}.")
+        return bd[card.index]
+
+    def knock_discards(self) -> list[Card]:
+        """In the discard phase: the discards that would allow a knock (R6)."""
+        if self.phase is not Phase.DISCARD:
+            return []
+        lim = self.knock_limit
+        return [Card.from_index(i) for i, v in sorted(self._discard_table().items())
+                if v <= lim and Card.from_index(i) is not self._taken]
+
+    def _discard_table(self) -> dict[int, int]:
+        if self._by_discard is None:
+            assert self.to_play is not None
+            self._by_discard = deadwood_by_discard_mask(self._masks[self.to_play])
+        return self._by_discard
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The actions the player to move may take now (empty once the hand is over)."""
+        if self._legal is not None:
+            return self._legal
+        ph = self.phase
+        if ph is Phase.OFFER:
+            legal: tuple[Action, ...] = (PASS, DRAW_DISCARD)
+        elif ph is Phase.DRAW:
+            legal = (DRAW_STOCK, DRAW_DISCARD)
+        elif ph is Phase.DISCARD:
+            lim = self.knock_limit
+            taken = self._taken.index if self._taken is not None else -1
+            out = []
+            for i, v in self._discard_table().items():
+                if i == taken:
+                    continue
+                pair = _DISCARDS[i]
+                out.append(pair[0])
+                if v <= lim:
+                    out.append(pair[1])
+            legal = tuple(out)
+        else:
+            legal = ()
+        self._legal = legal
+        return legal
+
+    # ------------------------------------------------------------------ verify / can
+
+    def _verify_seat(self, seat: int | None) -> int:
+        if self.phase is Phase.OVER:
+            raise HandOverError("The hand is over.")
+        assert self.to_play is not None
+        if seat is not None and seat != self.to_play:
+            raise NotYourTurnError(f"It is not your turn: seat {self.to_play} is to play.")
+        return self.to_play
+
+    def verify_pass(self, seat: int | None = None) -> None:
+        """Raise unless passing on the up-card is allowed now (R4)."""
+        self._verify_seat(seat)
+        if self.phase is not Phase.OFFER:
+            raise WrongPhaseError("You can only pass while the up-card is offered.")
+
+    def verify_draw(self, source: str, seat: int | None = None) -> None:
+        """Raise unless drawing from ``source`` (``stock`` or ``discard``) is allowed now (R4, R5)."""
+        self._verify_seat(seat)
+        if source not in ("stock", "discard"):
+            raise IllegalActionError(f"A draw is from 'stock' or 'discard', not {source!r}.")
+        if self.phase is Phase.DISCARD:
+            raise WrongPhaseError("You have already drawn: discard a card.")
+        if source == "stock" and self.phase is Phase.OFFER:
+            raise WrongPhaseError(
+                "While the up-card is offered you may only take it or pass."
+            )
+
+    def verify_discard(self, card: Card, knock: bool = False, seat: int | None = None) -> None:
+        """Raise unless discarding ``card`` (with a knock if asked) is allowed now (R5, R6)."""
+        s = self._verify_seat(seat)
+        if self.phase is not Phase.DISCARD:
+            raise WrongPhaseError("Draw a card before you discard.")
+        if not self._masks[s] & card.mask:
+            raise CardNotInHandError(f"You do not hold {card}.")
+        if card is self._taken:
+            raise StraightBackError(STRAIGHT_BACK)
+        if knock:
+            dw = self._discard_table()[card.index]
+            if dw > self.knock_limit:
+                if self.knock_limit == 0:
+                    raise KnockNotAllowedError(
+                        f"You cannot knock: this hand allows gin only, and discarding {card} "
+                        f"leaves {dw} deadwood."
+                    )
+                raise KnockNotAllowedError(
+                    f"You cannot knock: discarding {card} leaves {dw} deadwood, "
+                    f"more than the knock limit of {self.knock_limit}."
+                )
+
+    def verify(self, action: Action, seat: int | None = None) -> None:
+        """Raise the reason ``action`` is not allowed now, or return if it is."""
+        if action.act == "pass":
+            self.verify_pass(seat)
+        elif action.act == "draw":
+            self.verify_draw(action.source or "", seat)
+        elif action.act == "discard" and action.card is not None:
+            self.verify_discard(action.card, action.knock, seat)
+        else:
+            raise IllegalActionError(f"Unknown action {action.act!r}.")
+
+    def can_play(self, action: Action, seat: int | None = None) -> bool:
+        """Whether ``action`` is allowed now."""
+        try:
+            self.verify(action, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def can_pass(self, seat: int | None = None) -> bool:
+        """Whether passing on the up-card is allowed now."""
+        return self.can_play(PASS, seat)
+
+    def can_draw(self, source: str, seat: int | None = None) -> bool:
+        """Whether drawing from ``source`` is allowed now."""
+        try:
+            self.verify_draw(source, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def can_discard(self, card: Card, knock: bool = False, seat: int | None = None) -> bool:
+        """Whether discarding ``card`` (knocking if asked) is allowed now."""
+        try:
+            self.verify_discard(card, knock, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def can_knock(self, seat: int | None = None) -> bool:
+        """Whether some discard now would allow a knock (R6)."""
+        try:
+            self._verify_seat(seat)
+        except IllegalActionError:
+            return False
+        return bool(self.knock_discards())
+
+    # ------------------------------------------------------------------ actions
+
+    def pass_(self, seat: int | None = None) -> Operation:
+        """Pass on the up-card (R4)."""
+        self.verify_pass(seat)
+        return self._apply(PASS)
+
+    def draw(self, source: str, seat: int | None = None) -> Operation:
+        """Draw from ``"stock"`` or ``"discard"`` (R5; taking the up-card is a discard draw)."""
+        self.verify_draw(source, seat)
+        return self._apply(DRAW_STOCK if source == "stock" else DRAW_DISCARD)
+
+    def discard(self, card: Card | str, knock: bool = False, seat: int | None = None) -> Operation:
+        """Discard a card, optionally knocking with it (R5, R6)."""
+        c = card if isinstance(card, Card) else Card.parse(card)
+        self.verify_discard(c, knock, seat)
+        return self._apply(Action.discard(c, knock))
+
+    def play(self, action: Action, seat: int | None = None) -> Operation:
+        """Verify and apply any action; returns the recorded operation."""
+        if self._legal is not None and (seat is None or seat == self.to_play) \
+                and action in self._legal:
+            return self._apply(action)  # fast path: already known legal
+        self.verify(action, seat)
+        return self._apply(action)
+
+    def _apply(self, action: Action) -> Operation:
+        seat = self.to_play
+        assert seat is not None
+        self._legal = None
+        if action.act == "pass":
+            op = Operation(seat, action)
+            if seat == self.dealer:
+                self.to_play = 1 - self.dealer  # R4.3: non-dealer opens
+                self.phase = Phase.DRAW
+            else:
+                self.to_play = self.dealer
+        elif action.act == "draw":
+            card = self._stock.pop() if action.source == "stock" else self.discards.pop()
+            self._taken = card if action.source == "discard" else None
+            self._masks[seat] |= card.mask
+            self._by_discard = None
+            self.phase = Phase.DISCARD
+            op = Operation(seat, action, card)
+        else:
+            card = action.card
+            assert card is not None
+            self._masks[seat] &= ~card.mask
+            self.discards.append(card)
+            self._taken = None
+            self._by_discard = None
+            op = Operation(seat, action)
+            if action.knock:
+                sd = showdown_mask(self._masks[seat], self._masks[1 - seat])
+                self._finish(_score(seat, sd))
+            elif len(self._stock) <= 2:
+                self._finish(HandResult("dead"))  # R7
+            else:
+                self.to_play = 1 - seat
+                self.phase = Phase.DRAW
+        self.history.append(op)
+        return op
+
+    def _finish(self, result: HandResult) -> None:
+        self.result = result
+        self.phase = Phase.OVER
+        self.to_play = None
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may see now (R11); both hands only after a knock reveals them."""
+        if seat not in (0, 1):
+            raise ValueError(f"A seat is 0 or 1, not {seat!r}.")
+        revealed = None
+        if self.result is not None and self.result.result != "dead":
+            revealed = (tuple(self.cards_of(0)), tuple(self.cards_of(1)))
+        return View(
+            seat=seat,
+            dealer=self.dealer,
+            hand_index=self.hand_index,
+            scores=self.scores,
+            options=self.options,
+            knock_limit=self.knock_limit,
+            phase=self.phase,
+            to_play=self.to_play,
+            hand=tuple(from_mask(self._masks[seat])),
+            upcard=self.deal.upcard,
+            discards=tuple(self.discards),
+            stock_count=len(self._stock),
+            history=tuple(op.to_json(viewer=seat) for op in self.history),
+            legal=self.legal_actions() if self.to_play == seat else (),
+            result=self.result,
+            revealed=revealed,
+        )

@@ -1,0 +1,215 @@
+"""A match (R10): hands until a target score or the 60-hand limit, with dealer rotation.
+
+A match owns a seeded RNG (same seed, same deals) or takes explicit deals for tests.
+
+>>> m = Match(seed=7)
+>>> m.hand.phase, m.scores
+(<Phase.OFFER: 'offer'>, (0, 0))
+>>> import random
+>>> rng = random.Random(0)
+>>> while not m.is_over():
+...     _ = m.play(rng.choice(m.legal_actions()))
+>>> m.outcome().winner in (0, 1, None)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .hand import Action, Deal, Hand, HandResult, IllegalActionError, Operation, View
+from .options import Options
+
+__all__ = ["HAND_LIMIT", "Match", "MatchOverError", "Outcome"]
+
+HAND_LIMIT = 60
+
+
+class MatchOverError(IllegalActionError):
+    """An action after the match has ended (R10)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a match ended: the winner (None for a tie at the hand limit), scores, and why."""
+
+    winner: int | None
+    scores: tuple[int, int]
+    hands: int
+    reason: str  # "target" or "hand_limit"
+
+    def result(self) -> str:
+        """``1-0``, ``0-1`` or ``1/2-1/2`` as in chess."""
+        return {0: "1-0", 1: "0-1", None: "1/2-1/2"}[self.winner]
+
+
+class Match:
+    """A whole match under the table ``options`` (R10, R12).
+
+    ``deals`` (optional) supplies the deal of each hand in turn; when absent or used up,
+    deals come from the match RNG seeded by ``seed``. ``first_dealer`` defaults to a
+    draw from that RNG (R3). With ``auto_deal=False`` the next hand waits for
+    :meth:`start_hand` (used to replay records).
+    """
+
+    def __init__(
+        self,
+        options: Options | None = None,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+        deals: Iterable[Deal] | None = None,
+        players: tuple[str, str] | None = None,
+        auto_deal: bool = True,
+    ) -> None:
+        self.options = options or Options()
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        self.seed: int | None = seed
+        self.players = players
+        self._rng = random.Random(seed)
+        if first_dealer is None:
+            first_dealer = self._rng.randrange(2)
+        elif first_dealer not in (0, 1):
+            raise ValueError(f"The first dealer must be seat 0 or 1, not {first_dealer!r}.")
+        self.first_dealer = first_dealer
+        self._deals: Iterator[Deal] | None = iter(deals) if deals is not None else None
+        self.hands: list[Hand] = []
+        self._scores = [0, 0]
+        self._outcome: Outcome | None = None
+        self.auto_deal = auto_deal
+        if auto_deal:
+            self.start_hand()
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Both players' totals (R10: plain sums of hand scores)."""
+        return (self._scores[0], self._scores[1])
+
+    @property
+    def hand(self) -> Hand:
+        """The current (or last) hand."""
+        if not self.hands:
+            raise IllegalActionError("No hand has been dealt yet.")
+        return self.hands[-1]
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat to act now, or None between hands or after the match."""
+        return self.hands[-1].to_play if self.hands and not self.is_over() else None
+
+    def next_dealer(self) -> int:
+        """Who deals the next hand (R7: the same dealer after a dead hand; R10: else the
+        other player)."""
+        if not self.hands:
+            return self.first_dealer
+        last = self.hands[-1]
+        if last.result is None:
+            raise IllegalActionError("The current hand is not over.")
+        return last.dealer if last.result.result == "dead" else 1 - last.dealer
+
+    def is_over(self) -> bool:
+        """Whether the match has ended (R10)."""
+        return self._outcome is not None
+
+    def outcome(self) -> Outcome | None:
+        """The match result once it is over, else None."""
+        return self._outcome
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat once over (None for a tie or while playing)."""
+        return self._outcome.winner if self._outcome else None
+
+    def awaiting_deal(self) -> bool:
+        """Whether the last hand is over and the next one has not been dealt."""
+        return not self.is_over() and (not self.hands or self.hands[-1].is_over())
+
+    def results(self) -> list[HandResult | None]:
+        """Each dealt hand's result (None while a hand is unfinished)."""
+        return [h.result for h in self.hands]
+
+    # ------------------------------------------------------------------ play
+
+    def start_hand(self, deal: Deal | None = None, dealer: int | None = None) -> Hand:
+        """Deal the next hand (from ``deal``, the supplied deals, or the RNG)."""
+        if self.is_over():
+            raise MatchOverError("The match is over.")
+        if self.hands and not self.hands[-1].is_over():
+            raise IllegalActionError("The current hand is not over.")
+        expected = self.next_dealer()
+        if dealer is not None and dealer != expected:
+            raise IllegalActionError(f"Seat {expected} deals this hand, not seat {dealer}.")
+        if deal is None and self._deals is not None:
+            deal = next(self._deals, None)
+        if deal is None:
+            deal = Deal.shuffled(self._rng)
+        hand = Hand(deal, expected, self.options, len(self.hands), self.scores)
+        self.hands.append(hand)
+        return hand
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the player to move (empty between hands or when over)."""
+        if self.is_over() or not self.hands:
+            return ()
+        return self.hands[-1].legal_actions()
+
+    def verify(self, action: Action, seat: int | None = None) -> None:
+        """Raise the reason ``action`` is not allowed now."""
+        if self.is_over():
+            raise MatchOverError("The match is over.")
+        self.hand.verify(action, seat)
+
+    def can_play(self, action: Action, seat: int | None = None) -> bool:
+        """Whether ``action`` is allowed now."""
+        try:
+            self.verify(action, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def play(self, action: Action, seat: int | None = None) -> Operation:
+        """Apply an action to the current hand; score it and deal on when it ends."""
+        if self.is_over():
+            raise MatchOverError("The match is over.")
+        hand = self.hand
+        op = hand.play(action, seat)
+        if hand.result is not None:
+            self._hand_over(hand.result)
+        return op
+
+    def _hand_over(self, result: HandResult) -> None:
+        if result.scorer is not None:
+            self._scores[result.scorer] += result.points
+        target = self.options.target
+        s0, s1 = self._scores
+        if s0 >= target or s1 >= target:
+            self._outcome = Outcome(0 if s0 > s1 else 1, self.scores, len(self.hands), "target")
+        elif len(self.hands) >= HAND_LIMIT:
+            winner = None if s0 == s1 else (0 if s0 > s1 else 1)
+            self._outcome = Outcome(winner, self.scores, len(self.hands), "hand_limit")
+        elif self.auto_deal:
+            self.start_hand()
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may see of the current hand (R11)."""
+        return self.hand.view(seat)
+
+    # ------------------------------------------------------------------ records
+
+    def to_record(self) -> dict[str, Any]:
+        """The match so far as a ``ginrummy/1`` record (INTERFACES §2)."""
+        from .record import match_to_record
+
+        return match_to_record(self)
+
+    @classmethod
+    def from_record(cls, record: Any) -> Match:
+        """Replay a ``ginrummy/1`` record (dict or JSON text); raises RecordError."""
+        from .record import match_from_record
+
+        return match_from_record(record)

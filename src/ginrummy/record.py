@@ -1,0 +1,194 @@
+"""The ``ginrummy/1`` game record (INTERFACES §2): write any match or prefix, read and
+validate one by replaying it under the rules.
+
+>>> from ginrummy.match import Match
+>>> m = Match(seed=3)
+>>> rec = m.to_record()
+>>> rec["format"], len(rec["hands"])
+('ginrummy/1', 1)
+>>> Match.from_record(rec).hand.deal == m.hand.deal
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .cards import CardError
+from .hand import Action, Deal, DealError, IllegalActionError
+from .match import Match
+from .options import Options, OptionsError
+
+__all__ = ["FORMAT", "RecordError", "match_from_record", "match_to_record", "replay", "loads"]
+
+FORMAT = "ginrummy/1"
+
+
+class RecordError(ValueError):
+    """A record that is malformed or breaks the rules; says where (0-based indexes)."""
+
+    def __init__(self, message: str, hand: int | None = None, action: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hand = hand
+        self.action = action
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``error`` member of ``replay --json`` (INTERFACES §3)."""
+        return {"hand": self.hand, "action": self.action, "message": self.message}
+
+
+def match_to_record(match: Match) -> dict[str, Any]:
+    """The match so far as a record: every dealt hand with its deal and actions."""
+    rec: dict[str, Any] = {
+        "format": FORMAT,
+        "options": match.options.to_json(),
+    }
+    if match.players is not None:
+        rec["players"] = list(match.players)
+    rec["seed"] = match.seed
+    rec["hands"] = [
+        {
+            "dealer": h.dealer,
+            "deal": h.deal.to_json(),
+            "actions": [op.to_json() for op in h.history],
+        }
+        for h in match.hands
+    ]
+    return rec
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse record JSON text, turning syntax errors into RecordError."""
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise RecordError(f"The record is not valid JSON: {e}.") from None
+
+
+def match_from_record(record: Any, _progress: list[Match] | None = None) -> Match:
+    """Replay a record (dict or JSON text) into a :class:`Match`; raises RecordError.
+
+    ``_progress`` (internal) receives the match as soon as it exists, so a caller can
+    report the hands replayed before an error.
+    """
+    if isinstance(record, (str, bytes)):
+        record = loads(record)
+    if not isinstance(record, Mapping):
+        raise RecordError("A record must be a JSON object.")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"Not a {FORMAT} record: 'format' is {record.get('format')!r}.")
+    unknown_top = set(record) - {"format", "options", "players", "seed", "hands"}
+    if unknown_top:
+        raise RecordError(f"Unknown record member {sorted(unknown_top)[0]!r}.")
+    try:
+        options = Options.from_json(record.get("options"))
+    except OptionsError as e:
+        raise RecordError(str(e)) from None
+    players = record.get("players")
+    if players is not None and not (
+        isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError("'players' must be a list of two names.")
+    seed = record.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise RecordError("'seed' must be an integer.")
+    hands = record.get("hands")
+    if not isinstance(hands, list):
+        raise RecordError("A record needs a list of 'hands'.")
+    first_dealer = None
+    if hands and isinstance(hands[0], Mapping):
+        first_dealer = hands[0].get("dealer")
+    if first_dealer not in (0, 1):
+        if hands:
+            raise RecordError("Each hand needs a 'dealer' of 0 or 1.", 0)
+        first_dealer = 0
+    match = Match(
+        options,
+        seed=seed if seed is not None else 0,
+        first_dealer=first_dealer,
+        players=(players[0], players[1]) if players else None,
+        auto_deal=False,
+    )
+    match.seed = seed
+    if _progress is not None:
+        _progress.append(match)
+    for i, h in enumerate(hands):
+        if not isinstance(h, Mapping):
+            raise RecordError("Each hand must be an object.", i)
+        if match.is_over():
+            raise RecordError("The record goes on after the match has ended.", i)
+        dealer = h.get("dealer")
+        if dealer not in (0, 1) or isinstance(dealer, bool):
+            raise RecordError("Each hand needs a 'dealer' of 0 or 1.", i)
+        try:
+            deal = Deal.from_json(h.get("deal"))
+        except (DealError, CardError) as e:
+            raise RecordError(str(e), i) from None
+        expected = match.next_dealer()
+        if dealer != expected:
+            raise RecordError(
+                f"Seat {expected} deals hand {i} (R7, R10), not seat {dealer}.", i
+            )
+        hand = match.start_hand(deal, dealer)
+        actions = h.get("actions", [])
+        if not isinstance(actions, list):
+            raise RecordError("A hand's 'actions' must be a list.", i)
+        for j, a in enumerate(actions):
+            if not isinstance(a, Mapping):
+                raise RecordError("Each action must be an object.", i, j)
+            if hand.is_over():
+                raise RecordError("The hand goes on after it has ended.", i, j)
+            seat = a.get("seat")
+            if seat not in (0, 1) or isinstance(seat, bool):
+                raise RecordError("Each action needs a 'seat' of 0 or 1.", i, j)
+            extra = set(a) - {"seat", "act", "from", "card", "knock"}
+            if extra:
+                raise RecordError(f"Unknown action member {sorted(extra)[0]!r}.", i, j)
+            try:
+                action = Action.from_json(a)
+                match.play(action, seat)
+            except IllegalActionError as e:
+                raise RecordError(str(e), i, j) from None
+        if i + 1 < len(hands) and not hand.is_over():
+            raise RecordError("A later hand follows a hand that did not end.", i + 1)
+    return match
+
+
+def replay(record: Any) -> tuple[dict[str, Any], RecordError | None]:
+    """The ``ginrummy replay --json`` object for a record, and the error if it has one.
+
+    On error the object covers the hands replayed up to it and carries ``error``.
+    """
+    progress: list[Match] = []
+    error: RecordError | None = None
+    try:
+        match: Match | None = match_from_record(record, progress)
+    except RecordError as e:
+        error = e
+        match = progress[0] if progress else None
+    out: dict[str, Any] = summary(match)
+    if error is not None:
+        out["error"] = error.to_json()
+    return out, error
+
+
+def summary(match: Match | None) -> dict[str, Any]:
+    """Hands, scores and the match result as in INTERFACES §3."""
+    if match is None:
+        return {"hands": [], "scores": [0, 0], "finished": False, "winner": None}
+    hands = []
+    for h in match.hands:
+        if h.result is None:
+            hands.append({"result": None, "knocker": None, "scorer": None, "points": 0,
+                          "deadwood": None, "layoffs": []})
+        else:
+            hands.append(h.result.to_json())
+    return {
+        "hands": hands,
+        "scores": list(match.scores),
+        "finished": match.is_over(),
+        "winner": match.winner,
+    }
