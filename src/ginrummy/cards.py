@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Union
 
 __all__ = [
     "Card",
@@ -160,7 +159,7 @@ for _c in Card._cache:
     if _c.rank == "T":
         _PARSE["10" + _c.suit] = _c
 
-CardsLike = Union[str, Iterable[Union[Card, str]]]
+CardsLike = str | Iterable[Card | str]
 """What the public functions accept: an R1 string or an iterable of cards or card strings."""
 
 

@@ -97,7 +97,9 @@ def _seat_name(match: Match, seat: int) -> str:
 
 def _hand_story(match: Match, hand: Hand, index: int) -> list[str]:
     """A readable history of one hand: the deal, each move, the showdown, the score."""
-    name = lambda s: _seat_name(match, s)  # noqa: E731
+    def name(seat: int) -> str:
+        return _seat_name(match, seat)
+
     lines = [f"Hand {index + 1}: {name(hand.dealer)} deals. "
              f"Up-card {_pretty([hand.deal.upcard])}, knock limit {hand.knock_limit}."]
     for s in (0, 1):

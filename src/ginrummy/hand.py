@@ -5,8 +5,7 @@ action itself, which applies it and appends a frozen :class:`Operation` to the h
 A refused action raises an :class:`IllegalActionError` (a ``ValueError``) and changes
 nothing.
 
->>> deal = Deal.parse("AS 2S 3S 4S 5S 6S 7S 8S 9S TS / AH 2H 3H 4H 5H 6H 7H 8H 9H TH / KC / "
-...                   + " ".join(str(c) for c in deck() if c.suit in "CD" and c.rank != "K" or str(c) in ("KD", "JH", "QH", "KH", "JS", "QS", "KS")))
+>>> deal = Deal.build("AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH", "KC")
 >>> hand = Hand(deal, dealer=0)
 >>> hand.phase, hand.to_play
 (<Phase.OFFER: 'offer'>, 1)
@@ -25,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from .cards import Card, CardError, CardsLike, deck, from_mask, parse_cards
@@ -94,7 +93,7 @@ class DealError(ValueError):
 # ----------------------------------------------------------------------------- actions
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """Where a hand stands: the up-card offer (R4), drawing, discarding, or over."""
 
     OFFER = "offer"
@@ -171,7 +170,7 @@ class Action:
 
     @staticmethod
     def parse(text: str) -> Action:
-        """Read the short text form: ``pass``, ``draw stock``, ``draw discard``, ``discard KH [knock]``."""
+        """Read the short form: ``pass``, ``draw stock|discard``, ``discard KH [knock]``."""
         words = text.lower().split()
         if words == ["pass"]:
             return PASS
@@ -595,7 +594,7 @@ class Hand:
             raise WrongPhaseError("You can only pass while the up-card is offered.")
 
     def verify_draw(self, source: str, seat: int | None = None) -> None:
-        """Raise unless drawing from ``source`` (``stock`` or ``discard``) is allowed now (R4, R5)."""
+        """Raise unless drawing from ``source`` (stock or discard) is allowed now (R4, R5)."""
         self._verify_seat(seat)
         if source not in ("stock", "discard"):
             raise IllegalActionError(f"A draw is from 'stock' or 'discard', not {source!r}.")
@@ -720,8 +719,9 @@ class Hand:
             self.phase = Phase.DISCARD
             op = Operation(seat, action, card)
         else:
-            card = action.card
-            assert card is not None
+            out_card = action.card
+            assert out_card is not None
+            card = out_card
             self._masks[seat] &= ~card.mask
             self.discards.append(card)
             self._taken = None

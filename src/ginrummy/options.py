@@ -2,7 +2,8 @@
 
 >>> Options(target=150).knock_limit(Card.parse("5H"))
 10
->>> Options(oklahoma=True).knock_limit(Card.parse("5H")), Options(oklahoma=True).knock_limit(Card.parse("AH"))
+>>> okla = Options(oklahoma=True)
+>>> okla.knock_limit(Card.parse("5H")), okla.knock_limit(Card.parse("AH"))
 (5, 0)
 >>> Options(target=120)
 Traceback (most recent call last):

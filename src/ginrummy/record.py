@@ -179,7 +179,7 @@ def summary(match: Match | None) -> dict[str, Any]:
     """Hands, scores and the match result as in INTERFACES §3."""
     if match is None:
         return {"hands": [], "scores": [0, 0], "finished": False, "winner": None}
-    hands = []
+    hands: list[dict[str, Any]] = []
     for h in match.hands:
         if h.result is None:
             hands.append({"result": None, "knocker": None, "scorer": None, "points": 0,
