@@ -1,0 +1,330 @@
+"""``ginrummy play``: a game in the terminal against one of the computer bots.
+
+Plain ``input()``/``print`` so it works in any terminal and through a pipe (the tests
+drive it with piped stdin). You sit in seat 0; the bot sees only its own view (R11).
+Every refused command changes nothing and prints the rules' sentence saying why (R5).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from .bots import Bot, BotError, bot_names, make_bot
+from .cards import SUIT_SYMBOLS, Card, CardError
+from .hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Hand, IllegalActionError, Phase
+from .match import Match
+from .melds import arrangements_mask, deadwood_by_discard_mask
+from .options import Options, OptionsError
+
+__all__ = ["Table", "main", "parse_command"]
+
+YOU = 0
+BOT = 1
+
+HELP = """Commands:
+  take            take the up-card (or the top of the discard pile)
+  pass            pass on the up-card (only while it is offered)
+  stock / s       draw from the stock
+  pile / p        draw from the discard pile
+  d KH            discard a card (also: discard KH, or just KH)
+  knock KH        discard KH and knock (also: k KH, gin KH)
+  hand            show the table again
+  help            this list
+  quit            leave the game
+Cards are written rank then suit: AS 2C TD (or 10D) JH QS KC."""
+
+
+class Quit(Exception):
+    """The player asked to leave."""
+
+
+def parse_command(text: str) -> Action | str | None:
+    """Read one line of input: an :class:`Action`, a word for a table command
+    (``help``, ``hand``, ``quit``), or None for an empty line. Raises ValueError (with a
+    sentence for the player) for input it cannot read."""
+    words = text.strip().lower().split()
+    if not words:
+        return None
+    head, rest = words[0], words[1:]
+    if head in ("help", "?", "h"):
+        return "help"
+    if head in ("quit", "q", "exit"):
+        return "quit"
+    if head in ("hand", "show", "look", "l"):
+        return "hand"
+    if not rest:
+        if head in ("take", "t", "pile", "p", "discard-pile"):
+            return DRAW_DISCARD
+        if head == "pass":
+            return PASS
+        if head in ("stock", "s", "draw"):
+            return DRAW_STOCK
+        if head in ("d", "discard", "knock", "k", "gin"):
+            raise ValueError(f"Which card? For example: {head} KH.")
+        try:
+            return Action.discard(Card.parse(head))
+        except CardError:
+            pass
+        raise ValueError(f"I do not understand {text.strip()!r}. Type help for the commands.")
+    if head == "draw" and len(rest) == 1 and rest[0] in ("stock", "pile", "discard"):
+        return DRAW_STOCK if rest[0] == "stock" else DRAW_DISCARD
+    if head in ("d", "discard", "knock", "k", "gin") and len(rest) in (1, 2):
+        knock = head in ("knock", "k", "gin")
+        if len(rest) == 2:
+            if rest[1] not in ("knock", "k"):
+                raise ValueError(
+                    f"I do not understand {text.strip()!r}. Type help for the commands.")
+            knock = True
+        try:
+            card = Card.parse(rest[0])
+        except CardError as e:
+            raise ValueError(str(e)) from None
+        return Action.discard(card, knock)
+    raise ValueError(f"I do not understand {text.strip()!r}. Type help for the commands.")
+
+
+class Table:
+    """One terminal game: the match, the bot, and how to show cards."""
+
+    def __init__(self, match: Match, bot: Bot, bot_name: str, color: bool,
+                 read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> None:
+        self.match = match
+        self.bot = bot
+        self.bot_name = bot_name
+        self.color = color
+        self.read = read
+        self.write = write
+
+    # ------------------------------------------------------------------ showing cards
+
+    def card(self, c: Card) -> str:
+        """A card with its suit symbol, red for hearts and diamonds on a colour terminal."""
+        text = c.rank.replace("T", "10") + SUIT_SYMBOLS[c.suit]
+        if self.color:
+            code = "31" if c.suit in "DH" else "1"
+            return f"\x1b[{code}m{text}\x1b[0m"
+        return text
+
+    def cards(self, cs: Sequence[Card]) -> str:
+        """Several cards, space separated (``-`` for none)."""
+        return " ".join(self.card(c) for c in cs) or "-"
+
+    def grouped(self, cs: Sequence[Card]) -> str:
+        """Cards with melds bracketed, then the loose cards, and the deadwood (R2)."""
+        mask = sum(c.mask for c in cs)
+        arr = arrangements_mask(mask)[0]
+        melds = "  ".join("[" + self.cards(m) + "]" for m in arr.melds)
+        loose = self.cards(sorted(arr.deadwood_cards, key=lambda c: (c.rank_index, c.suit)))
+        parts = [p for p in (melds, loose if arr.deadwood_cards else "") if p]
+        return "  ".join(parts) + f"   deadwood {arr.deadwood}"
+
+    def name(self, seat: int) -> str:
+        """``You`` or the bot's name."""
+        return "You" if seat == YOU else self.bot_name
+
+    # ------------------------------------------------------------------ the table
+
+    def show(self) -> None:
+        """The table as the human sees it (their view only, R11)."""
+        m = self.match
+        v = m.view(YOU)
+        self.write("")
+        self.write(f"Hand {v.hand_index + 1}   You {v.scores[YOU]} - {v.scores[BOT]} "
+                   f"{self.bot_name}   (target {m.options.target}, knock limit {v.knock_limit},"
+                   f" {self.name(v.dealer).lower() if v.dealer == YOU else self.bot_name} dealt)")
+        top = v.discards[-1] if v.discards else None
+        pile = self.card(top) if top else "empty"
+        n = len(v.discards)
+        self.write(f"Discard pile top: {pile}   ({n} card{'s' if n != 1 else ''})   "
+                   f"Stock: {v.stock_count} cards")
+        self.write(f"Your hand: {self.grouped(v.hand)}")
+        if v.phase is Phase.DISCARD and v.to_play == YOU:
+            by = deadwood_by_discard_mask(sum(c.mask for c in v.hand))
+            best = min(by.values())
+            knockable = [Card.from_index(i) for i, d in by.items() if d <= v.knock_limit
+                         and Action.discard(Card.from_index(i), True) in v.legal]
+            tip = f"Lowest deadwood after a discard: {best}"
+            if knockable:
+                tip += ("; you can go gin" if best == 0 else "; you can knock") + \
+                    f" (e.g. knock {min(knockable, key=lambda c: by[c.index])})"
+            self.write(tip + ".")
+
+    def prompt(self) -> str:
+        """What the human may do now."""
+        ph = self.match.hand.phase
+        if ph is Phase.OFFER:
+            return f"Take the up-card {self.card(self.match.hand.upcard)} or pass? > "
+        if ph is Phase.DRAW:
+            return "Draw from the stock or the pile? > "
+        return "Discard a card (d KH, or knock KH)? > "
+
+    def describe(self, seat: int, action: Action, hand: Hand) -> str:
+        """One line telling the human what the bot did (stock draws stay hidden, R11)."""
+        who = self.name(seat)
+        if action.act == "pass":
+            return f"{who} passes on the up-card."
+        if action.act == "draw":
+            if action.source == "stock":
+                return f"{who} draws from the stock."
+            op = hand.history[-1]
+            assert op.card is not None
+            return f"{who} takes {self.card(op.card)} from the discard pile."
+        assert action.card is not None
+        if action.knock:
+            return f"{who} discards {self.card(action.card)} and knocks!"
+        return f"{who} discards {self.card(action.card)}."
+
+    def showdown(self, hand: Hand) -> None:
+        """After a hand: both arrangements, the lay-offs and the score (R7-R9)."""
+        r = hand.result
+        assert r is not None
+        if r.result == "dead":
+            self.write("Only two cards are left in the stock: a dead hand. Nobody scores, and "
+                       "the same dealer deals again (R7).")
+            return
+        sd = r.showdown
+        assert sd is not None and r.knocker is not None and r.scorer is not None
+        k, d = r.knocker, 1 - r.knocker
+        ka, da = sd.knocker_arrangement, sd.defender_arrangement
+
+        def melds(ms: Sequence[Sequence[Card]]) -> str:
+            return "  ".join("[" + self.cards(m) + "]" for m in ms) or "no melds"
+
+        self.write("")
+        self.write("Showdown:")
+        self.write(f"  {self.name(k)} (knocker): {melds(ka.melds)}   deadwood "
+                   f"{self.cards(ka.deadwood_cards)} = {sd.knocker_deadwood}")
+        self.write(f"  {self.name(d)}: {melds(da.melds)}   deadwood "
+                   f"{self.cards(da.deadwood_cards)} = {sd.defender_deadwood}")
+        if sd.layoffs:
+            lays = ", ".join(f"{self.card(c)} on [{self.cards(ka.melds[i])}]"
+                             for c, i in sd.layoffs)
+            self.write(f"  {self.name(d)} lays off {lays}")
+        what = {"knock": "Knock", "gin": "Gin", "undercut": "Undercut"}[r.result]
+        pts = "point" if r.points == 1 else "points"
+        self.write(f"  {what}: {self.name(r.scorer)} score{'s' if r.scorer == BOT else ''} "
+                   f"{r.points} {pts}.")
+        s = self.match.scores
+        self.write(f"  Score: You {s[YOU]} - {s[BOT]} {self.bot_name}")
+
+    # ------------------------------------------------------------------ play
+
+    def human_turn(self) -> None:
+        """Read commands until one legal action has been played."""
+        while True:
+            try:
+                line = self.read(self.prompt())
+            except EOFError:
+                raise Quit from None
+            try:
+                cmd = parse_command(line)
+            except ValueError as e:
+                self.write(str(e))
+                continue
+            if cmd is None:
+                continue
+            if cmd == "help":
+                self.write(HELP)
+                continue
+            if cmd == "quit":
+                raise Quit
+            if cmd == "hand":
+                self.show()
+                continue
+            assert isinstance(cmd, Action)
+            hand = self.match.hand
+            try:
+                self.match.play(cmd, YOU)
+            except IllegalActionError as e:
+                self.write(str(e))
+                continue
+            if cmd.act == "draw":
+                op = hand.history[-1]
+                assert op.card is not None
+                where = "the stock" if cmd.source == "stock" else "the discard pile"
+                self.write(f"You take {self.card(op.card)} from {where}.")
+            return
+
+    def bot_turn(self) -> None:
+        """Let the bot play one action from its own view (R11)."""
+        hand = self.match.hand
+        view = self.match.view(BOT)
+        action = self.bot.decide(view)
+        self.match.play(action, BOT)
+        self.write(self.describe(BOT, action, hand))
+
+    def play(self) -> int:
+        """Play to the end of the match (or until the player quits); returns the exit code."""
+        m = self.match
+        self.bot.new_match(BOT)
+        self.write(f"Gin Rummy against {self.bot_name}. Type help for the commands.")
+        try:
+            while not m.is_over():
+                hand = m.hand
+                if not hand.history:
+                    self.write("")
+                    self.write(f"--- Hand {hand.hand_index + 1}: {self.name(hand.dealer)} "
+                               f"{'deal' if hand.dealer == YOU else 'deals'}; the up-card is "
+                               f"{self.card(hand.upcard)}. ---")
+                while not hand.is_over():
+                    if hand.to_play == YOU:
+                        self.show()
+                        self.human_turn()
+                    else:
+                        self.bot_turn()
+                self.bot.hand_over(hand.view(BOT), hand.result)
+                self.showdown(hand)
+        except Quit:
+            self.write("")
+            self.write(f"You leave the table at You {m.scores[YOU]} - {m.scores[BOT]} "
+                       f"{self.bot_name}. Goodbye.")
+            return 0
+        out = m.outcome()
+        assert out is not None
+        self.write("")
+        if out.winner is None:
+            self.write(f"The match ends in a tie at {out.scores[0]} after {out.hands} hands.")
+        elif out.winner == YOU:
+            self.write(f"You win the match {out.scores[YOU]} - {out.scores[BOT]} "
+                       f"after {out.hands} hands!")
+        else:
+            self.write(f"{self.bot_name} wins the match {out.scores[BOT]} - {out.scores[YOU]} "
+                       f"after {out.hands} hands.")
+        return 0
+
+
+def _default_bot() -> str:
+    names = bot_names()
+    for n in ("medium", "simple", "random"):
+        if n in names:
+            return n
+    return names[0]
+
+
+def main(argv: list[str]) -> int:
+    """``ginrummy play [--vs BOT] [--seed S] [--target T] [--gin-only] [--oklahoma]``."""
+    p = argparse.ArgumentParser(prog="ginrummy play",
+                                description="Play Gin Rummy in the terminal against a bot.")
+    p.add_argument("--vs", default=None, help=f"the opponent: {', '.join(bot_names())}")
+    p.add_argument("--seed", type=int, default=None, help="seed for the deals and the bot")
+    p.add_argument("--target", type=int, default=100, help="target score: 100/150/200/250")
+    p.add_argument("--gin-only", action="store_true", help="gin only table (R12)")
+    p.add_argument("--oklahoma", action="store_true", help="Oklahoma variant (R12)")
+    p.add_argument("--no-color", action="store_true", help="no ANSI colours")
+    args = p.parse_args(argv)
+    name = args.vs or _default_bot()
+    try:
+        options = Options(target=args.target, gin_only=args.gin_only, oklahoma=args.oklahoma)
+        bot = make_bot(name, args.seed)
+    except (OptionsError, BotError) as e:
+        print(f"ginrummy play: {e}", file=sys.stderr)
+        return 2
+    match = Match(options, seed=args.seed, players=("you", name))
+    color = sys.stdout.isatty() and not args.no_color
+    try:
+        return Table(match, bot, name, color).play()
+    except KeyboardInterrupt:
+        print("\nGoodbye.")
+        return 0

@@ -1,0 +1,150 @@
+"""`ginrummy play`: the terminal game driven through piped input (R4, R5, R9, R11)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from ginrummy.bots import make_bot
+from ginrummy.cards import Card
+from ginrummy.hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Deal, Phase
+from ginrummy.match import Match
+from ginrummy.melds import deadwood_by_discard_mask
+from ginrummy.tui import Table, main, parse_command
+
+
+def play_piped(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+               lines: list[str], argv: list[str]) -> tuple[int, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(x + "\n" for x in lines)))
+    rc = main(argv)
+    return rc, capsys.readouterr().out
+
+
+def test_parse_command() -> None:
+    assert parse_command("take") is DRAW_DISCARD and parse_command("pile") is DRAW_DISCARD
+    assert parse_command("pass") is PASS
+    assert parse_command("stock") is DRAW_STOCK and parse_command("s") is DRAW_STOCK
+    assert parse_command("d KH") == Action.discard("KH")
+    assert parse_command("discard 10h") == Action.discard("TH")
+    assert parse_command("kh") == Action.discard("KH")
+    assert parse_command("knock 7c") == Action.discard("7C", knock=True)
+    assert parse_command("d 7c knock") == Action.discard("7C", knock=True)
+    assert parse_command("  ") is None
+    assert parse_command("help") == "help" and parse_command("quit") == "quit"
+    for bad, msg in [("dance", "I do not understand 'dance'"), ("d", "Which card?"),
+                     ("d ZZ", "Unknown card 'zz'")]:
+        with pytest.raises(ValueError, match=msg):
+            parse_command(bad)
+
+
+def test_piped_game_shows_the_table_and_refuses_bad_input(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out = play_piped(monkeypatch, capsys,
+                         ["help", "dance", "stock", "pass", "pass", "stock", "quit"],
+                         ["--vs", "random", "--seed", "3"])
+    assert rc == 0
+    assert "Gin Rummy against random" in out
+    assert "knock KH" in out  # help text
+    assert "I do not understand 'dance'" in out
+    assert "While the up-card is offered you may only take it or pass." in out  # R4
+    assert "Your hand:" in out and "deadwood" in out and "Stock: " in out
+    assert "\x1b[" not in out  # no colour when stdout is not a terminal
+    assert "Goodbye." in out
+    assert "Traceback" not in out
+
+
+def test_end_of_input_leaves_cleanly(monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out = play_piped(monkeypatch, capsys, [], ["--vs", "random", "--seed", "1"])
+    assert rc == 0 and "Goodbye." in out
+
+
+def test_unknown_bot_exits_2(monkeypatch: pytest.MonkeyPatch,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["--vs", "nobody"]) == 2
+    assert "Unknown bot 'nobody'" in capsys.readouterr().err
+
+
+def scripted_table(lines: list[str], deal: Deal, first_dealer: int) -> tuple[Table, list[str]]:
+    out: list[str] = []
+    feed = iter(lines)
+
+    def read(prompt: str) -> str:
+        out.append(prompt)
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    match = Match(seed=1, first_dealer=first_dealer, deals=[deal])
+    return Table(match, make_bot("random", 0), "random", False, read, out.append), out
+
+
+def test_straight_back_is_refused_with_the_exact_sentence() -> None:
+    """R5: the up-card just taken may not be discarded on the same turn."""
+    deal = Deal.build("2C 3C 4C 9D 9H JS QS KS 5H 7D", "AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "KH")
+    table, out = scripted_table(["take", "d KH", "d 5h"], deal, first_dealer=1)
+    table.play()
+    text = "\n".join(out)
+    assert "You take K♥ from the discard pile." in text
+    assert "You cannot put that straight back." in text
+    hand = table.match.hands[0]
+    assert hand.history[1].action == Action.discard("5H")  # refused command changed nothing
+
+
+def test_knock_not_allowed_and_showdown_after_a_knock() -> None:
+    """R6 refusal sentence, then a knock with its showdown (R8, R9) shown to the player."""
+    deal = Deal.build("2C 3C 4C 9D 9H 9S JS QS KS 5H", "AH 2H 3H 6D 7D 8S TC JC QD KD", "4D")
+    table, out = scripted_table(["take", "knock 2c", "knock 5h"], deal, first_dealer=1)
+    table.play()
+    text = "\n".join(out)
+    assert ("You cannot knock: discarding 2C leaves 16 deadwood, more than the knock limit "
+            "of 10.") in text
+    assert "Showdown:" in text
+    assert "You (knocker): [9♦ 9♥ 9♠]  [2♣ 3♣ 4♣]  [J♠ Q♠ K♠]   deadwood 4♦ = 4" in text
+    assert "random: [A♥ 2♥ 3♥]" in text and "= 61" in text
+    assert "Knock: You score 57 points." in text
+    assert "Score: You 57 - 0 random" in text
+    assert table.match.scores == (57, 0)
+
+
+def test_a_whole_match_through_the_table() -> None:
+    """Drive a full match with a simple scripted player: every hand's showdown and the
+    match result are shown (R9, R10)."""
+    out: list[str] = []
+    match = Match(seed=7)
+    table_ref: list[Table] = []
+
+    def read(prompt: str) -> str:
+        m = table_ref[0].match
+        v = m.view(0)
+        if v.phase is Phase.OFFER:
+            return "pass"
+        if v.phase is Phase.DRAW:
+            return "stock"
+        by = deadwood_by_discard_mask(sum(c.mask for c in v.hand))
+        best = min((i for i in by if Action.discard(Card.from_index(i)) in v.legal),
+                   key=lambda i: by[i])
+        card = Card.from_index(best)
+        knock = Action.discard(card, True) in v.legal
+        return ("knock " if knock else "d ") + str(card).lower()
+
+    table = Table(match, make_bot("random", 3), "random", False, read, out.append)
+    table_ref.append(table)
+    assert table.play() == 0
+    assert match.is_over()
+    text = "\n".join(out)
+    assert text.count("Showdown:") == sum(1 for h in match.hands
+                                          if h.result and h.result.result != "dead")
+    assert "You win the match" in text or "random wins the match" in text
+    assert "You cannot" not in text and "I do not understand" not in text
+
+
+def test_colour_marks_red_suits() -> None:
+    table, _ = scripted_table([], Deal.build("2C 3C 4C 9D 9H 9C JH QS KS 5H",
+                                             "AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "KH"), 0)
+    table.color = True
+    assert table.card(Card.parse("KH")) == "\x1b[31mK♥\x1b[0m"
+    assert "\x1b[31m" not in table.card(Card.parse("KS"))
