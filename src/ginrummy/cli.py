@@ -14,7 +14,7 @@ from .cards import SUIT_SYMBOLS, Card, CardError, parse_cards
 from .hand import Hand
 from .match import Match
 from .melds import arrangements_mask, deadwood_by_discard_mask
-from .record import RecordError, loads, replay
+from .record import RecordError, loads, read_partial, summary
 
 # Sub-commands that live in other modules: name -> (module, help). Each module has
 # ``main(argv: list[str]) -> int``.
@@ -158,29 +158,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
         else:
             print(f"ginrummy replay: {msg}", file=sys.stderr)
         return 1
+    match: Match | None
     try:
-        record: Any = loads(text)
+        match, error = read_partial(loads(text))
     except RecordError as e:
-        record = None
-        parse_error: RecordError | None = e
-    else:
-        parse_error = None
-    if parse_error is not None:
-        out = {"hands": [], "scores": [0, 0], "finished": False, "winner": None,
-               "error": parse_error.to_json()}
-        error: RecordError | None = parse_error
-    else:
-        out, error = replay(record)
+        match, error = None, e
     if args.json:
+        out = summary(match)
+        if error is not None:
+            out["error"] = error.to_json()
         print(json.dumps(out))
     else:
-        if record is not None and error is None or (error is not None and error.hand is not None):
-            try:
-                match = Match.from_record(record)
-            except RecordError:
-                match = None
-            if match is not None:
-                _print_match(match)
+        if match is not None and match.hands:
+            _print_match(match)
         if error is not None:
             where = ""
             if error.hand is not None:

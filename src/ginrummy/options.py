@@ -38,7 +38,7 @@ class Options:
     oklahoma: bool = False
 
     def __post_init__(self) -> None:
-        if isinstance(self.target, bool) or self.target not in TARGETS:
+        if type(self.target) is not int or self.target not in TARGETS:
             raise OptionsError(f"The target must be 100, 150, 200 or 250, not {self.target!r}.")
         for name in ("gin_only", "oklahoma"):
             if not isinstance(getattr(self, name), bool):

@@ -40,6 +40,11 @@ class RecordError(ValueError):
         return {"hand": self.hand, "action": self.action, "message": self.message}
 
 
+def _is_seat(value: Any) -> bool:
+    """Whether a JSON value is seat 0 or 1 (an integer, not a boolean or float)."""
+    return type(value) is int and value in (0, 1)
+
+
 def match_to_record(match: Match) -> dict[str, Any]:
     """The match so far as a record: every dealt hand with its deal and actions."""
     rec: dict[str, Any] = {
@@ -66,6 +71,8 @@ def loads(text: str | bytes) -> Any:
         return json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise RecordError(f"The record is not valid JSON: {e}.") from None
+    except RecursionError:
+        raise RecordError("The record is not valid JSON: it is nested too deeply.") from None
 
 
 def match_from_record(record: Any, _progress: list[Match] | None = None) -> Match:
@@ -98,13 +105,13 @@ def match_from_record(record: Any, _progress: list[Match] | None = None) -> Matc
     hands = record.get("hands")
     if not isinstance(hands, list):
         raise RecordError("A record needs a list of 'hands'.")
-    first_dealer = None
-    if hands and isinstance(hands[0], Mapping):
+    first_dealer: Any = 0
+    if hands:
+        if not isinstance(hands[0], Mapping):
+            raise RecordError("Each hand must be an object.", 0)
         first_dealer = hands[0].get("dealer")
-    if first_dealer not in (0, 1):
-        if hands:
+        if not _is_seat(first_dealer):
             raise RecordError("Each hand needs a 'dealer' of 0 or 1.", 0)
-        first_dealer = 0
     match = Match(
         options,
         seed=seed if seed is not None else 0,
@@ -121,7 +128,7 @@ def match_from_record(record: Any, _progress: list[Match] | None = None) -> Matc
         if match.is_over():
             raise RecordError("The record goes on after the match has ended.", i)
         dealer = h.get("dealer")
-        if dealer not in (0, 1) or isinstance(dealer, bool):
+        if not _is_seat(dealer):
             raise RecordError("Each hand needs a 'dealer' of 0 or 1.", i)
         try:
             deal = Deal.from_json(h.get("deal"))
@@ -142,19 +149,42 @@ def match_from_record(record: Any, _progress: list[Match] | None = None) -> Matc
             if hand.is_over():
                 raise RecordError("The hand goes on after it has ended.", i, j)
             seat = a.get("seat")
-            if seat not in (0, 1) or isinstance(seat, bool):
+            if not _is_seat(seat):
                 raise RecordError("Each action needs a 'seat' of 0 or 1.", i, j)
             extra = set(a) - {"seat", "act", "from", "card", "knock"}
             if extra:
                 raise RecordError(f"Unknown action member {sorted(extra)[0]!r}.", i, j)
             try:
                 action = Action.from_json(a)
-                match.play(action, seat)
+                if action.act != "draw" and "from" in a:
+                    raise IllegalActionError("Only a draw has a 'from'.")
+                if action.act != "discard" and "knock" in a:
+                    raise IllegalActionError("Only a discard can carry 'knock'.")
+                op = match.play(action, seat)
             except IllegalActionError as e:
                 raise RecordError(str(e), i, j) from None
+            if action.act == "draw" and "card" in a and a["card"] != str(op.card):
+                # the card drawn is fixed by the deal; a record that says otherwise is wrong
+                raise RecordError(
+                    f"The record says {a['card']!r} was drawn, but the card drawn is {op.card}.",
+                    i, j,
+                )
         if i + 1 < len(hands) and not hand.is_over():
             raise RecordError("A later hand follows a hand that did not end.", i + 1)
     return match
+
+
+def read_partial(record: Any) -> tuple[Match | None, RecordError | None]:
+    """Replay as much of a record as is valid: the match so far and the error, if any.
+
+    On error the match holds the hands replayed before it (None if the record's header
+    is already wrong).
+    """
+    progress: list[Match] = []
+    try:
+        return match_from_record(record, progress), None
+    except RecordError as e:
+        return (progress[0] if progress else None), e
 
 
 def replay(record: Any) -> tuple[dict[str, Any], RecordError | None]:
@@ -162,13 +192,7 @@ def replay(record: Any) -> tuple[dict[str, Any], RecordError | None]:
 
     On error the object covers the hands replayed up to it and carries ``error``.
     """
-    progress: list[Match] = []
-    error: RecordError | None = None
-    try:
-        match: Match | None = match_from_record(record, progress)
-    except RecordError as e:
-        error = e
-        match = progress[0] if progress else None
+    match, error = read_partial(record)
     out: dict[str, Any] = summary(match)
     if error is not None:
         out["error"] = error.to_json()
