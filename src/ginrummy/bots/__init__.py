@@ -10,12 +10,22 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Bot, BotError
+from .marjj import MarjjBot
 from .random_bot import RandomBot
+from .simple import EasyBot, SimpleBot
+from .strong import StrongBot, strong_fast
 
 __all__ = ["BOTS", "Bot", "BotError", "bot_names", "make_bot"]
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
+    "simple": SimpleBot,
+    "marjj": MarjjBot,
+    "easy": EasyBot,
+    "medium": MarjjBot,
+    "strong": StrongBot,
+    "strong-fast": strong_fast,
+    "hard": StrongBot,
 }
 """Bot factories by name; difficulty aliases (easy/medium/hard) map onto these."""
 

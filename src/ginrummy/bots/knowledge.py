@@ -39,6 +39,9 @@ def _partners(i: int) -> tuple[tuple[int, int], ...]:
 
 
 _PARTNERS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_partners(i) for i in range(52))
+_PAIR_MASKS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(1 << a | 1 << b for a, b in pairs) for pairs in _PARTNERS
+)
 
 
 def meld_partners(i: int) -> tuple[tuple[int, int], ...]:
@@ -48,10 +51,7 @@ def meld_partners(i: int) -> tuple[tuple[int, int], ...]:
 
 def in_some_meld(mask: int, i: int) -> bool:
     """Whether card ``i`` forms some meld (R2) with other cards of ``mask``."""
-    for a, b in _PARTNERS[i]:
-        if mask >> a & 1 and mask >> b & 1:
-            return True
-    return False
+    return any(mask & pm == pm for pm in _PAIR_MASKS[i])
 
 
 @dataclass(frozen=True, slots=True)

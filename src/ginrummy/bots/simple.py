@@ -52,3 +52,22 @@ class SimpleBot(Bot):
         choice = best[0] if len(best) == 1 else self.rng.choice(best)
         knock = Action.discard(choice.card, True) if choice.card is not None else choice
         return knock if knock in view.legal else choice
+
+
+class EasyBot(SimpleBot):
+    """A gentler ``simple`` for beginners: now and then it overlooks a useful up-card or
+    throws a random card instead of the best one; it still always knocks when it can."""
+
+    name = "easy"
+    slip = 0.25
+
+    def decide(self, view: View) -> Action:
+        """Like ``simple``, with a chance of a slip on each draw or discard."""
+        if view.phase is Phase.DISCARD and self.rng.random() < self.slip:
+            plain = [a for a in view.legal if a.act == "discard" and not a.knock]
+            choice = self.rng.choice(plain)
+            knock = Action.discard(choice.card, True) if choice.card is not None else choice
+            return knock if knock in view.legal else choice
+        if view.phase is not Phase.DISCARD and self.rng.random() < self.slip:
+            return PASS if view.phase is Phase.OFFER else DRAW_STOCK
+        return super().decide(view)

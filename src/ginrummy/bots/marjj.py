@@ -1,0 +1,120 @@
+"""The ``marjj`` bot: a re-implementation of MARJJ from its published description.
+
+MARJJ (Penn State Harrisburg) won the AAAI-21 EAAI Gin Rummy challenge; STRATEGY.md
+summarises it. It draws the face-up card only when the card lands in a meld and lowers
+deadwood; it discards the card minimising
+``deadwood + c * d**(turn-1) * E[deadwood after one more draw] + danger``
+(the expectation over the unseen cards, ``danger`` a penalty for feeding the opponent);
+and it knocks voluntarily only in its first three turns, after that only with gin.
+Our R8 fixes the knocker's melds, so MARJJ's lay-off-minimising meld choice is moot.
+"""
+
+from __future__ import annotations
+
+from ..cards import Card, iter_mask
+from ..hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Phase, View
+from ..melds import deadwood_by_discard_mask, deadwood_mask
+from .base import Bot
+from .knowledge import Knowledge, in_some_meld
+
+__all__ = ["MarjjBot", "expected_next_deadwood", "related"]
+
+
+def expected_next_deadwood(hand10: int, pool: int, cache: dict[int, float] | None = None) -> float:
+    """Mean over the cards of ``pool`` of the least deadwood after drawing that card and
+    making the best discard: how good a 10-card hand is one draw ahead."""
+    if cache is not None:
+        hit = cache.get(hand10)
+        if hit is not None:
+            return hit
+    total = 0
+    n = 0
+    for u in iter_mask(pool):
+        total += min(deadwood_by_discard_mask(hand10 | 1 << u).values())
+        n += 1
+    value = total / n if n else float(deadwood_mask(hand10))
+    if cache is not None:
+        cache[hand10] = value
+    return value
+
+
+def related(i: int, j: int) -> bool:
+    """Whether cards ``i`` and ``j`` can share a meld (R2): same rank, or same suit within
+    two ranks."""
+    if i % 13 == j % 13:
+        return True
+    return i // 13 == j // 13 and abs(i - j) <= 2
+
+
+class MarjjBot(Bot):
+    """MARJJ: deadwood plus a decaying look-ahead term plus a danger penalty."""
+
+    name = "marjj"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        c: float = 18.0,
+        d: float = 0.9,
+        danger_taken: float = 10.0,
+        danger_passed: float = 5.0,
+        knock_turns: int = 3,
+    ) -> None:
+        super().__init__(seed)
+        self.c = c
+        self.d = d
+        self.danger_taken = danger_taken
+        self.danger_passed = danger_passed
+        self.knock_turns = knock_turns
+
+    def decide(self, view: View) -> Action:
+        """Draw, discard and knock by MARJJ's rules."""
+        k = Knowledge.of(view)
+        if view.phase is Phase.OFFER or view.phase is Phase.DRAW:
+            if DRAW_DISCARD in view.legal and self._wants(k):
+                return DRAW_DISCARD
+            return PASS if view.phase is Phase.OFFER else DRAW_STOCK
+        return self._discard(view, k)
+
+    def _wants(self, k: Knowledge) -> bool:
+        """Take the top card only if it joins a meld and lowers our deadwood."""
+        if k.top is None:
+            return False
+        with_top = k.mine | 1 << k.top
+        if not in_some_meld(with_top, k.top):
+            return False
+        table = deadwood_by_discard_mask(with_top)
+        after = min(v for i, v in table.items() if i != k.top)
+        return after < deadwood_mask(k.mine)
+
+    def danger(self, card: int, k: Knowledge) -> float:
+        """Penalty for throwing ``card``: the opponent took cards it melds with, and did
+        not pass on or discard such cards."""
+        took = sum(1 for t in iter_mask(k.opp_known) if related(card, t))
+        shed = sum(1 for t in iter_mask(k.opp_passed | k.opp_discarded) if related(card, t))
+        return max(0.0, self.danger_taken * took - self.danger_passed * shed)
+
+    def _discard(self, view: View, k: Knowledge) -> Action:
+        turn = k.my_discards + 1
+        weight = self.c * self.d ** (turn - 1)
+        table = deadwood_by_discard_mask(k.mine)
+        cards = [a.card.index for a in view.legal if a.act == "discard" and not a.knock
+                 and a.card is not None]
+        knockable = {a.card.index for a in view.legal if a.knock and a.card is not None}
+        gins = [i for i in cards if table[i] == 0]
+        cache: dict[int, float] = {}
+        scores: dict[int, float] = {}
+        for i in cards:
+            rest = k.mine & ~(1 << i)
+            e = expected_next_deadwood(rest, k.unseen, cache)
+            scores[i] = table[i] + weight * e + self.danger(i, k)
+        if gins:
+            best = min(gins, key=lambda i: (scores[i], i))
+            return Action.discard(Card.from_index(best), True)
+        if turn <= self.knock_turns and knockable:
+            best = min(knockable, key=lambda i: (table[i], scores[i], i))
+            return Action.discard(Card.from_index(best), True)
+        lowest = min(scores.values())
+        ties = sorted(i for i in cards if scores[i] == lowest)
+        best = ties[0] if len(ties) == 1 else self.rng.choice(ties)
+        return Action.discard(Card.from_index(best), False)
