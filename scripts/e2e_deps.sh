@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Install what the browser end-to-end tests (tests/e2e) need on a fresh Debian machine:
+# the distribution's chromium (Playwright drives it through executable_path, since
+# `playwright install` cannot download browsers here) and the Playwright Python package.
+set -euo pipefail
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+fi
+
+$SUDO apt-get update
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+
+python3 -m pip install "playwright>=1.40"
+
+echo "chromium: $(command -v chromium)"
+python3 -c "from importlib.metadata import version; print('playwright', version('playwright'))"

@@ -1,0 +1,333 @@
+"""The FastAPI application of the web table (docs/web-api.md): pages, JSON API, WebSockets.
+
+Every refusal is a JSON ``{"error": "..."}`` with the status the contract names; no
+request ever gets a traceback. Bodies over 16 KiB are refused with 413 before they are
+read further.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .service import Service, Subscriber, Table, TableError, level_list
+from .store import DEFAULT_DB_URL, Store
+
+__all__ = ["MAX_BODY", "STATIC_DIR", "create_app"]
+
+log = logging.getLogger("ginrummy.web")
+
+MAX_BODY = 16 * 1024
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+_PLACEHOLDER = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Gin Rummy</title></head><body><h1>Gin Rummy</h1>
+<p>The {what} page is not installed. The JSON API is at <code>/api/</code>.</p>
+</body></html>"""
+
+
+class BodyLimit:
+    """ASGI middleware: refuse HTTP request bodies over ``limit`` bytes with 413 (by the
+    Content-Length header, or while reading a body sent without one)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps(
+            {"error": f"The request is too large: at most {self.limit // 1024} KiB."}
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for k, v in scope.get("headers", []):
+            if k == b"content-length":
+                try:
+                    too_big = int(v) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await self._refuse(send)
+                    return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            msg = await receive()
+            if msg["type"] != "http.request":
+                break  # disconnect: let the app see an empty body
+            chunk = msg.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._refuse(send)
+                return
+            chunks.append(chunk)
+            if not msg.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _error(status: int, message: str, extra: dict[str, Any] | None = None) -> JSONResponse:
+    body: dict[str, Any] = {"error": message}
+    if extra:
+        body.update(extra)
+    return JSONResponse(body, status_code=status)
+
+
+async def _json_body(request: Request) -> Any:
+    """The parsed JSON body; TableError 400 with the parser's reason if it is not JSON."""
+    raw = await request.body()
+    if not raw.strip():
+        raise TableError(400, "The request needs a JSON body.")
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise TableError(400, f"The request body is not valid JSON: {e}.") from None
+
+
+def _bearer(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    scheme, _, token = auth.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def _page(name: str, what: str) -> Response:
+    path = STATIC_DIR / name
+    if path.is_file():
+        return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(_PLACEHOLDER.format(what=what))
+
+
+def create_app(
+    db_url: str = DEFAULT_DB_URL,
+    bot_delay: float | tuple[float, float] = (0.6, 1.2),
+    resume: bool = True,
+) -> FastAPI:
+    """The web table's ASGI app over the database at ``db_url``; computer moves wait
+    ``bot_delay`` seconds (a number, or a (low, high) range drawn per move)."""
+    store = Store(db_url)
+    service = Service(store, bot_delay=bot_delay, resume=resume)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+
+    app = FastAPI(
+        title="Gin Rummy", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+    )
+    app.state.service = service
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+
+    # ---------------------------------------------------------------- errors
+
+    @app.exception_handler(TableError)
+    async def table_error(_: Request, e: TableError) -> JSONResponse:
+        return JSONResponse(e.to_json(), status_code=e.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_: Request, e: RequestValidationError) -> JSONResponse:
+        errs = e.errors()
+        where = ""
+        msg = "The request is malformed."
+        if errs:
+            first = errs[0]
+            loc = [str(x) for x in first.get("loc", ()) if x not in ("body", "query", "path")]
+            where = f" ({'.'.join(loc)})" if loc else ""
+            msg = f"The request is malformed{where}: {first.get('msg', 'invalid value')}."
+        return _error(400, msg)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
+        text = {404: "Not found.", 405: "That method is not allowed here."}.get(
+            e.status_code, str(e.detail)
+        )
+        return _error(e.status_code, text)
+
+    @app.exception_handler(Exception)
+    async def server_error(_: Request, e: Exception) -> JSONResponse:
+        log.exception("unexpected error")
+        return _error(500, "Something went wrong on the server; nothing was changed.")
+
+    # ---------------------------------------------------------------- pages
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> Response:
+        return _page("index.html", "lobby")
+
+    @app.get("/play/{match_id}", include_in_schema=False)
+    async def play_page(match_id: str) -> Response:
+        return _page("play.html", "table")
+
+    if STATIC_DIR.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    # ---------------------------------------------------------------- API
+
+    async def seat_table(match_id: str, request: Request) -> tuple[Table, int]:
+        t = await service.table(match_id)
+        return t, service.authenticate(t, _bearer(request))
+
+    @app.get("/api/bots")
+    async def bots() -> dict[str, Any]:
+        return {"bots": level_list()}
+
+    @app.post("/api/matches")
+    async def create(request: Request) -> JSONResponse:
+        return JSONResponse(await service.create(await _json_body(request)), status_code=201)
+
+    @app.post("/api/matches/lookup")
+    async def lookup(request: Request) -> dict[str, Any]:
+        return await service.lookup(await _json_body(request))
+
+    @app.get("/api/matches/{match_id}")
+    async def get_state(match_id: str, request: Request) -> dict[str, Any]:
+        t, seat = await seat_table(match_id, request)
+        return await service.join_and_state(t, seat)
+
+    @app.post("/api/matches/{match_id}/actions")
+    async def act(match_id: str, request: Request) -> dict[str, Any]:
+        t, seat = await seat_table(match_id, request)
+        state = await service.act(t, seat, await _json_body(request))
+        assert state is not None
+        return state
+
+    @app.post("/api/matches/{match_id}/next")
+    async def next_hand(match_id: str, request: Request) -> dict[str, Any]:
+        t, seat = await seat_table(match_id, request)
+        return await service.next_hand(t, seat, await _json_body(request))
+
+    @app.get("/api/matches/{match_id}/record")
+    async def record(match_id: str) -> JSONResponse:
+        t = await service.table(match_id)
+        return JSONResponse(
+            await service.record(t),
+            headers={"Content-Disposition": f'attachment; filename="ginrummy-{t.id}.json"'},
+        )
+
+    @app.get("/api/matches/{match_id}/replay")
+    async def replay(match_id: str, step: int | None = None) -> dict[str, Any]:
+        t = await service.table(match_id)
+        return await service.replay(t, step)
+
+    # ---------------------------------------------------------------- WebSocket
+
+    @app.websocket("/api/matches/{match_id}/ws")
+    async def ws(websocket: WebSocket, match_id: str) -> None:
+        await websocket.accept()
+        try:
+            t = await service.table(match_id)
+            seat = service.authenticate(t, websocket.query_params.get("token"))
+        except TableError as e:
+            await websocket.send_json({"type": "error", "status": e.status, "message": e.message})
+            await websocket.close(code=4000 + e.status)
+            return
+        sub = Subscriber(seat, websocket.send_text)
+        writer = asyncio.create_task(sub.run())
+        try:
+            await service.subscribe(t, sub)
+            while not sub.closed:
+                msg = await websocket.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                text = msg.get("text")
+                if text is None:
+                    try:
+                        text = (msg.get("bytes") or b"").decode("utf-8")
+                    except UnicodeDecodeError:
+                        text = "\ufffd"
+                reply = await _ws_message(service, t, seat, text)
+                if reply is not None:
+                    sub.push(reply)
+        except WebSocketDisconnect:
+            pass
+        except TableError as e:
+            sub.push({"type": "error", "status": e.status, "message": e.message})
+        finally:
+            reconnect = sub.closed
+            service.unsubscribe(t, sub)
+            await writer
+            if reconnect:  # dropped (too far behind, or the table was reloaded)
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=1012)
+
+    return app
+
+
+async def _ws_message(service: Service, t: Table, seat: int, text: str) -> dict[str, Any] | None:
+    """Handle one WebSocket message; the reply for this socket only (an error), if any.
+    Accepted changes reach every socket through the service's broadcast."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BODY:
+        return {"type": "error", "status": 413,
+                "message": f"The message is too large: at most {MAX_BODY // 1024} KiB."}
+    try:
+        try:
+            msg = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise TableError(400, f"The message is not valid JSON: {e}.") from None
+        if not isinstance(msg, dict):
+            raise TableError(400, "A message must be a JSON object.")
+        kind = msg.get("type")
+        if kind == "action":
+            await service.act(t, seat, msg, want_state=False)
+        elif kind == "next":
+            await service.next_hand(t, seat, msg)
+        elif kind == "state":
+            return {"type": "state", "state": await service.join_and_state(t, seat)}
+        elif kind == "ping":
+            return {"type": "pong"}
+        else:
+            raise TableError(400, f"Unknown message type {kind!r}: use 'action' or 'next'.")
+    except TableError as e:
+        out: dict[str, Any] = {"type": "error", "status": e.status, "message": e.message}
+        if e.state is not None:
+            out["state"] = e.state
+        return out
+    return None

@@ -1,0 +1,911 @@
+"""The web table's logic: matches held in memory, every change stored before it is shown.
+
+The server is authoritative. A :class:`Table` is one match rebuilt from the database
+(deals derived from the secret seed, actions replayed); each accepted action is checked
+(seat, token, version, phase, legality), committed with its version bump in one
+transaction, and only then acknowledged and pushed to each seat as that seat's own STATE
+(R11). Computer moves are made here, with a short natural delay, and stored like a
+person's; after a restart, pending computer turns resume.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import random
+import secrets
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from ..bots import Bot, BotError, bot_names, make_bot
+from ..cards import to_mask
+from ..hand import (
+    Action,
+    Deal,
+    HandOverError,
+    IllegalActionError,
+    NotYourTurnError,
+)
+from ..match import Match, MatchOverError
+from ..melds import Arrangement, arrangements_mask
+from ..options import Options, OptionsError
+from .store import (
+    Change,
+    StaleVersionError,
+    Store,
+    StoredAction,
+    StoredMatch,
+    StoreError,
+    hash_token,
+)
+
+__all__ = [
+    "BOT_LEVELS",
+    "MAX_NAME",
+    "Service",
+    "Subscriber",
+    "Table",
+    "TableError",
+    "deal_for",
+    "resolve_bot",
+]
+
+log = logging.getLogger("ginrummy.web")
+
+T = TypeVar("T")
+
+MAX_NAME = 30
+MAX_LOOKUP_TOKENS = 200
+FRIEND_NAME = "Friend"
+
+BOT_LEVELS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("easy", "Easy", ("easy", "simple", "random")),
+    ("medium", "Medium", ("medium", "marjj", "simple", "easy", "random")),
+    ("hard", "Hard", ("hard", "strong", "medium", "marjj", "simple", "easy", "random")),
+)
+"""Levels offered to people: (level, label, bot names to try in order). A level whose own
+bot is not registered falls back to the next one that is, so the lobby never breaks."""
+
+
+class TableError(Exception):
+    """A refused request: the HTTP status and the sentence the player sees; 409 refusals
+    may carry the seat's current STATE so the page can catch up."""
+
+    def __init__(self, status: int, message: str, state: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.state = state
+
+    def to_json(self) -> dict[str, Any]:
+        """The HTTP error body."""
+        d: dict[str, Any] = {"error": self.message}
+        if self.state is not None:
+            d["state"] = self.state
+        return d
+
+
+def resolve_bot(level: str) -> str:
+    """The registered bot that plays ``level`` (see :data:`BOT_LEVELS`); raises
+    TableError 400 for an unknown level."""
+    names = set(bot_names())
+    for lv, _, candidates in BOT_LEVELS:
+        if lv == level:
+            for c in candidates:
+                if c in names:
+                    return c
+            return sorted(names)[0]
+    levels = ", ".join(lv for lv, _, _ in BOT_LEVELS)
+    raise TableError(400, f"Unknown computer level {level!r}: choose one of {levels}.")
+
+
+def deal_for(seed: int, hand_index: int) -> Deal:
+    """The deal of hand ``hand_index``: a pure function of the match's secret seed, so a
+    restart (or a replay) deals exactly the same cards."""
+    return Deal.shuffled(random.Random(f"{seed}:{hand_index}"))
+
+
+def _arr_json(arr: Arrangement) -> dict[str, Any]:
+    return {
+        "melds": [[str(c) for c in m] for m in arr.melds],
+        "deadwood_cards": [str(c) for c in arr.deadwood_cards],
+        "deadwood": arr.deadwood,
+    }
+
+
+def _version_of(body: Mapping[str, Any]) -> int:
+    v = body.get("version")
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TableError(
+            400, "Send the 'version' of the state you are acting on, e.g. {\"version\": 17}."
+        )
+    return v
+
+
+class Subscriber:
+    """One WebSocket of one seat: messages queue up and a writer task sends them in order,
+    so a slow browser never holds up the table."""
+
+    QUEUE = 256
+
+    def __init__(self, seat: int, send_text: Callable[[str], Any]) -> None:
+        self.seat = seat
+        self._send_text = send_text
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(self.QUEUE)
+        self.closed = False
+
+    def push(self, message: dict[str, Any]) -> None:
+        """Queue a message; a browser too far behind is dropped (it reconnects and gets
+        the current state)."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(json.dumps(message))
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        """Stop sending (the writer task ends after what is queued)."""
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+    async def run(self) -> None:
+        """Send queued messages until closed or the socket fails."""
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                return
+            try:
+                await self._send_text(text)
+            except Exception:  # noqa: BLE001 - a dead socket just ends this writer
+                self.closed = True
+                return
+
+
+@dataclass(eq=False)
+class Table:
+    """One match in memory: its stored row, the rebuilt :class:`Match`, the lock that
+    orders every change, the seats' WebSockets and the computer player."""
+
+    stored: StoredMatch
+    match: Match
+    next_seq: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    subscribers: set[Subscriber] = field(default_factory=set)
+    bot: Bot | None = None
+    bot_seat: int | None = None
+    bot_task: asyncio.Task[None] | None = None
+    base_version: int = 0
+    """Oldest version an action may be based on: the last change to the game itself (a
+    friend joining changes no cards, so it does not make a move stale)."""
+    hand_end_version: int | None = None
+    """While between hands: the version at which the hand ended; a ``next`` based on any
+    later version is still good (both players may press it at once)."""
+
+    @property
+    def id(self) -> str:
+        """The match id."""
+        return self.stored.id
+
+
+def build_match(sm: StoredMatch) -> Match:
+    """Replay a stored match: deal each hand from the seed and play its stored actions
+    under the rules (so a damaged row is caught, not trusted)."""
+    m = Match(
+        Options.from_json(sm.options),
+        seed=sm.seed,
+        first_dealer=sm.first_dealer,
+        players=(sm.players[0], sm.players[1]),
+        auto_deal=False,
+    )
+    by_hand: dict[int, list[StoredAction]] = {}
+    for a in sm.actions:
+        by_hand.setdefault(a.hand, []).append(a)
+    for i in range(sm.hands_dealt):
+        m.start_hand(deal_for(sm.seed, i))
+        for a in by_hand.get(i, []):
+            m.play(Action.from_json(a.action), a.seat)
+    return m
+
+
+class Service:
+    """Every table of the server. Async methods run on the event loop; database calls
+    run in a worker thread (one for SQLite, whose writes are serial anyway)."""
+
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float | tuple[float, float] = (0.6, 1.2),
+        resume: bool = True,
+    ) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.resume = resume
+        self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._executor = ThreadPoolExecutor(
+            max_workers=1 if store.is_sqlite else 8, thread_name_prefix="ginrummy-db"
+        )
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._pending: list[tuple[Change, asyncio.Future[int]]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Resume computer turns that were pending when the server stopped."""
+        if self.resume:
+            task = asyncio.create_task(self._resume_all())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _resume_all(self) -> None:
+        try:
+            ids = await self._db(self.store.ids_with_status, "playing", "computer")
+        except StoreError as e:
+            log.error("Cannot resume computer turns: %s", e)
+            return
+        for mid in ids:
+            try:
+                t = await self.table(mid)
+            except TableError as e:
+                log.error("Cannot resume match %s: %s", mid, e.message)
+                continue
+            self._kick_bot(t)
+
+    async def stop(self) -> None:
+        """Cancel computer players and writers, and release the database."""
+        for t in list(self.tables.values()):
+            if t.bot_task is not None:
+                t.bot_task.cancel()
+            for s in t.subscribers:
+                s.close()
+        for task in list(self._tasks):
+            task.cancel()
+        self._executor.shutdown(wait=True)
+        self.store.close()
+
+    async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, lambda: fn(*args, **kwargs))
+        except StaleVersionError:
+            raise
+        except StoreError as e:
+            raise TableError(503, f"The database is not available: {e}") from None
+        except Exception as e:  # noqa: BLE001 - any driver error: refuse, never a traceback
+            log.exception("database error")
+            raise TableError(503, f"The database is not available ({type(e).__name__}).") from None
+
+    async def _write(self, change: Change) -> int:
+        """Commit one change through the group-commit writer: changes that arrive while a
+        transaction is being synced go together in the next one (one disk sync for
+        many tables), each still acknowledged only after its commit."""
+        fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._pending.append((change, fut))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._writer_loop())
+        return await fut
+
+    async def _writer_loop(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                results = await self._db(self.store.commit_batch, [c for c, _ in batch])
+            except TableError as e:
+                for _, f in batch:
+                    if not f.done():
+                        f.set_exception(TableError(e.status, e.message))
+                continue
+            except BaseException as e:
+                for _, f in batch:
+                    if not f.done():
+                        f.set_exception(TableError(503, "The database is not available."))
+                if isinstance(e, asyncio.CancelledError):
+                    raise
+                continue
+            for (c, f), r in zip(batch, results, strict=True):
+                if f.done():
+                    continue
+                if r is None:
+                    f.set_exception(StaleVersionError(
+                        f"Match {c.match_id} is no longer at version {c.expected_version}."))
+                else:
+                    f.set_result(r)
+
+    # ------------------------------------------------------------------ loading
+
+    async def table(self, match_id: str) -> Table:
+        """The table of ``match_id``, loaded and replayed on first use; 404 if none."""
+        t = self.tables.get(match_id)
+        if t is not None:
+            return t
+        if len(match_id) > 64:
+            raise TableError(404, f"There is no match {match_id[:64]!r}.")
+        fut = self._loading.get(match_id)
+        if fut is None:
+            fut = asyncio.get_running_loop().create_future()
+            self._loading[match_id] = fut
+            try:
+                t = await self._load(match_id)
+                fut.set_result(t)
+            except BaseException as e:
+                fut.set_exception(e)
+                raise
+            finally:
+                del self._loading[match_id]
+        else:
+            t = await asyncio.shield(fut)
+        if t is None:
+            raise TableError(404, f"There is no match {match_id!r}.")
+        return t
+
+    async def _load(self, match_id: str) -> Table | None:
+        sm = await self._db(self.store.load, match_id)
+        if sm is None:
+            return None
+        try:
+            match = build_match(sm)
+        except (ValueError, KeyError, TypeError) as e:
+            log.error("Stored match %s cannot be replayed: %s", match_id, e)
+            raise TableError(500, f"The stored match {match_id} is damaged: {e}") from None
+        t = Table(sm, match, next_seq=len(sm.actions), base_version=sm.version)
+        if sm.opponent == "computer":
+            self._attach_bot(t)
+        if match.awaiting_deal():  # each person's `next` since the hand ended bumped it
+            t.hand_end_version = sm.version - sum(
+                r for s, r in enumerate(sm.ready) if s != t.bot_seat
+            )
+        self.tables[match_id] = t
+        return t
+
+    def _attach_bot(self, t: Table) -> None:
+        sm = t.stored
+        name = sm.bot_name or "random"
+        if name not in bot_names():
+            name = resolve_bot(sm.bot_level or "medium")
+        bot_seed = random.Random(f"{sm.seed}:bot:{t.next_seq}").randrange(2**62)
+        t.bot = make_bot(name, bot_seed)
+        t.bot_seat = 1
+        t.bot.new_match(1)
+
+    def _evict(self, t: Table) -> None:
+        """Forget a table whose memory may be ahead of the database (a failed commit):
+        the next request rebuilds it from what is stored."""
+        if self.tables.get(t.id) is t:
+            del self.tables[t.id]
+        if t.bot_task is not None:
+            t.bot_task.cancel()
+        for s in t.subscribers:
+            s.close()
+        t.subscribers.clear()
+
+    # ------------------------------------------------------------------ seats
+
+    def authenticate(self, t: Table, token: str | None) -> int:
+        """The seat whose token this is: 401 without a token, 403 with a wrong one."""
+        if not token:
+            raise TableError(
+                401, "This needs your seat's token (Authorization: Bearer TOKEN)."
+            )
+        h = hash_token(token)
+        seat = -1
+        for s in (0, 1):  # compare with both, in constant time
+            if hmac.compare_digest(h, t.stored.token_hash(s)):
+                seat = s
+        if seat < 0:
+            raise TableError(403, "That token does not belong to a seat at this match.")
+        return seat
+
+    # ------------------------------------------------------------------ state
+
+    def status_of(self, t: Table) -> str:
+        """``waiting`` (friend not joined), ``playing`` or ``finished``."""
+        if t.match.is_over():
+            return "finished"
+        if t.stored.opponent == "friend" and not t.stored.joined:
+            return "waiting"
+        return "playing"
+
+    def state(self, t: Table, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees (R11): its view, legal moves, its own arrangement, the score
+        sheet, and at a hand's end what the rules reveal (nothing after a dead hand)."""
+        m = t.match
+        sm = t.stored
+        hand = m.hand
+        v = m.view(seat)
+        legal = [a.to_json() for a in v.legal]
+        knock = sorted({a.card for a in v.legal if a.knock and a.card is not None})
+        arr = arrangements_mask(to_mask(v.hand))[0]
+        status = self.status_of(t)
+        hand_over: dict[str, Any] | None = None
+        r = hand.result
+        if r is not None:
+            arrangements: list[dict[str, Any]] | None = None
+            layoffs: list[dict[str, Any]] = []
+            sd = r.showdown
+            if sd is not None and r.knocker is not None:
+                pair = [sd.knocker_arrangement, sd.defender_arrangement]
+                if r.knocker == 1:
+                    pair.reverse()
+                arrangements = [_arr_json(a) for a in pair]
+                layoffs = [{"card": str(c), "meld": i} for c, i in sd.layoffs]
+            hand_over = {
+                "hand": hand.hand_index,
+                "result": r.to_json(),
+                "hands": [[str(c) for c in h] for h in v.revealed] if v.revealed else None,
+                "arrangements": arrangements,
+                "layoffs": layoffs,
+                "ready": list(sm.ready),
+            }
+        sheet = []
+        running = [0, 0]
+        for h in m.hands:
+            if h.result is None:
+                continue
+            if h.result.scorer is not None:
+                running[h.result.scorer] += h.result.points
+            sheet.append(
+                {
+                    "hand": h.hand_index,
+                    "result": h.result.result,
+                    "scorer": h.result.scorer,
+                    "points": h.result.points,
+                    "scores": list(running),
+                }
+            )
+        other = 1 - seat
+        waiting = status == "waiting" or (
+            status == "playing"
+            and (
+                m.to_play == other
+                or (hand_over is not None and sm.ready[seat] and not sm.ready[other])
+            )
+        )
+        outcome = m.outcome()
+        return {
+            "id": sm.id,
+            "seat": seat,
+            "version": sm.version,
+            "status": status,
+            "players": list(sm.players),
+            "opponent": sm.opponent,
+            "bot": sm.bot_level,
+            "options": m.options.to_json(),
+            "scores": list(m.scores),
+            "winner": outcome.winner if outcome else None,
+            "end_reason": outcome.reason if outcome else None,
+            "view": v.to_json(),
+            "legal": legal,
+            "my_turn": bool(legal),
+            "arrangement": _arr_json(arr),
+            "knock_discards": [str(c) for c in knock],
+            "hand_over": hand_over,
+            "score_sheet": sheet,
+            "waiting_for_opponent": waiting,
+        }
+
+    def _broadcast(self, t: Table) -> None:
+        """Queue each connected seat's own STATE (called under the table lock, after the
+        change is committed, so every browser sees changes in order)."""
+        states: dict[int, dict[str, Any]] = {}
+        for s in list(t.subscribers):
+            if s.closed:
+                t.subscribers.discard(s)
+                continue
+            if s.seat not in states:
+                states[s.seat] = {"type": "state", "state": self.state(t, s.seat)}
+            s.push(states[s.seat])
+
+    # ------------------------------------------------------------------ changes
+
+    async def _commit(self, t: Table, seat: int, action: Action | None = None) -> None:
+        """Store the change already applied to ``t.match`` (and ``t.stored``'s ready and
+        joined flags) with a version bump; on failure forget the table, so nothing that
+        was not stored is ever shown. Called under the table lock."""
+        m = t.match
+        sm = t.stored
+        stored_action = None
+        if action is not None:
+            stored_action = StoredAction(t.next_seq, len(m.hands) - 1, seat, action.to_json())
+        status = self.status_of(t)
+        change = Change(sm.id, sm.version, stored_action, status, sm.joined, len(m.hands),
+                        tuple(sm.ready), m.scores, m.winner, m.to_play)
+        try:
+            new_version = await self._write(change)
+        except StaleVersionError:
+            self._evict(t)
+            raise TableError(
+                409, "The table changed elsewhere: reload the page to see it."
+            ) from None
+        except TableError:
+            self._evict(t)
+            raise
+        sm.version = new_version
+        sm.status = status
+        sm.hands_dealt = len(m.hands)
+        if stored_action is not None:
+            t.next_seq += 1
+
+    def _check_version(
+        self, t: Table, seat: int, version: int, oldest: int | None = None
+    ) -> None:
+        """409 unless ``version`` is from ``oldest`` (default: the last change to the game)
+        up to the current version."""
+        lo = t.base_version if oldest is None else oldest
+        if not lo <= version <= t.stored.version:
+            raise TableError(
+                409,
+                f"The table has moved on (you sent version {version}, it is now at "
+                f"{t.stored.version}): here is the current state.",
+                self.state(t, seat),
+            )
+
+    async def _apply_action(self, t: Table, seat: int, action: Action) -> None:
+        """Check, apply, store (then show) one action by ``seat``; under the table lock."""
+        m = t.match
+        if m.is_over():
+            raise TableError(409, "The match is over.")
+        if m.awaiting_deal():
+            raise TableError(409, "This hand is over: start the next hand first.")
+        try:
+            m.verify(action, seat)
+        except (NotYourTurnError, HandOverError, MatchOverError) as e:
+            raise TableError(409, str(e)) from None
+        except IllegalActionError as e:
+            raise TableError(400, str(e)) from None
+        joined_before = t.stored.joined
+        if seat == 1:
+            t.stored.joined = True  # acting with the invite token is joining
+        try:
+            m.play(action, seat)
+        except IllegalActionError as e:  # verify passed, so this cannot happen; be safe
+            t.stored.joined = joined_before
+            self._evict(t)
+            raise TableError(400, str(e)) from None
+        hand_ended = m.hand.is_over()
+        if hand_ended:
+            t.stored.ready = [s == t.bot_seat for s in (0, 1)]
+        await self._commit(t, seat, action)
+        t.base_version = t.stored.version
+        t.hand_end_version = t.stored.version if hand_ended else None
+        if hand_ended and t.bot is not None and t.bot_seat is not None:
+            try:
+                t.bot.hand_over(m.view(t.bot_seat), m.hand.result)
+            except Exception:  # noqa: BLE001 - a bot's bookkeeping never stops the table
+                log.exception("bot hand_over failed")
+        self._broadcast(t)
+
+    async def act(
+        self, t: Table, seat: int, body: Any, want_state: bool = True
+    ) -> dict[str, Any] | None:
+        """``POST .../actions``: ``{"action": ACTION, "version": N}`` -> STATE (None when
+        ``want_state`` is false: a WebSocket gets it from the broadcast)."""
+        if not isinstance(body, Mapping):
+            raise TableError(400, "The request body must be a JSON object.")
+        version = _version_of(body)
+        if "action" not in body:
+            raise TableError(
+                400, "Send the 'action', e.g. {\"act\": \"draw\", \"from\": \"stock\"}."
+            )
+        try:
+            action = Action.from_json(body["action"])
+        except IllegalActionError as e:
+            raise TableError(400, str(e)) from None
+        async with t.lock:
+            self._check_version(t, seat, version)
+            await self._apply_action(t, seat, action)
+            state = self.state(t, seat) if want_state else None
+        self._kick_bot(t)
+        return state
+
+    async def next_hand(self, t: Table, seat: int, body: Any) -> dict[str, Any]:
+        """``POST .../next``: the seat is ready for the next hand; the hand is dealt once
+        both are (the computer always is)."""
+        if not isinstance(body, Mapping):
+            raise TableError(400, "The request body must be a JSON object.")
+        version = _version_of(body)
+        async with t.lock:
+            m = t.match
+            sm = t.stored
+            end = t.hand_end_version if m.awaiting_deal() else None
+            self._check_version(t, seat, version, end)
+            if m.is_over():
+                raise TableError(409, "The match is over.")
+            if not m.awaiting_deal():
+                raise TableError(409, "The hand is still being played.")
+            if sm.ready[seat]:
+                return self.state(t, seat)
+            old_ready = list(sm.ready)
+            old_joined = sm.joined
+            sm.ready = [r or s == seat for s, r in enumerate(sm.ready)]
+            if seat == 1:
+                sm.joined = True
+            dealt = all(sm.ready)
+            if dealt:
+                m.start_hand(deal_for(sm.seed, len(m.hands)))
+                sm.ready = [False, False]
+            try:
+                await self._commit(t, seat)
+            except TableError:
+                sm.ready, sm.joined = old_ready, old_joined
+                raise
+            t.base_version = sm.version
+            if dealt:
+                t.hand_end_version = None
+            self._broadcast(t)
+            state = self.state(t, seat)
+        self._kick_bot(t)
+        return state
+
+    async def join_and_state(self, t: Table, seat: int) -> dict[str, Any]:
+        """The seat's STATE; the friend's first visit marks the match as joined."""
+        async with t.lock:
+            if seat == 1 and not t.stored.joined:
+                t.stored.joined = True
+                try:
+                    await self._commit(t, seat)
+                except TableError:
+                    t.stored.joined = False
+                    raise
+                self._broadcast(t)
+            return self.state(t, seat)
+
+    async def subscribe(self, t: Table, sub: Subscriber) -> None:
+        """Register a seat's WebSocket and queue its current STATE first."""
+        await self.join_and_state(t, sub.seat)
+        async with t.lock:
+            t.subscribers.add(sub)
+            sub.push({"type": "state", "state": self.state(t, sub.seat)})
+
+    def unsubscribe(self, t: Table, sub: Subscriber) -> None:
+        """Forget a closed WebSocket."""
+        sub.close()
+        t.subscribers.discard(sub)
+
+    # ------------------------------------------------------------------ computer
+
+    def _bot_to_move(self, t: Table) -> bool:
+        m = t.match
+        return (
+            t.bot is not None
+            and not m.is_over()
+            and not m.awaiting_deal()
+            and m.to_play == t.bot_seat
+        )
+
+    def _delay(self) -> float:
+        d = self.bot_delay
+        if isinstance(d, tuple):
+            return random.uniform(d[0], d[1])
+        return float(d)
+
+    def _kick_bot(self, t: Table) -> None:
+        """Start the computer's move if it is to play and not already thinking."""
+        if t.bot_task is not None and not t.bot_task.done():
+            return
+        if self.tables.get(t.id) is not t or not self._bot_to_move(t):
+            return
+        t.bot_task = asyncio.create_task(self._bot_run(t))
+
+    async def _bot_run(self, t: Table) -> None:
+        """Play the computer's moves while it is to play, each after a short delay."""
+        try:
+            while self.tables.get(t.id) is t and self._bot_to_move(t):
+                version = t.stored.version
+                delay = self._delay()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                async with t.lock:
+                    if t.stored.version != version or not self._bot_to_move(t):
+                        continue
+                    assert t.bot is not None and t.bot_seat is not None
+                    view = t.match.view(t.bot_seat)
+                    try:
+                        action = await asyncio.get_running_loop().run_in_executor(
+                            None, t.bot.decide, view
+                        )
+                    except Exception:  # noqa: BLE001 - a failing bot must not hang the table
+                        log.exception("bot %s failed in match %s", t.stored.bot_name, t.id)
+                        action = random.choice(view.legal)
+                    if action not in view.legal:
+                        log.error("bot %s chose an illegal %s", t.stored.bot_name, action)
+                        action = random.choice(view.legal)
+                    await self._apply_action(t, t.bot_seat, action)
+        except asyncio.CancelledError:
+            raise
+        except TableError as e:
+            log.error("computer move in match %s failed: %s", t.id, e.message)
+        except Exception:  # noqa: BLE001 - keep the server up; the move is retried on reload
+            log.exception("computer move in match %s failed", t.id)
+
+    # ------------------------------------------------------------------ creation
+
+    async def create(self, body: Any) -> dict[str, Any]:
+        """``POST /api/matches``: a new match against the computer or a friend."""
+        if not isinstance(body, Mapping):
+            raise TableError(400, "The request body must be a JSON object.")
+        unknown = set(body) - {"opponent", "bot", "name", "options"}
+        if unknown:
+            raise TableError(400, f"Unknown field {sorted(unknown)[0]!r}.")
+        opponent = body.get("opponent", "computer")
+        if opponent not in ("computer", "friend"):
+            raise TableError(400, "The opponent is 'computer' or 'friend'.")
+        name = body.get("name", "You")
+        if name is None:
+            name = "You"
+        if not isinstance(name, str):
+            raise TableError(400, "The name must be text.")
+        name = " ".join(name.split())
+        if not name:
+            name = "You"
+        if len(name) > MAX_NAME or any(not ch.isprintable() for ch in name):
+            raise TableError(400, f"A name is at most {MAX_NAME} printable characters.")
+        try:
+            options = Options.from_json(body.get("options"))
+        except OptionsError as e:
+            raise TableError(400, str(e)) from None
+        level: str | None = None
+        bot_name: str | None = None
+        if opponent == "computer":
+            lv = body.get("bot", "medium")
+            if not isinstance(lv, str):
+                raise TableError(400, "The computer level must be text, e.g. 'medium'.")
+            bot_name = resolve_bot(lv)
+            level = lv
+            label = next(lb for l_, lb, _ in BOT_LEVELS if l_ == lv)
+            players = [name, f"{label} computer"]
+        else:
+            if body.get("bot") is not None:
+                raise TableError(400, "A computer level only applies to a computer opponent.")
+            players = [name, FRIEND_NAME]
+        tokens = [secrets.token_urlsafe(32), secrets.token_urlsafe(32)]
+        seed = secrets.randbits(62)
+        first_dealer = secrets.randbelow(2)
+        match = Match(
+            options, seed=seed, first_dealer=first_dealer,
+            players=(players[0], players[1]), auto_deal=False,
+        )
+        match.start_hand(deal_for(seed, 0))
+        sm = StoredMatch(
+            id=secrets.token_urlsafe(9),
+            token_hash0=hash_token(tokens[0]),
+            token_hash1=hash_token(tokens[1]),
+            options=options.to_json(),
+            players=players,
+            seed=seed,
+            first_dealer=first_dealer,
+            opponent=opponent,
+            bot_level=level,
+            bot_name=bot_name,
+            version=0,
+            status="waiting" if opponent == "friend" else "playing",
+            joined=opponent == "computer",
+            hands_dealt=1,
+            ready=[False, False],
+            to_play=match.to_play,
+        )
+        await self._db(self.store.create, sm)
+        t = Table(sm, match, next_seq=0)
+        if opponent == "computer":
+            try:
+                self._attach_bot(t)
+            except BotError as e:
+                raise TableError(500, str(e)) from None
+        self.tables[sm.id] = t
+        self._kick_bot(t)
+        out: dict[str, Any] = {
+            "id": sm.id,
+            "seat": 0,
+            "token": tokens[0],
+            "url": f"/play/{sm.id}#token={tokens[0]}",
+        }
+        if opponent == "friend":
+            out["invite_url"] = f"/play/{sm.id}#token={tokens[1]}"
+        return out
+
+    # ------------------------------------------------------------------ lobby, records
+
+    async def lookup(self, body: Any) -> dict[str, Any]:
+        """``POST /api/matches/lookup``: summaries of the matches these tokens sit at."""
+        if not isinstance(body, Mapping) or not isinstance(body.get("tokens"), list):
+            raise TableError(400, "Send {\"tokens\": [\"...\", ...]}.")
+        tokens = body["tokens"]
+        if len(tokens) > MAX_LOOKUP_TOKENS:
+            raise TableError(400, f"At most {MAX_LOOKUP_TOKENS} tokens at a time.")
+        if not all(isinstance(x, str) and 0 < len(x) <= 200 for x in tokens):
+            raise TableError(400, "Each token must be non-empty text.")
+        by_hash = {hash_token(x): x for x in tokens}
+        rows = await self._db(self.store.find_by_token_hashes, list(by_hash))
+        out = []
+        for sm in rows:
+            for seat in (0, 1):
+                tok = by_hash.get(sm.token_hash(seat))
+                if tok is None:
+                    continue
+                out.append(
+                    {
+                        "id": sm.id,
+                        "seat": seat,
+                        "url": f"/play/{sm.id}#token={tok}",
+                        "players": sm.players,
+                        "opponent": sm.opponent,
+                        "bot": sm.bot_level,
+                        "options": sm.options,
+                        "status": sm.status,
+                        "scores": sm.scores,
+                        "winner": sm.winner,
+                        "hands": sm.hands_dealt,
+                        "my_turn": sm.status == "playing" and sm.to_play == seat,
+                        "created_at": sm.created_at,
+                        "updated_at": sm.updated_at,
+                    }
+                )
+        return {"matches": out}
+
+    async def record(self, t: Table) -> dict[str, Any]:
+        """The ``ginrummy/1`` record: the whole match once finished; before that only the
+        hands already over, and without the seed (it would tell the deals to come)."""
+        async with t.lock:
+            rec = t.match.to_record()
+            if not t.match.is_over():
+                rec.pop("seed", None)
+                rec["hands"] = [
+                    h for h, hand in zip(rec["hands"], t.match.hands, strict=True)
+                    if hand.is_over()
+                ]
+        return rec
+
+    async def replay(self, t: Table, step: int | None) -> dict[str, Any]:
+        """The whole table at one step of a finished match (both hands shown)."""
+        async with t.lock:
+            if not t.match.is_over():
+                raise TableError(409, "The replay opens once the match is finished.")
+            rec = t.match.to_record()
+        positions: list[tuple[int, int]] = []  # (hand index, actions played in it)
+        for i, h in enumerate(rec["hands"]):
+            positions.extend((i, k) for k in range(len(h["actions"]) + 1))
+        last = len(positions) - 1
+        if step is None:
+            step = 0
+        if step < 0 or step > last:
+            raise TableError(400, f"The step must be from 0 to {last}.")
+        hi, k = positions[step]
+        part = dict(rec)
+        hands = [dict(h) for h in rec["hands"][: hi + 1]]
+        hands[-1]["actions"] = hands[-1]["actions"][:k]
+        part["hands"] = hands
+        m = Match.from_record(part)
+        hand = m.hand
+        ops = hand.history
+        last_action = ops[-1].to_json() if ops else None
+        if last_action is not None and ops[-1].card is not None:
+            last_action["card_drawn"] = str(ops[-1].card)
+        return {
+            "step": step,
+            "steps": last,
+            "hand_index": hi,
+            "dealer": hand.dealer,
+            "players": list(t.stored.players),
+            "hands": [[str(c) for c in hand.cards_of(s)] for s in (0, 1)],
+            "upcard": str(hand.upcard),
+            "discards": [str(c) for c in hand.discards],
+            "stock_count": hand.stock_count,
+            "phase": hand.phase.value,
+            "to_play": hand.to_play,
+            "last_action": last_action,
+            "scores": list(m.scores),
+            "result": hand.result.to_json() if hand.result else None,
+        }
+
+
+def level_list() -> list[dict[str, str]]:
+    """``GET /api/bots``: the levels offered to people."""
+    return [{"name": lv, "label": label} for lv, label, _ in BOT_LEVELS]

@@ -1,0 +1,231 @@
+// The lobby: start a table (computer or friend) and list this browser's matches.
+
+import { api, forgetSeat, loadSeats, playUrl, rememberSeat } from "./api.js";
+import { cardElement, installSuitSprite } from "./cards.js";
+
+const $ = (id) => document.getElementById(id);
+let filter = "open";
+let summaries = [];
+
+function say(text, kind = "info") {
+  const m = $("lobby-message");
+  m.className = `message ${kind}`;
+  m.textContent = text;
+}
+
+function fan() {
+  const codes = ["AS", "KH", "QD", "JC", "TS"];
+  const box = $("hero-fan");
+  codes.forEach((c, i) => {
+    const card = cardElement(c);
+    card.style.transform = `rotate(${(i - 2) * 9}deg) translateY(${Math.abs(i - 2) * 6}px)`;
+    box.append(card);
+  });
+}
+
+async function loadBots() {
+  const box = $("bots");
+  let bots = [];
+  try {
+    bots = (await api("/api/bots")).bots || [];
+  } catch (e) {
+    say(e.message, "error");
+  }
+  if (!bots.length) bots = [{ name: "medium", label: "Medium" }];
+  const preferred = localStorage.getItem("ginrummy.bot");
+  const chosen = bots.some((b) => b.name === preferred) ? preferred : (bots.find((b) => b.name === "medium") || bots[0]).name;
+  box.replaceChildren();
+  for (const b of bots) {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.type = "radio";
+    input.name = "bot";
+    input.value = b.name;
+    input.checked = b.name === chosen;
+    input.dataset.testid = `bot-${b.name}`;
+    label.append(input, ` ${b.label || b.name}`);
+    box.append(label);
+  }
+}
+
+function opponent() {
+  return document.querySelector('input[name="opponent"]:checked').value;
+}
+
+function syncForm() {
+  $("bot-row").hidden = opponent() !== "computer";
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  const name = $("name").value.trim() || "Player";
+  localStorage.setItem("ginrummy.name", name);
+  const body = {
+    opponent: opponent(),
+    name,
+    options: {
+      target: Number(document.querySelector('input[name="target"]:checked').value),
+      gin_only: $("gin-only").checked,
+      oklahoma: $("oklahoma").checked,
+    },
+  };
+  if (body.opponent === "computer") {
+    body.bot = document.querySelector('input[name="bot"]:checked')?.value || "medium";
+    localStorage.setItem("ginrummy.bot", body.bot);
+  }
+  const btn = $("start-button");
+  btn.disabled = true;
+  say("Shuffling…");
+  try {
+    const made = await api("/api/matches", { method: "POST", body });
+    const url = made.url || playUrl(made.id, made.token);
+    rememberSeat({ id: made.id, token: made.token, seat: made.seat ?? 0, invite_url: made.invite_url || null, opponent: body.opponent });
+    if (body.opponent === "friend" && made.invite_url) {
+      $("new-form").hidden = true;
+      $("invite").hidden = false;
+      $("invite-link").value = new URL(made.invite_url, location.origin).href;
+      $("go-table").href = url;
+      $("share-invite").hidden = !navigator.share;
+      $("invite-link").focus();
+      $("invite-link").select();
+      refreshList();
+    } else {
+      location.assign(url);
+    }
+  } catch (e) {
+    say(e.message, "error");
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+function describe(s, stored) {
+  const seat = s.seat ?? stored.seat ?? 0;
+  const players = s.players || stored.players || ["?", "?"];
+  const scores = s.scores || [0, 0];
+  return { seat, players, scores, opp: 1 - seat };
+}
+
+function renderList() {
+  const list = $("matches");
+  list.replaceChildren();
+  const stored = loadSeats();
+  const byToken = new Map(stored.map((s) => [s.token, s]));
+  const rows = summaries
+    .map((s) => ({ s, stored: byToken.get(s.token) || stored.find((x) => x.id === s.id) || {} }))
+    .filter(({ s }) => (filter === "finished" ? s.status === "finished" : s.status !== "finished"));
+  if (!rows.length) {
+    const li = document.createElement("li");
+    li.className = "empty";
+    li.textContent = filter === "finished" ? "No finished matches yet." : "No open matches. Start one!";
+    list.append(li);
+    return;
+  }
+  for (const { s, stored: st } of rows) {
+    const { seat, players, scores, opp } = describe(s, st);
+    const li = document.createElement("li");
+    li.className = "match-item";
+    li.dataset.testid = "match-item";
+    li.dataset.matchId = s.id;
+    const left = document.createElement("div");
+    const who = document.createElement("div");
+    who.className = "who";
+    who.textContent = `${players[seat]} v ${players[opp]}`;
+    const meta = document.createElement("div");
+    meta.className = "meta";
+    const target = s.options && s.options.target ? ` · to ${s.options.target}` : "";
+    meta.textContent = `${scores[seat]}–${scores[opp]}${target}`;
+    left.append(who, meta);
+    const right = document.createElement("div");
+    right.className = "right";
+    const tag = document.createElement("span");
+    tag.className = "tag";
+    if (s.status === "finished") {
+      const won = s.winner === seat;
+      tag.textContent = s.winner == null ? "tie" : won ? "won" : "lost";
+      tag.classList.add(s.winner == null ? "tie" : won ? "won" : "lost");
+    } else if (s.status === "waiting") {
+      tag.textContent = "waiting for friend";
+    } else if (s.my_turn) {
+      tag.textContent = "your turn";
+      tag.classList.add("turn-tag");
+    } else {
+      tag.textContent = "in play";
+    }
+    const open = document.createElement("a");
+    open.className = "btn small";
+    open.href = s.url || playUrl(s.id, st.token || s.token);
+    open.textContent = s.status === "finished" ? "View" : "Play";
+    open.setAttribute("aria-label", `${open.textContent}: ${who.textContent}`);
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "btn ghost small";
+    remove.textContent = "✕";
+    remove.setAttribute("aria-label", `Remove ${who.textContent} from this list`);
+    remove.addEventListener("click", () => {
+      forgetSeat(st.token || s.token);
+      summaries = summaries.filter((x) => x !== s);
+      renderList();
+    });
+    right.append(tag, open, remove);
+    li.append(left, right);
+    list.append(li);
+  }
+}
+
+async function refreshList() {
+  const seats = loadSeats();
+  if (!seats.length) {
+    summaries = [];
+    renderList();
+    return;
+  }
+  try {
+    const res = await api("/api/matches/lookup", { method: "POST", body: { tokens: seats.map((s) => s.token).slice(0, 100) } });
+    summaries = (res.matches || []).map((m) => {
+      const st = seats.find((s) => (m.token && s.token === m.token) || (s.id === m.id && (m.seat == null || s.seat === m.seat)));
+      return { ...m, token: m.token || (st && st.token) };
+    });
+    const when = (m) => {
+      const t = m.updated_at ?? m.created_at;
+      return typeof t === "number" ? t : Date.parse(t || "") || 0;
+    };
+    summaries.sort((a, b) => when(b) - when(a));
+  } catch (e) {
+    summaries = [];
+    say(e.message, "error");
+  }
+  renderList();
+}
+
+function wire() {
+  installSuitSprite();
+  fan();
+  $("name").value = localStorage.getItem("ginrummy.name") || "";
+  document.querySelectorAll('input[name="opponent"]').forEach((r) => r.addEventListener("change", syncForm));
+  $("new-form").addEventListener("submit", create);
+  $("copy-invite").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText($("invite-link").value);
+      $("copy-invite").textContent = "Copied!";
+    } catch {
+      $("invite-link").select();
+    }
+  });
+  $("share-invite").addEventListener("click", () => {
+    navigator.share({ title: "Gin Rummy", text: "Join my Gin Rummy table", url: $("invite-link").value }).catch(() => {});
+  });
+  document.querySelectorAll("[data-filter]").forEach((b) =>
+    b.addEventListener("click", () => {
+      filter = b.dataset.filter;
+      document.querySelectorAll("[data-filter]").forEach((x) => x.setAttribute("aria-pressed", String(x === b)));
+      renderList();
+    }),
+  );
+  syncForm();
+  loadBots();
+  refreshList();
+  window.addEventListener("pageshow", refreshList);
+}
+
+wire();

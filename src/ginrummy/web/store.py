@@ -1,0 +1,375 @@
+"""Durable storage of web matches (SQLAlchemy 2): one row per match, one row per action.
+
+A match is stored as its settings (options, players, seed, opponent, token hashes) plus
+the actions played; each hand's deal is derived from (seed, hand index), so replaying the
+rows rebuilds the match exactly. Every change is one transaction that also bumps the
+match's version, checked against the version the change was based on (no lost updates).
+Works with SQLite (default, embedded) and PostgreSQL (``postgresql+psycopg://...``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
+from sqlalchemy.pool import ConnectionPoolEntry
+
+__all__ = [
+    "Change",
+    "DEFAULT_DB_URL",
+    "StaleVersionError",
+    "Store",
+    "StoreError",
+    "StoredAction",
+    "StoredMatch",
+    "hash_token",
+]
+
+DEFAULT_DB_URL = "sqlite:///ginrummy.sqlite3"
+
+metadata = MetaData()
+
+matches_table = Table(
+    "matches",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("token_hash0", String(64), nullable=False, index=True),
+    Column("token_hash1", String(64), nullable=False, index=True),
+    Column("options", Text, nullable=False),
+    Column("players", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("first_dealer", Integer, nullable=False),
+    Column("opponent", String(16), nullable=False),
+    Column("bot_level", String(32), nullable=True),
+    Column("bot_name", String(64), nullable=True),
+    Column("version", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("joined", Boolean, nullable=False),
+    Column("hands_dealt", Integer, nullable=False),
+    Column("ready", String(16), nullable=False),
+    Column("score0", Integer, nullable=False),
+    Column("score1", Integer, nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("to_play", Integer, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+actions_table = Table(
+    "actions",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("hand", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+)
+
+
+class StoreError(RuntimeError):
+    """The database cannot be opened or used; the message says which and why."""
+
+
+class StaleVersionError(StoreError):
+    """A change was based on a version that is no longer current (someone acted first)."""
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex digest stored instead of a seat token (a leaked database leaks no
+    tokens)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAction:
+    """One stored action: its place in the match, the hand, the seat and the action JSON."""
+
+    seq: int
+    hand: int
+    seat: int
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One accepted change of a match: the version it was based on, the action (if any)
+    and the match's new summary fields."""
+
+    match_id: str
+    expected_version: int
+    action: StoredAction | None
+    status: str
+    joined: bool
+    hands_dealt: int
+    ready: tuple[bool, ...]
+    scores: tuple[int, ...]
+    winner: int | None
+    to_play: int | None
+
+
+@dataclass(slots=True)
+class StoredMatch:
+    """A match row as stored (and, when loaded with :meth:`Store.load`, its actions)."""
+
+    id: str
+    token_hash0: str
+    token_hash1: str
+    options: dict[str, Any]
+    players: list[str]
+    seed: int
+    first_dealer: int
+    opponent: str
+    bot_level: str | None
+    bot_name: str | None
+    version: int = 0
+    status: str = "playing"
+    joined: bool = True
+    hands_dealt: int = 1
+    ready: list[bool] = field(default_factory=lambda: [False, False])
+    scores: list[int] = field(default_factory=lambda: [0, 0])
+    winner: int | None = None
+    to_play: int | None = None
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    actions: list[StoredAction] = field(default_factory=list)
+
+    def token_hash(self, seat: int) -> str:
+        """The stored token hash of ``seat``."""
+        return self.token_hash0 if seat == 0 else self.token_hash1
+
+
+def _ready_text(ready: Sequence[bool]) -> str:
+    return "".join("1" if r else "0" for r in ready)
+
+
+def _row_to_match(row: Any) -> StoredMatch:
+    m = row._mapping
+    return StoredMatch(
+        id=m["id"],
+        token_hash0=m["token_hash0"],
+        token_hash1=m["token_hash1"],
+        options=json.loads(m["options"]),
+        players=json.loads(m["players"]),
+        seed=int(m["seed"]),
+        first_dealer=int(m["first_dealer"]),
+        opponent=m["opponent"],
+        bot_level=m["bot_level"],
+        bot_name=m["bot_name"],
+        version=int(m["version"]),
+        status=m["status"],
+        joined=bool(m["joined"]),
+        hands_dealt=int(m["hands_dealt"]),
+        ready=[c == "1" for c in m["ready"]],
+        scores=[int(m["score0"]), int(m["score1"])],
+        winner=m["winner"],
+        to_play=m["to_play"],
+        created_at=float(m["created_at"]),
+        updated_at=float(m["updated_at"]),
+    )
+
+
+def _sqlite_pragmas(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+    """WAL lets readers run beside the writer; synchronous=FULL syncs every commit, so an
+    acknowledged action survives a crash or power cut; busy_timeout waits out brief locks."""
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+class Store:
+    """The match database. All methods are synchronous and thread-safe (one connection
+    per call from the engine's pool); the web service runs them off the event loop."""
+
+    def __init__(self, url: str = DEFAULT_DB_URL) -> None:
+        self.url = url
+        try:
+            self.engine: Engine = create_engine(url, future=True, pool_pre_ping=True)
+        except (ArgumentError, NoSuchModuleError) as e:
+            raise StoreError(f"Cannot use the database URL {url!r}: {e}") from None
+        except ImportError as e:
+            raise StoreError(f"The database driver for {url!r} is not installed: {e}") from None
+        self.is_sqlite = self.engine.dialect.name == "sqlite"
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        try:
+            metadata.create_all(self.engine)
+        except OperationalError as e:
+            raise StoreError(f"Cannot open the database {url!r}: {e.orig}") from None
+
+    def close(self) -> None:
+        """Release the engine's connections."""
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writes
+
+    def create(self, m: StoredMatch) -> None:
+        """Insert a new match (its hand 0 already dealt, version 0)."""
+        now = time.time()
+        m.created_at = m.updated_at = now
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(matches_table).values(
+                    id=m.id,
+                    token_hash0=m.token_hash0,
+                    token_hash1=m.token_hash1,
+                    options=json.dumps(m.options),
+                    players=json.dumps(m.players),
+                    seed=m.seed,
+                    first_dealer=m.first_dealer,
+                    opponent=m.opponent,
+                    bot_level=m.bot_level,
+                    bot_name=m.bot_name,
+                    version=m.version,
+                    status=m.status,
+                    joined=m.joined,
+                    hands_dealt=m.hands_dealt,
+                    ready=_ready_text(m.ready),
+                    score0=m.scores[0],
+                    score1=m.scores[1],
+                    winner=m.winner,
+                    to_play=m.to_play,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+
+    def commit_change(
+        self,
+        match_id: str,
+        expected_version: int,
+        *,
+        action: StoredAction | None = None,
+        status: str,
+        joined: bool,
+        hands_dealt: int,
+        ready: Sequence[bool],
+        scores: Sequence[int],
+        winner: int | None,
+        to_play: int | None,
+    ) -> int:
+        """Store one accepted change (an action, a ``next``, a join) and bump the version,
+        in one transaction; returns the new version. Raises StaleVersionError (changing
+        nothing) when the stored version is no longer ``expected_version``."""
+        change = Change(match_id, expected_version, action, status, joined, hands_dealt,
+                        tuple(ready), tuple(scores), winner, to_play)
+        result = self.commit_batch([change])[0]
+        if result is None:
+            raise StaleVersionError(
+                f"Match {match_id} is no longer at version {expected_version}."
+            )
+        return result
+
+    def commit_batch(self, changes: Sequence[Change]) -> list[int | None]:
+        """Store several changes (of different matches) in ONE transaction, so one disk
+        sync covers them all (group commit); returns each new version, or None for a
+        change whose expected version was stale (that one changes nothing). Raises on a
+        database error, in which case none of them is stored."""
+        out: list[int | None] = []
+        now = time.time()
+        with self.engine.begin() as conn:
+            for ch in changes:
+                res = conn.execute(
+                    update(matches_table)
+                    .where(matches_table.c.id == ch.match_id)
+                    .where(matches_table.c.version == ch.expected_version)
+                    .values(
+                        version=ch.expected_version + 1,
+                        status=ch.status,
+                        joined=ch.joined,
+                        hands_dealt=ch.hands_dealt,
+                        ready=_ready_text(ch.ready),
+                        score0=ch.scores[0],
+                        score1=ch.scores[1],
+                        winner=ch.winner,
+                        to_play=ch.to_play,
+                        updated_at=now,
+                    )
+                )
+                if res.rowcount != 1:
+                    out.append(None)
+                    continue
+                if ch.action is not None:
+                    conn.execute(
+                        insert(actions_table).values(
+                            match_id=ch.match_id,
+                            seq=ch.action.seq,
+                            hand=ch.action.hand,
+                            seat=ch.action.seat,
+                            action=json.dumps(ch.action.action),
+                        )
+                    )
+                out.append(ch.expected_version + 1)
+        return out
+
+    # ------------------------------------------------------------------ reads
+
+    def load(self, match_id: str) -> StoredMatch | None:
+        """The match with its actions in order, or None if there is no such match."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(matches_table).where(matches_table.c.id == match_id)
+            ).first()
+            if row is None:
+                return None
+            m = _row_to_match(row)
+            rows = conn.execute(
+                select(actions_table)
+                .where(actions_table.c.match_id == match_id)
+                .order_by(actions_table.c.seq)
+            ).all()
+        m.actions = [
+            StoredAction(int(r.seq), int(r.hand), int(r.seat), json.loads(r.action)) for r in rows
+        ]
+        return m
+
+    def find_by_token_hashes(self, hashes: Iterable[str]) -> list[StoredMatch]:
+        """Matches having a seat whose token hash is among ``hashes`` (rows only, no
+        actions), most recently changed first."""
+        hs = sorted(set(hashes))
+        if not hs:
+            return []
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(matches_table)
+                .where(
+                    or_(matches_table.c.token_hash0.in_(hs), matches_table.c.token_hash1.in_(hs))
+                )
+                .order_by(matches_table.c.updated_at.desc())
+            ).all()
+        return [_row_to_match(r) for r in rows]
+
+    def ids_with_status(self, status: str, opponent: str | None = None) -> list[str]:
+        """Ids of matches in ``status`` (and with that opponent kind, if given)."""
+        q = select(matches_table.c.id).where(matches_table.c.status == status)
+        if opponent is not None:
+            q = q.where(matches_table.c.opponent == opponent)
+        with self.engine.connect() as conn:
+            return [str(r[0]) for r in conn.execute(q).all()]
