@@ -1,0 +1,141 @@
+"""Regenerate docs/results.md and docs/results.svg: every bot against every bot.
+
+Each pairing is played with ``ginrummy match`` semantics (duplicate pairs on the same
+deals with seats swapped, the first dealer alternating), so the figures can be checked
+one by one with the command printed beside them.
+
+    python3 scripts/results.py --matches 200 --jobs 2          # every pairing
+    python3 scripts/results.py --matches 2000 --only strong    # just strong's rows
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from ginrummy.arena import run_matches, summarize
+
+ROOT = Path(__file__).resolve().parents[1]
+BOTS = ["strong", "marjj", "simple", "random"]
+
+
+def pairings(only: str | None) -> list[tuple[str, str]]:
+    """Every unordered pairing, the stronger-listed bot first."""
+    out = []
+    for i, a in enumerate(BOTS):
+        for b in BOTS[i + 1:]:
+            if only is None or only in (a, b):
+                out.append((a, b))
+    return out
+
+
+def run(matches: int, seed: int, jobs: int, only: str | None, cache: Path) -> list[dict[str, Any]]:
+    """Play every pairing (reusing rows already in ``cache`` for the same settings)."""
+    rows: dict[str, dict[str, Any]] = {}
+    if cache.exists():
+        rows = {f"{r['players'][0]}-{r['players'][1]}": r for r in json.loads(cache.read_text())}
+    for k, (a, b) in enumerate(pairings(only)):
+        key = f"{a}-{b}"
+        print(f"{a} vs {b}: {matches} matches ...", file=sys.stderr, flush=True)
+        t = time.perf_counter()
+        pair_seed = seed + k
+        results = run_matches(a, b, matches, pair_seed, jobs=jobs)
+        s = summarize([a, b], results, time.perf_counter() - t, seed=pair_seed)
+        s["command"] = f"ginrummy match {a} {b} --matches {matches} --seed {pair_seed} --json"
+        rows[key] = s
+        cache.write_text(json.dumps(list(rows.values()), indent=1))
+        print(f"  win rate {s['win_rate']:.3f} {s['ci95']}", file=sys.stderr)
+    return list(rows.values())
+
+
+def _rate(n: int, hands: int) -> str:
+    return f"{n / hands:.3f}" if hands else "-"
+
+
+def write_markdown(rows: list[dict[str, Any]], path: Path) -> None:
+    """The results table with CIs, points per hand, gin and undercut rates, times."""
+    lines = [
+        "# Bot results",
+        "",
+        "Every bot against every bot in duplicate pairs (same deals, seats swapped, first",
+        "dealer alternating), matches to 100 under RULES.md. Win rate counts a tie as half;",
+        "the 95% interval is a normal interval on per-pair scores. Rates are per hand played.",
+        "Regenerate with `python3 scripts/results.py` (see its docstring); each row's own",
+        "command reproduces it exactly.",
+        "",
+        "![win-rate matrix](results.svg)",
+        "",
+        "| A | B | matches | A win rate | 95% CI | points/hand A - B | gin/hand A - B "
+        "| undercuts won/hand A - B | median / max decision ms A | command |",
+        "| --- | --- | ---: | ---: | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in rows:
+        a, b = r["players"]
+        h = r["hands"]
+        dm = r["decision_ms"]
+        lines.append(
+            f"| {a} | {b} | {r['matches']} | {r['win_rate']:.3f} "
+            f"| {r['ci95'][0]:.3f} - {r['ci95'][1]:.3f} "
+            f"| {r['points_per_hand'][0]:.2f} - {r['points_per_hand'][1]:.2f} "
+            f"| {_rate(r['gins'][0], h)} - {_rate(r['gins'][1], h)} "
+            f"| {_rate(r['undercuts'][0], h)} - {_rate(r['undercuts'][1], h)} "
+            f"| {dm['median'][0]} / {dm['max'][0]} | `{r['command']}` |"
+        )
+    path.write_text("\n".join(lines) + "\n")
+
+
+def write_plot(rows: list[dict[str, Any]], path: Path) -> None:
+    """A heat map of the row bot's win rate against the column bot."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [b for b in BOTS if any(b in r["players"] for r in rows)]
+    idx = {n: i for i, n in enumerate(names)}
+    grid = [[float("nan")] * len(names) for _ in names]
+    for r in rows:
+        a, b = r["players"]
+        grid[idx[a]][idx[b]] = r["win_rate"]
+        grid[idx[b]][idx[a]] = 1 - r["win_rate"]
+    fig, ax = plt.subplots(figsize=(5.5, 4.5))
+    im = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=1)
+    ax.set_xticks(range(len(names)), names)
+    ax.set_yticks(range(len(names)), names)
+    for i in range(len(names)):
+        for j in range(len(names)):
+            v = grid[i][j]
+            if v == v:  # not NaN
+                ax.text(j, i, f"{v:.0%}", ha="center", va="center", fontsize=10)
+    ax.set_title("Row bot's match win rate against column bot")
+    fig.colorbar(im, ax=ax, fraction=0.046)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--matches", type=int, default=200)
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--only", help="only the pairings of this bot")
+    p.add_argument("--out", default=str(ROOT / "docs"))
+    args = p.parse_args(argv)
+    out = Path(args.out)
+    cache = out / "results.json"
+    rows = run(args.matches, args.seed, args.jobs, args.only, cache)
+    order = {f"{a}-{b}": k for k, (a, b) in enumerate(pairings(None))}
+    rows.sort(key=lambda r: order.get(f"{r['players'][0]}-{r['players'][1]}", 99))
+    write_markdown(rows, out / "results.md")
+    write_plot(rows, out / "results.svg")
+    print(f"wrote {out / 'results.md'} and {out / 'results.svg'}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
