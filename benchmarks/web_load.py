@@ -8,7 +8,15 @@ committed to the database, then pushed to both seats. Reports actions per second
 latency of an action (send -> the acting seat receives the new state), p50/p99/max.
 Bounded: at most 500 tables and 300 seconds; stops by itself and stops its server.
 
+With ``--think 0`` (the default) every seat moves the instant it may: a saturation test
+in which each table always has a move in flight, so the latency is about tables divided
+by throughput. ``--think S`` pauses about S seconds before each move, as a person does.
+The client runs on the same machine as the server and shares its CPU: read its figures
+as a lower bound on what the server alone does. ``--server URL`` drives a server already
+running (to profile or time it on its own).
+
     PYTHONPATH=src python3 benchmarks/web_load.py --tables 50 --seconds 20
+    PYTHONPATH=src python3 benchmarks/web_load.py --tables 200 --seconds 20 --think 1
 """
 
 from __future__ import annotations
@@ -54,7 +62,7 @@ class Stats:
 
 async def seat_loop(
     ws: ClientConnection, seat: int, rng: random.Random, stats: Stats, deadline: float,
-    acts: bool,
+    acts: bool, think: float = 0.0,
 ) -> None:
     """Read this seat's states; when it may act, send a random legal move and time it."""
     pending: tuple[int, float, str, int, int] | None = None  # version, time, kind, hand, ops
@@ -97,31 +105,48 @@ async def seat_loop(
             out = {"type": "next", "version": st["version"]}
         else:
             continue
+        if think > 0:  # a person looks before moving; only the reply time is measured
+            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
         pending = (st["version"], time.monotonic(), out["type"], st["view"]["hand_index"],
                    len(st["view"]["history"]))
         await ws.send(json.dumps(out))
 
 
+async def post_json(http: httpx.AsyncClient, url: str, body: dict[str, Any]) -> Any:
+    """POST with a few retries on a dropped keep-alive connection (the server may close an
+    idle one just as it is reused)."""
+    for attempt in range(5):
+        try:
+            r = await http.post(url, json=body)
+            r.raise_for_status()
+            return r.json()
+        except httpx.TransportError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.1 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
 async def table(base: str, ws_base: str, mode: str, idx: int, stats: Stats,
-                deadline: float, http: httpx.AsyncClient) -> None:
+                deadline: float, http: httpx.AsyncClient, think: float = 0.0) -> None:
     """Create one table and play it until the deadline or the match's end."""
     body: dict[str, Any] = {"opponent": "friend" if mode == "friend" else "computer",
                             "name": f"load{idx}"}
     if mode == "computer":
         body["bot"] = "easy"
-    r = await http.post(base + "/api/matches", json=body)
-    r.raise_for_status()
-    m = r.json()
+    m = await post_json(http, base + "/api/matches", body)
     tokens = [m["token"]]
     if mode == "friend":
-        tokens.append(m["invite_url"].split("#token=", 1)[1])
+        code = m["invite_url"].split("#invite=", 1)[1]
+        j = await post_json(http, f"{base}/api/matches/{m['id']}/join", {"invite": code})
+        tokens.append(j["token"])
     rng = random.Random(idx)
     socks: list[ClientConnection] = []
     try:
         for t in reversed(tokens):  # the friend first: joining happens before play
             socks.insert(0, await connect(f"{ws_base}/api/matches/{m['id']}/ws?token={t}",
                                        max_size=2**20, open_timeout=30))
-        await asyncio.gather(*(seat_loop(ws, s, rng, stats, deadline, True)
+        await asyncio.gather(*(seat_loop(ws, s, rng, stats, deadline, True, think)
                                for s, ws in enumerate(socks)))
     finally:
         for ws in socks:
@@ -135,7 +160,8 @@ async def run(args: argparse.Namespace, base: str) -> Stats:
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
         deadline = time.monotonic() + args.seconds
-        await asyncio.gather(*(table(base, ws_base, args.mode, i, stats, deadline, http)
+        await asyncio.gather(*(table(base, ws_base, args.mode, i, stats, deadline, http,
+                                     args.think)
                                for i in range(args.tables)))
     return stats
 
@@ -169,25 +195,37 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tables", type=int, default=50, help="concurrent tables (1-500)")
     p.add_argument("--seconds", type=float, default=20, help="how long to play (1-300)")
     p.add_argument("--mode", choices=["friend", "computer"], default="friend")
+    p.add_argument("--think", type=float, default=0.0,
+                   help="seconds a player pauses before each move (default 0: every seat "
+                   "moves the moment it may, a saturation test where latency is about "
+                   "tables / throughput; 1-3 s is a quick human)")
     p.add_argument("--db", default=None, help="database URL (default: a new SQLite file)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--server", default=None,
+                   help="use this running server (e.g. http://127.0.0.1:8000) instead of "
+                   "starting one (for profiling the server on its own)")
     args = p.parse_args(argv)
     if not 1 <= args.tables <= 500 or not 1 <= args.seconds <= 300:
         p.error("--tables must be 1-500 and --seconds 1-300")
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        db_url = args.db or f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
-        proc = start_server(db_url, port)
-        try:
+        if args.server:
             t0 = time.monotonic()
-            stats = asyncio.run(run(args, f"http://127.0.0.1:{port}"))
+            stats = asyncio.run(run(args, args.server.rstrip("/")))
             elapsed = time.monotonic() - t0
-        finally:
-            proc.terminate()
+        else:
+            db_url = args.db or f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
+            proc = start_server(db_url, port)
             try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+                t0 = time.monotonic()
+                stats = asyncio.run(run(args, f"http://127.0.0.1:{port}"))
+                elapsed = time.monotonic() - t0
+            finally:
+                proc.terminate()
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
     lat = sorted(stats.latencies)
     n = len(lat)
 
@@ -197,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     out = {
         "tables": args.tables,
         "mode": args.mode,
+        "think_s": args.think,
         "db": "sqlite" if args.db is None else args.db.split(":", 1)[0],
         "seconds": round(elapsed, 1),
         "actions": n,
@@ -210,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"{out['tables']} {args.mode} tables over WebSockets, {out['seconds']} s, "
+        print(f"{out['tables']} {args.mode} tables over WebSockets (think {args.think} s), "
+              f"{out['seconds']} s, "
               f"db {out['db']}: {n} actions acknowledged, {out['actions_per_second']} actions/s")
         lm = out["latency_ms"]
         print(f"action latency: p50 {lm['p50']} ms, p99 {lm['p99']} ms, max {lm['max']} ms; "

@@ -176,12 +176,15 @@ def test_full_hand_against_computer_by_clicking(server: str, browser: Any, artif
         assert "Deadwood" in page.get_by_test_id("reveal-opponent").inner_text()
     assert page.get_by_test_id("score-sheet-table").locator("tbody tr").count() == 1
 
-    # The record of the hands already over downloads as ginrummy/1 JSON.
+    # The record of the hands already over downloads as ginrummy/1 JSON; before the end a
+    # dead hand is left out (R7 reveals neither hand), so then it holds no hand yet.
+    dead = page.get_by_test_id("dead-hand").count() > 0
     with page.expect_download() as dl:
         page.get_by_test_id("hand-over-download").click()
     record = json.loads(Path(dl.value.path()).read_text())
     assert record["format"] == "ginrummy/1"
-    assert len(record["hands"]) == 1
+    finished = dataset(page, "status") == "finished"
+    assert len(record["hands"]) == (1 if finished or not dead else 0)
 
     if dataset(page, "status") != "finished":
         page.get_by_test_id("next-hand-button").click()
@@ -206,7 +209,9 @@ def test_two_friends_play_without_seeing_each_other(
     invite = host.get_by_test_id("invite-link")
     invite.wait_for(state="visible")
     link = invite.input_value()
-    assert "/play/" in link and "#token=" in link
+    # The invite carries a single-use code, never a seat token (the host cannot use it to
+    # watch the friend's hand, R11).
+    assert "/play/" in link and "#invite=" in link and "token" not in link
     host.screenshot(path=str(artifacts / "friend_invite.png"), animations="disabled")
     host.get_by_test_id("go-to-table").click()
     host.wait_for_url("**/play/**")
@@ -217,6 +222,35 @@ def test_two_friends_play_without_seeing_each_other(
     guest.wait_for_function("() => document.body.dataset.status === 'playing'")
     host.wait_for_function("() => document.body.dataset.status === 'playing'")
     assert host.get_by_test_id("invite-panel").is_hidden()
+    # Joining swapped the code for the guest's own token: in the fragment and kept in
+    # this browser's storage, so a reload reopens the seat.
+    fragment = guest.evaluate("location.hash")
+    assert fragment.startswith("#token=") and "invite" not in fragment
+    guest_token = fragment.split("=", 1)[1]
+    kept = guest.evaluate("JSON.parse(localStorage.getItem('ginrummy.seats') || '[]')")
+    assert any(e["token"] == guest_token and e["seat"] == 1 for e in kept)
+    guest.reload()
+    guest.wait_for_function("() => document.body.dataset.status === 'playing'")
+    # The guest opening the used invite again still finds their own seat.
+    guest.goto(link)
+    guest.wait_for_function("t => location.hash === '#token=' + t", arg=guest_token)
+    guest.wait_for_function("() => document.body.dataset.status === 'playing'")
+
+    # The invite is single-use: anyone else opening it (even the host) gets a clear message.
+    for opener in (new_page(browser, errors), host.context.new_page()):
+        opener.goto(link)
+        msg = opener.get_by_test_id("connection")
+        msg.wait_for(state="visible")
+        opener.wait_for_function(
+            "() => document.getElementById('connection').textContent.includes('already')"
+        )
+        assert "This invitation has already been used." in msg.inner_text()
+        assert opener.locator("#table").is_hidden()
+        if opener.context is not host.context:
+            opener.screenshot(path=str(artifacts / "invite_used.png"), animations="disabled")
+            opener.context.close()
+        else:
+            opener.close()
 
     pages = {"host": host, "guest": guest}
     turns = 0

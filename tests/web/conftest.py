@@ -47,9 +47,16 @@ def create(c: TestClient, **body: Any) -> dict[str, Any]:
     return out
 
 
-def invite_token(created: dict[str, Any]) -> str:
-    """Seat 1's token from a friend match's invite URL."""
-    return str(created["invite_url"].split("#token=", 1)[1])
+def invite_code(created: dict[str, Any]) -> str:
+    """The single-use invite code in a friend match's invite URL."""
+    return str(created["invite_url"].split("#invite=", 1)[1])
+
+
+def invite_token(c: TestClient, created: dict[str, Any]) -> str:
+    """Use a friend match's invite as the friend does: seat 1's fresh token."""
+    r = c.post(f"/api/matches/{created['id']}/join", json={"invite": invite_code(created)})
+    assert r.status_code == 200, r.text
+    return str(r.json()["token"])
 
 
 def state(c: TestClient, mid: str, token: str) -> dict[str, Any]:

@@ -4,12 +4,15 @@ the per-seat view (R11), hands and matches to the end, records and replays."""
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from ginrummy.cards import Card, parse_cards, to_mask
 from ginrummy.match import Match
+from ginrummy.melds import deadwood_mask
 from ginrummy.web.app import MAX_BODY
 
 from .conftest import (
@@ -17,6 +20,7 @@ from .conftest import (
     auth,
     create,
     human_can_act,
+    invite_code,
     invite_token,
     state,
     wait_for,
@@ -32,7 +36,7 @@ def _act(c: TestClient, mid: str, token: str, action: Any, version: Any) -> Any:
 
 def _friend(c: TestClient) -> tuple[str, list[str]]:
     m = create(c, opponent="friend", name="Ann")
-    return m["id"], [m["token"], invite_token(m)]
+    return m["id"], [m["token"], invite_token(c, m)]
 
 
 def _to_play(c: TestClient, mid: str, tokens: list[str]) -> tuple[int, dict[str, Any]]:
@@ -103,6 +107,7 @@ def test_unknown_match_is_404(client: TestClient) -> None:
 
 def test_missing_and_wrong_tokens_are_refused(client: TestClient) -> None:
     mid, tokens = _friend(client)
+    v = state(client, mid, tokens[0])["version"]
     r = client.get(f"/api/matches/{mid}")
     assert r.status_code == 401 and "token" in r.json()["error"]
     r = client.get(f"/api/matches/{mid}", headers={"Authorization": "Basic abc"})
@@ -114,7 +119,7 @@ def test_missing_and_wrong_tokens_are_refused(client: TestClient) -> None:
     assert r.status_code == 403
     r = _act(client, mid, "wrong", {"act": "pass"}, 0)
     assert r.status_code == 403
-    assert state(client, mid, tokens[0])["version"] == 0  # nothing changed
+    assert state(client, mid, tokens[0])["version"] == v  # nothing changed
 
 
 def test_other_seat_and_not_your_turn_are_409(client: TestClient) -> None:
@@ -183,6 +188,7 @@ def test_stale_version_is_409_with_current_state(client: TestClient) -> None:
 
 def test_oversized_body_is_413(client: TestClient) -> None:
     mid, tokens = _friend(client)
+    v = state(client, mid, tokens[0])["version"]
     big = b'{"version": 0, "action": {"act": "pass"}, "pad": "' + b"x" * MAX_BODY + b'"}'
     r = client.post(f"/api/matches/{mid}/actions", headers=auth(tokens[0]), content=big)
     assert r.status_code == 413 and "too large" in r.json()["error"]
@@ -193,7 +199,7 @@ def test_oversized_body_is_413(client: TestClient) -> None:
 
     r = client.post("/api/matches", content=chunks())
     assert r.status_code == 413
-    assert state(client, mid, tokens[0])["version"] == 0
+    assert state(client, mid, tokens[0])["version"] == v
 
 
 def test_malformed_json_is_400_with_message(client: TestClient) -> None:
@@ -213,26 +219,71 @@ def test_malformed_json_is_400_with_message(client: TestClient) -> None:
 
 
 def test_friend_invite_flow(client: TestClient) -> None:
+    """The invite URL carries a single-use code, not a seat token: the creator cannot use
+    it to see seat 1's hand (R11); joining issues a fresh token once."""
     m = create(client, opponent="friend", name="Ann")
-    mid, tok0, tok1 = m["id"], m["token"], invite_token(m)
-    assert m["invite_url"] == f"/play/{mid}#token={tok1}" and tok0 != tok1
+    mid, tok0, code = m["id"], m["token"], invite_code(m)
+    assert m["invite_url"] == f"/play/{mid}#invite={code}" and code != tok0
+    assert "#token=" not in m["invite_url"]
     s0 = state(client, mid, tok0)
     assert s0["status"] == "waiting" and s0["waiting_for_opponent"] is True
     assert s0["players"] == ["Ann", "Friend"]
-    s1 = state(client, mid, tok1)  # the friend opens the link: joined
+    # The code is no seat token: it opens nothing.
+    assert client.get(f"/api/matches/{mid}", headers=auth(code)).status_code == 403
+    r = client.post(f"/api/matches/{mid}/join", json={"invite": code})
+    assert r.status_code == 200, r.text
+    j = r.json()
+    tok1 = j["token"]
+    assert j["seat"] == 1 and j["url"] == f"/play/{mid}#token={tok1}"
+    assert tok1 not in (tok0, code)
+    s1 = state(client, mid, tok1)
     assert s1["seat"] == 1 and s1["status"] == "playing"
     assert s1["version"] == s0["version"] + 1
     assert set(s0["view"]["hand"]).isdisjoint(s1["view"]["hand"])
     assert state(client, mid, tok0)["status"] == "playing"
+    # A second use is refused with a clear sentence and changes nothing.
+    again = client.post(f"/api/matches/{mid}/join", json={"invite": code})
+    assert again.status_code == 409
+    assert again.json() == {"error": "This invitation has already been used."}
+    assert state(client, mid, tok1)["version"] == s1["version"]
+    assert state(client, mid, tok1)["seat"] == 1  # the first token still works
+
+
+def test_invite_refusals(client: TestClient) -> None:
+    """Wrong codes, malformed bodies, computer matches and unknown matches are refused
+    with a sentence; none of them takes the seat."""
+    m = create(client, opponent="friend")
+    mid = m["id"]
+    cases = [
+        ({"invite": "not-the-code"}, 403, "does not belong"),
+        ({"invite": m["token"]}, 403, "does not belong"),  # the creator's own token
+        ({"invite": ""}, 400, "non-empty"),
+        ({"invite": 5}, 400, "invitation code"),
+        ({}, 400, "invitation code"),
+    ]
+    for body, status, words in cases:
+        r = client.post(f"/api/matches/{mid}/join", json=body)
+        assert r.status_code == status, (body, r.text)
+        assert words in r.json()["error"]
+    assert client.post(f"/api/matches/{mid}/join", content=b"{").status_code == 400
+    assert state(client, mid, m["token"])["status"] == "waiting"
+    comp = create(client, opponent="computer")
+    r = client.post(f"/api/matches/{comp['id']}/join", json={"invite": "x"})
+    assert r.status_code == 403
+    r = client.post("/api/matches/nope/join", json={"invite": "x"})
+    assert r.status_code == 404
+    # The real code still works after all that.
+    assert state(client, mid, invite_token(client, m))["seat"] == 1
 
 
 def test_joining_and_simultaneous_next_make_nothing_stale(client: TestClient) -> None:
     """A friend joining changes no cards: a move based on the state before the join is
     still good; both players pressing Next hand on the same state are both accepted."""
     m = create(client, opponent="friend")
-    mid, tokens = m["id"], [m["token"], invite_token(m)]
-    before = state(client, mid, tokens[0])
-    state(client, mid, tokens[1])  # joins: version + 1
+    mid = m["id"]
+    before = state(client, mid, m["token"])
+    tokens = [m["token"], invite_token(client, m)]  # joins: version + 1
+    assert state(client, mid, tokens[1])["version"] == before["version"] + 1
     seat = before["view"]["to_play"]
     assert before["view"]["phase"] == "offer"  # R4: passing is legal for the one to play
     r = _act(client, mid, tokens[seat], {"act": "pass"}, before["version"])
@@ -307,7 +358,7 @@ def test_no_payload_ever_shows_hidden_cards_friend(client: TestClient) -> None:
     """R11: over several whole hands, no state sent to a seat holds the opponent's hidden
     cards or any stock card (checked against the full record afterwards)."""
     m = create(client, opponent="friend", options={"target": 100})
-    mid, tokens = m["id"], [m["token"], invite_token(m)]
+    mid, tokens = m["id"], [m["token"], invite_token(client, m)]
     rng = random.Random(11)
     sink: list[tuple[int, dict[str, Any]]] = []
     for hand in range(3):
@@ -321,7 +372,8 @@ def test_no_payload_ever_shows_hidden_cards_friend(client: TestClient) -> None:
             assert r.status_code == 200
             sink.append((seat, r.json()))
             v = r.json()["version"]
-    rec = client.get(f"/api/matches/{mid}/record").json()  # the three hands, all over
+    # The whole truth (the served record before the end leaves dead hands out).
+    rec = client.app.state.service.tables[mid].match.to_record()  # type: ignore[attr-defined]
     assert len(rec["hands"]) == 3
     checker = LeakChecker(rec)
     checked = sum(checker.check(seat, p) for seat, p in sink)
@@ -363,6 +415,9 @@ def test_no_payload_ever_shows_hidden_cards_computer(client: TestClient) -> None
 
 
 def test_record_shows_only_finished_hands_until_the_end(client: TestClient) -> None:
+    """R11: before the end, no seed and no hand still in play (with this fixed deal seed
+    and move sequence the first hand ends with a knock, so it is shown)."""
+    client.app.state.service.seed_source = lambda: (4, 0)  # type: ignore[attr-defined]
     mid, tokens = _friend(client)
     rec = client.get(f"/api/matches/{mid}/record")
     assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
@@ -370,8 +425,14 @@ def test_record_shows_only_finished_hands_until_the_end(client: TestClient) -> N
     assert body["format"] == "ginrummy/1" and body["hands"] == [] and "seed" not in body
     r = client.get(f"/api/matches/{mid}/replay?step=0")
     assert r.status_code == 409 and "finished" in r.json()["error"]
-    sink: list[tuple[int, dict[str, Any]]] = []
-    end = _play_friend_hand(client, mid, tokens, random.Random(8), sink)
+    rng = random.Random(4)
+    while True:
+        end = state(client, mid, tokens[0])
+        if end["hand_over"] is not None:
+            break
+        me = state(client, mid, tokens[end["view"]["to_play"]])
+        _act(client, mid, tokens[me["seat"]], _mixed_move(me, rng, 0.6), me["version"])
+    assert end["hand_over"]["result"]["result"] == "knock"
     both_ready = end["version"]
     for seat in (0, 1):
         both_ready = client.post(f"/api/matches/{mid}/next", headers=auth(tokens[seat]),
@@ -381,6 +442,57 @@ def test_record_shows_only_finished_hands_until_the_end(client: TestClient) -> N
     replayed = Match.from_record(body)
     assert replayed.hands[0].result is not None
     assert replayed.hands[0].result.to_json() == end["hand_over"]["result"]
+
+
+def _mixed_move(s: dict[str, Any], rng: random.Random, greedy: float) -> dict[str, Any]:
+    """A move that is sometimes random and sometimes sensible (draw, discard the card that
+    leaves the least deadwood, knock when allowed), so hands end both ways: R6 knocks and
+    R7 dead hands."""
+    legal = s["legal"]
+    if rng.random() >= greedy:
+        return dict(rng.choice(legal))
+    knocks = [a for a in legal if a.get("knock")]
+    if knocks:
+        return dict(knocks[0])
+    discards = [a for a in legal if a["act"] == "discard"]
+    if not discards:
+        draws = [a for a in legal if a["act"] == "draw" and a["from"] == "stock"]
+        return dict(draws[0] if draws else rng.choice(legal))
+    hand = to_mask(parse_cards(s["view"]["hand"]))
+    return dict(min(discards,
+                    key=lambda a: deadwood_mask(hand & ~Card.parse(a["card"]).mask)))
+
+
+def test_record_before_the_end_never_shows_a_dead_hand(client: TestClient) -> None:
+    """R7 and R11: a dead hand reveals neither hand, so until the match ends the record
+    holds only the finished hands before the first dead hand (a record is a prefix).
+    With this fixed deal seed and move sequence the hands end: knock, dead, knock."""
+    client.app.state.service.seed_source = lambda: (4, 0)  # type: ignore[attr-defined]
+    mid, tokens = _friend(client)
+    rng = random.Random(4)
+    seen: list[str] = []
+    for _ in range(3):
+        while True:
+            s = state(client, mid, tokens[0])
+            if s["hand_over"] is not None:
+                break
+            me = state(client, mid, tokens[s["view"]["to_play"]])
+            r = _act(client, mid, tokens[me["seat"]], _mixed_move(me, rng, 0.6), me["version"])
+            assert r.status_code == 200, r.text
+        seen.append(s["hand_over"]["result"]["result"])
+        assert [row["result"] for row in s["score_sheet"]] == seen
+        body = client.get(f"/api/matches/{mid}/record").json()
+        first_dead = seen.index("dead") if "dead" in seen else len(seen)
+        assert len(body["hands"]) == first_dead and "seed" not in body
+        replayed = Match.from_record(body)
+        assert [h.result.result for h in replayed.hands if h.result] == seen[:first_dead]
+        for seat in (0, 1):
+            s = client.post(f"/api/matches/{mid}/next", headers=auth(tokens[seat]),
+                            json={"version": s["version"]}).json()
+    assert seen == ["knock", "dead", "knock"], seen  # the case under test did happen
+    # The record stays at the first hand: the third hand, though over and revealed,
+    # comes after the dead one.
+    assert len(client.get(f"/api/matches/{mid}/record").json()["hands"]) == 1
 
 
 def test_finished_record_and_replay(client: TestClient) -> None:
@@ -398,6 +510,7 @@ def test_finished_record_and_replay(client: TestClient) -> None:
                         json={"version": s["version"]})
     rec = client.get(f"/api/matches/{mid}/record").json()
     assert isinstance(rec["seed"], int)
+    assert len(rec["hands"]) == len(s["score_sheet"])  # once over: every hand, dead ones too
     match = Match.from_record(rec)
     assert match.is_over() and list(match.scores) == s["scores"]
     assert match.winner == s["winner"]
@@ -413,6 +526,13 @@ def test_finished_record_and_replay(client: TestClient) -> None:
     assert client.get(f"/api/matches/{mid}/replay?step=-1").status_code == 400
     r = client.post(f"/api/matches/{mid}/next", headers=auth(tok), json={"version": s["version"]})
     assert r.status_code == 409 and r.json()["error"] == "The match is over."
+    # A finished table leaves memory after a short idle time; the record and the replay
+    # are rebuilt from the database unchanged.
+    svc = client.app.state.service  # type: ignore[attr-defined]
+    soon = time.monotonic() + svc.finished_idle_seconds + 1
+    assert svc.evict_idle(now=soon) == [mid] and mid not in svc.tables
+    assert client.get(f"/api/matches/{mid}/record").json() == rec
+    assert client.get(f"/api/matches/{mid}/replay?step={steps}").json() == last
 
 
 def _key(card: str) -> tuple[int, int]:
@@ -424,14 +544,17 @@ def _key(card: str) -> tuple[int, int]:
 def test_lookup_lists_matches_of_known_tokens(client: TestClient) -> None:
     a = create(client, opponent="computer", bot="medium", name="Ann")
     b = create(client, opponent="friend", name="Bea")
+    w = create(client, opponent="friend", name="Wes")  # nobody used its invite yet
     r = client.post("/api/matches/lookup",
-                    json={"tokens": [a["token"], b["token"], invite_token(b), "unknown"]})
+                    json={"tokens": [a["token"], b["token"], invite_token(client, b), w["token"],
+                              "unknown"]})
     assert r.status_code == 200
     got = {(x["id"], x["seat"]): x for x in r.json()["matches"]}
-    assert set(got) == {(a["id"], 0), (b["id"], 0), (b["id"], 1)}
+    assert set(got) == {(a["id"], 0), (b["id"], 0), (b["id"], 1), (w["id"], 0)}
     assert got[(a["id"], 0)]["players"] == ["Ann", "Medium computer"]
-    assert got[(b["id"], 1)]["url"] == b["invite_url"]
-    assert got[(b["id"], 0)]["status"] == "waiting"
+    assert got[(b["id"], 1)]["url"].startswith(f"/play/{b['id']}#token=")
+    assert got[(b["id"], 0)]["status"] == "playing"
+    assert got[(w["id"], 0)]["status"] == "waiting"
     assert client.post("/api/matches/lookup", json={"tokens": []}).json() == {"matches": []}
     r = client.post("/api/matches/lookup", json={"tokens": ["x"] * 201})
     assert r.status_code == 400

@@ -106,7 +106,10 @@ def test_kill_9_mid_hand_then_restart_continues_exactly(
     rng = random.Random(12)
     # a friend match, several moves into hand 0
     m = a.http.post("/api/matches", json={"opponent": "friend", "name": "Ann"}).json()
-    fid, ftoks = m["id"], [m["token"], m["invite_url"].split("#token=", 1)[1]]
+    code = m["invite_url"].split("#invite=", 1)[1]
+    joined = a.http.post(f"/api/matches/{m['id']}/join", json={"invite": code})
+    assert joined.status_code == 200, joined.text
+    fid, ftoks = m["id"], [m["token"], joined.json()["token"]]
     for _ in range(9):
         s = a.get(fid, ftoks[0])
         seat = s["view"]["to_play"]

@@ -13,10 +13,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
 from ginrummy.web.app import create_app
 from ginrummy.web.service import build_match, deal_for
 from ginrummy.web.store import (
+    NO_TOKEN,
+    Change,
     StaleVersionError,
     Store,
     StoredAction,
@@ -149,7 +152,7 @@ def test_match_rebuilt_from_database_is_identical(db_url: str) -> None:
     rng = random.Random(6)
     with TestClient(app) as c:
         m = create(c, opponent="friend")
-        mid, toks = m["id"], [m["token"], invite_token(m)]
+        mid, toks = m["id"], [m["token"], invite_token(c, m)]
         for _ in range(25):
             s = c.get(f"/api/matches/{mid}", headers=auth(toks[0])).json()
             if s["hand_over"] is not None:
@@ -179,3 +182,39 @@ def test_match_rebuilt_from_database_is_identical(db_url: str) -> None:
     sm = Store(db_url).load(mid)
     assert sm is not None
     assert build_match(sm).to_record() == build_match(sm).to_record()
+
+
+def test_invite_seat_is_taken_once_and_only_while_free(store: Store) -> None:
+    """The friend's seat starts with no token; taking it with the invite stores the new
+    token's hash once, and a second taking (even at a current version) changes nothing."""
+    sm = _row(token_hash1=NO_TOKEN, invite_hash=hash_token("code"))
+    store.create(sm)
+    loaded = store.load(sm.id)
+    assert loaded is not None and loaded.invite_hash == hash_token("code")
+    assert loaded.token_hash1 == NO_TOKEN
+    first = Change(sm.id, 0, None, "playing", True, 1, (False, False), (0, 0), None, 0,
+                   token_hash1=hash_token("t1"))
+    assert store.commit_batch([first]) == [1]
+    second = Change(sm.id, 1, None, "playing", True, 1, (False, False), (0, 0), None, 0,
+                    token_hash1=hash_token("t2"))
+    assert store.commit_batch([second]) == [None]
+    after = store.load(sm.id)
+    assert after is not None and after.token_hash1 == hash_token("t1") and after.version == 1
+
+
+def test_older_database_gains_the_invite_column(tmp_path: Path) -> None:
+    """A database made before invites existed is upgraded in place; its rows still load."""
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    s = Store(url)
+    sm = _row()
+    s.create(sm)
+    with s.engine.begin() as conn:
+        conn.execute(text("ALTER TABLE matches DROP COLUMN invite_hash"))
+    s.close()
+    s = Store(url)
+    try:
+        got = s.load(sm.id)
+        assert got is not None and got.invite_hash is None
+        assert got.token_hash1 == sm.token_hash1
+    finally:
+        s.close()

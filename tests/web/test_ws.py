@@ -64,15 +64,17 @@ def test_ws_unknown_match(client: TestClient) -> None:
 
 def test_ws_each_seat_gets_its_own_state_after_every_change(client: TestClient) -> None:
     m = create(client, opponent="friend", name="Ann")
-    mid, toks = m["id"], [m["token"], invite_token(m)]
-    with client.websocket_connect(_url(mid, toks[0])) as ws0:
+    mid = m["id"]
+    with client.websocket_connect(_url(mid, m["token"])) as ws0:
         s0 = _state(ws0)
         assert s0["seat"] == 0 and s0["status"] == "waiting"
+        toks = [m["token"], invite_token(client, m)]  # the friend uses the invite
+        s0 = _state(ws0)  # pushed: the friend joined
+        assert s0["status"] == "playing" and s0["waiting_for_opponent"] is not None
         with client.websocket_connect(_url(mid, toks[1])) as ws1:
             s1 = _state(ws1)
             assert s1["seat"] == 1 and s1["status"] == "playing"
-            s0 = _state(ws0)  # the friend joined
-            assert s0["status"] == "playing" and s0["version"] == s1["version"]
+            assert s0["version"] == s1["version"]
             assert set(s0["view"]["hand"]).isdisjoint(s1["view"]["hand"])
             socks = [ws0, ws1]
             mine = [s0, s1]
@@ -102,7 +104,7 @@ def test_ws_each_seat_gets_its_own_state_after_every_change(client: TestClient) 
 
 def test_ws_refusals_leave_the_socket_open(client: TestClient) -> None:
     m = create(client, opponent="friend")
-    mid, toks = m["id"], [m["token"], invite_token(m)]
+    mid, toks = m["id"], [m["token"], invite_token(client, m)]
     seat = state(client, mid, toks[0])["view"]["to_play"]
     with client.websocket_connect(_url(mid, toks[seat])) as ws:
         s = _state(ws)
@@ -176,3 +178,16 @@ def test_ws_against_the_computer_whole_hand_without_leaks(client: TestClient) ->
     checker = LeakChecker(rec)
     for p in seen:
         checker.check(0, p)
+
+
+def test_pushed_json_is_the_same_with_or_without_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast encoder is optional: both encoders give the same JSON value (names with
+    any characters included)."""
+    from ginrummy.web import service
+
+    payload = {"type": "state", "state": {"players": ["Zoë \u2665", "Friend"], "n": 2**53,
+                                          "hand_over": None, "ok": True, "x": [1.5, "10H"]}}
+    encoded = [service.dumps(payload)]
+    monkeypatch.setattr(service, "_orjson", None)
+    encoded.append(service.dumps(payload))
+    assert [json.loads(e) for e in encoded] == [payload, payload]

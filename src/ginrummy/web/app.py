@@ -146,11 +146,13 @@ def create_app(
     db_url: str = DEFAULT_DB_URL,
     bot_delay: float | tuple[float, float] = (0.6, 1.2),
     resume: bool = True,
+    idle_seconds: float = 600.0,
 ) -> FastAPI:
     """The web table's ASGI app over the database at ``db_url``; computer moves wait
-    ``bot_delay`` seconds (a number, or a (low, high) range drawn per move)."""
+    ``bot_delay`` seconds (a number, or a (low, high) range drawn per move); tables idle
+    for ``idle_seconds`` leave memory until their next use."""
     store = Store(db_url)
-    service = Service(store, bot_delay=bot_delay, resume=resume)
+    service = Service(store, bot_delay=bot_delay, resume=resume, idle_seconds=idle_seconds)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -226,6 +228,11 @@ def create_app(
     @app.post("/api/matches/lookup")
     async def lookup(request: Request) -> dict[str, Any]:
         return await service.lookup(await _json_body(request))
+
+    @app.post("/api/matches/{match_id}/join")
+    async def join(match_id: str, request: Request) -> dict[str, Any]:
+        t = await service.table(match_id)
+        return await service.join(t, await _json_body(request))
 
     @app.get("/api/matches/{match_id}")
     async def get_state(match_id: str, request: Request) -> dict[str, Any]:

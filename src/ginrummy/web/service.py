@@ -17,7 +17,8 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -28,6 +29,7 @@ from ..hand import (
     Action,
     Deal,
     HandOverError,
+    HandResult,
     IllegalActionError,
     NotYourTurnError,
 )
@@ -35,6 +37,7 @@ from ..match import Match, MatchOverError
 from ..melds import Arrangement, arrangements_mask
 from ..options import Options, OptionsError
 from .store import (
+    NO_TOKEN,
     Change,
     StaleVersionError,
     Store,
@@ -56,6 +59,12 @@ __all__ = [
 ]
 
 log = logging.getLogger("ginrummy.web")
+
+_orjson: Any
+try:
+    import orjson as _orjson
+except ImportError:  # optional: only faster
+    _orjson = None
 
 T = TypeVar("T")
 
@@ -88,6 +97,14 @@ class TableError(Exception):
         if self.state is not None:
             d["state"] = self.state
         return d
+
+
+def dumps(obj: Any) -> str:
+    """JSON text of a message: with orjson when it is installed (several times faster on
+    the STATE pushed to both seats after every action), else the standard library."""
+    if _orjson is not None:
+        return str(_orjson.dumps(obj).decode())
+    return json.dumps(obj, separators=(",", ":"))
 
 
 def resolve_bot(level: str) -> str:
@@ -142,10 +159,15 @@ class Subscriber:
     def push(self, message: dict[str, Any]) -> None:
         """Queue a message; a browser too far behind is dropped (it reconnects and gets
         the current state)."""
+        if not self.closed:
+            self.push_text(dumps(message))
+
+    def push_text(self, text: str) -> None:
+        """Queue an already encoded message (one encoding serves every socket of a seat)."""
         if self.closed:
             return
         try:
-            self.queue.put_nowait(json.dumps(message))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.close()
 
@@ -188,11 +210,21 @@ class Table:
     hand_end_version: int | None = None
     """While between hands: the version at which the hand ended; a ``next`` based on any
     later version is still good (both players may press it at once)."""
+    state_cache: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    """Each seat's last STATE with the version it shows (see :meth:`Service.state`)."""
+    last_used: float = field(default_factory=time.monotonic)
+    """When a request last used this table (monotonic seconds): idle tables are evicted
+    from memory and rebuilt from the database on their next use."""
 
     @property
     def id(self) -> str:
         """The match id."""
         return self.stored.id
+
+
+def _secret_seed() -> tuple[int, int]:
+    """A new match's secret seed and first dealer, from the system's secure randomness."""
+    return secrets.randbits(62), secrets.randbelow(2)
 
 
 def build_match(sm: StoredMatch) -> Match:
@@ -224,11 +256,19 @@ class Service:
         store: Store,
         bot_delay: float | tuple[float, float] = (0.6, 1.2),
         resume: bool = True,
+        idle_seconds: float = 600.0,
+        finished_idle_seconds: float = 60.0,
+        sweep_seconds: float = 30.0,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.resume = resume
+        self.idle_seconds = idle_seconds
+        self.finished_idle_seconds = finished_idle_seconds
+        self.sweep_seconds = sweep_seconds
         self.tables: dict[str, Table] = {}
+        self.seed_source: Callable[[], tuple[int, int]] = _secret_seed
+        """(secret seed, first dealer) of a new match; tests may fix it to get known deals."""
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._executor = ThreadPoolExecutor(
             max_workers=1 if store.is_sqlite else 8, thread_name_prefix="ginrummy-db"
@@ -240,11 +280,44 @@ class Service:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        """Resume computer turns that were pending when the server stopped."""
+        """Resume computer turns that were pending when the server stopped, and start the
+        sweeper that evicts idle tables from memory."""
+        starts = [self._sweep_forever()]
         if self.resume:
-            task = asyncio.create_task(self._resume_all())
+            starts.append(self._resume_all())
+        for coro in starts:
+            task = asyncio.create_task(coro)
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            try:
+                self.evict_idle()
+            except Exception:  # noqa: BLE001 - the sweeper must outlive any surprise
+                log.exception("evicting idle tables failed")
+
+    def evict_idle(self, now: float | None = None) -> list[str]:
+        """Drop from memory the tables nobody is using: no open WebSocket, no change or
+        computer move under way, and untouched for ``idle_seconds`` (``finished_idle_seconds``
+        once the match is over). Everything is in the database, so the next request
+        rebuilds the table exactly. Returns the evicted ids."""
+        now = time.monotonic() if now is None else now
+        gone: list[str] = []
+        for mid, t in list(self.tables.items()):
+            if any(not s.closed for s in t.subscribers) or t.lock.locked():
+                continue
+            if t.bot_task is not None and not t.bot_task.done():
+                continue
+            limit = self.finished_idle_seconds if t.match.is_over() else self.idle_seconds
+            if now - t.last_used >= limit:
+                del self.tables[mid]
+                t.subscribers.clear()
+                gone.append(mid)
+        if gone:
+            log.debug("evicted %d idle tables; %d in memory", len(gone), len(self.tables))
+        return gone
 
     async def _resume_all(self) -> None:
         try:
@@ -326,6 +399,7 @@ class Service:
         """The table of ``match_id``, loaded and replayed on first use; 404 if none."""
         t = self.tables.get(match_id)
         if t is not None:
+            t.last_used = time.monotonic()
             return t
         if len(match_id) > 64:
             raise TableError(404, f"There is no match {match_id[:64]!r}.")
@@ -345,6 +419,8 @@ class Service:
             t = await asyncio.shield(fut)
         if t is None:
             raise TableError(404, f"There is no match {match_id!r}.")
+        t.last_used = time.monotonic()
+        self._kick_bot(t)  # a computer turn left pending (e.g. by a failed move) resumes
         return t
 
     async def _load(self, match_id: str) -> Table | None:
@@ -416,7 +492,17 @@ class Service:
 
     def state(self, t: Table, seat: int) -> dict[str, Any]:
         """What ``seat`` sees (R11): its view, legal moves, its own arrangement, the score
-        sheet, and at a hand's end what the rules reveal (nothing after a dead hand)."""
+        sheet, and at a hand's end what the rules reveal (nothing after a dead hand).
+        Every change bumps the version, so a seat's STATE is built once per version (the
+        broadcast and the HTTP answer share it); callers must not modify it."""
+        cached = t.state_cache.get(seat)
+        if cached is not None and cached[0] == t.stored.version:
+            return cached[1]
+        out = self._build_state(t, seat)
+        t.state_cache[seat] = (t.stored.version, out)
+        return out
+
+    def _build_state(self, t: Table, seat: int) -> dict[str, Any]:
         m = t.match
         sm = t.stored
         hand = m.hand
@@ -495,18 +581,20 @@ class Service:
     def _broadcast(self, t: Table) -> None:
         """Queue each connected seat's own STATE (called under the table lock, after the
         change is committed, so every browser sees changes in order)."""
-        states: dict[int, dict[str, Any]] = {}
+        texts: dict[int, str] = {}
         for s in list(t.subscribers):
             if s.closed:
                 t.subscribers.discard(s)
                 continue
-            if s.seat not in states:
-                states[s.seat] = {"type": "state", "state": self.state(t, s.seat)}
-            s.push(states[s.seat])
+            if s.seat not in texts:
+                texts[s.seat] = dumps({"type": "state", "state": self.state(t, s.seat)})
+            s.push_text(texts[s.seat])
 
     # ------------------------------------------------------------------ changes
 
-    async def _commit(self, t: Table, seat: int, action: Action | None = None) -> None:
+    async def _commit(
+        self, t: Table, seat: int, action: Action | None = None, token_hash1: str | None = None
+    ) -> None:
         """Store the change already applied to ``t.match`` (and ``t.stored``'s ready and
         joined flags) with a version bump; on failure forget the table, so nothing that
         was not stored is ever shown. Called under the table lock."""
@@ -517,7 +605,7 @@ class Service:
             stored_action = StoredAction(t.next_seq, len(m.hands) - 1, seat, action.to_json())
         status = self.status_of(t)
         change = Change(sm.id, sm.version, stored_action, status, sm.joined, len(m.hands),
-                        tuple(sm.ready), m.scores, m.winner, m.to_play)
+                        tuple(sm.ready), m.scores, m.winner, m.to_play, token_hash1)
         try:
             new_version = await self._write(change)
         except StaleVersionError:
@@ -766,9 +854,12 @@ class Service:
             if body.get("bot") is not None:
                 raise TableError(400, "A computer level only applies to a computer opponent.")
             players = [name, FRIEND_NAME]
-        tokens = [secrets.token_urlsafe(32), secrets.token_urlsafe(32)]
-        seed = secrets.randbits(62)
-        first_dealer = secrets.randbelow(2)
+        token = secrets.token_urlsafe(32)
+        # Seat 1: the computer's gets a token nobody knows; a friend's stays free until the
+        # single-use invite code is exchanged for a fresh token (join), so the creator
+        # never holds the friend's token.
+        invite = secrets.token_urlsafe(32) if opponent == "friend" else None
+        seed, first_dealer = self.seed_source()
         match = Match(
             options, seed=seed, first_dealer=first_dealer,
             players=(players[0], players[1]), auto_deal=False,
@@ -776,8 +867,11 @@ class Service:
         match.start_hand(deal_for(seed, 0))
         sm = StoredMatch(
             id=secrets.token_urlsafe(9),
-            token_hash0=hash_token(tokens[0]),
-            token_hash1=hash_token(tokens[1]),
+            token_hash0=hash_token(token),
+            token_hash1=(
+                NO_TOKEN if invite is not None else hash_token(secrets.token_urlsafe(32))
+            ),
+            invite_hash=hash_token(invite) if invite is not None else None,
             options=options.to_json(),
             players=players,
             seed=seed,
@@ -804,12 +898,50 @@ class Service:
         out: dict[str, Any] = {
             "id": sm.id,
             "seat": 0,
-            "token": tokens[0],
-            "url": f"/play/{sm.id}#token={tokens[0]}",
+            "token": token,
+            "url": f"/play/{sm.id}#token={token}",
         }
-        if opponent == "friend":
-            out["invite_url"] = f"/play/{sm.id}#token={tokens[1]}"
+        if invite is not None:
+            out["invite_url"] = f"/play/{sm.id}#invite={invite}"
         return out
+
+    async def join(self, t: Table, body: Any) -> dict[str, Any]:
+        """``POST .../join``: exchange the single-use invite code for a fresh seat-1 token
+        (stored hashed); a second use is refused, so only the friend holds that seat."""
+        if not isinstance(body, Mapping) or not isinstance(body.get("invite"), str):
+            raise TableError(400, "Send the invitation code: {\"invite\": \"...\"}.")
+        code = body["invite"]
+        if not 0 < len(code) <= 200:
+            raise TableError(400, "The invitation code must be non-empty text.")
+        async with t.lock:
+            sm = t.stored
+            if sm.invite_hash is None or not hmac.compare_digest(
+                hash_token(code), sm.invite_hash
+            ):
+                raise TableError(403, "That invitation does not belong to this match.")
+            if sm.token_hash1 != NO_TOKEN:
+                raise TableError(409, "This invitation has already been used.")
+            token = secrets.token_urlsafe(32)
+            new_hash = hash_token(token)
+            joined_before = sm.joined
+            sm.joined = True
+            try:
+                await self._commit(t, 1, token_hash1=new_hash)
+            except TableError as e:
+                sm.joined = joined_before
+                if e.status == 409:  # changed elsewhere: say whether the seat was taken
+                    fresh = await self.table(sm.id)
+                    if fresh.stored.token_hash1 != NO_TOKEN:
+                        raise TableError(409, "This invitation has already been used.") from None
+                raise
+            sm.token_hash1 = new_hash
+            self._broadcast(t)
+        return {
+            "id": sm.id,
+            "seat": 1,
+            "token": token,
+            "url": f"/play/{sm.id}#token={token}",
+        }
 
     # ------------------------------------------------------------------ lobby, records
 
@@ -851,16 +983,17 @@ class Service:
         return {"matches": out}
 
     async def record(self, t: Table) -> dict[str, Any]:
-        """The ``ginrummy/1`` record: the whole match once finished; before that only the
-        hands already over, and without the seed (it would tell the deals to come)."""
+        """The ``ginrummy/1`` record: the whole match once finished. Before that it shows no
+        hand the rules never revealed (R11): no seed (it would tell the deals to come), no
+        hand in play, and no dead hand (R7 shows neither hand); a record is a prefix of
+        the match, so it stops at the first dead hand."""
         async with t.lock:
             rec = t.match.to_record()
             if not t.match.is_over():
                 rec.pop("seed", None)
-                rec["hands"] = [
-                    h for h, hand in zip(rec["hands"], t.match.hands, strict=True)
-                    if hand.is_over()
-                ]
+                rec["hands"] = list(
+                    takewhile_revealed(rec["hands"], [h.result for h in t.match.hands])
+                )
         return rec
 
     async def replay(self, t: Table, step: int | None) -> dict[str, Any]:
@@ -904,6 +1037,17 @@ class Service:
             "scores": list(m.scores),
             "result": hand.result.to_json() if hand.result else None,
         }
+
+
+def takewhile_revealed(
+    hands: list[dict[str, Any]], results: list[HandResult | None]
+) -> Iterator[dict[str, Any]]:
+    """The record's hands up to (not including) the first that is not over or ended dead
+    (R7): those are the hands whose cards the rules have shown both players."""
+    for h, r in zip(hands, results, strict=True):
+        if r is None or r.result == "dead":
+            return
+        yield h
 
 
 def level_list() -> list[dict[str, str]]:

@@ -28,11 +28,14 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
+    inspect,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine.interfaces import DBAPIConnection
@@ -42,6 +45,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 __all__ = [
     "Change",
     "DEFAULT_DB_URL",
+    "NO_TOKEN",
     "StaleVersionError",
     "Store",
     "StoreError",
@@ -78,7 +82,12 @@ matches_table = Table(
     Column("to_play", Integer, nullable=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    Column("invite_hash", String(64), nullable=True),
 )
+
+NO_TOKEN = ""
+"""The token hash of a seat nobody holds yet (a friend's seat before the invite is used):
+no SHA-256 digest equals it, so no token opens that seat."""
 
 actions_table = Table(
     "actions",
@@ -89,6 +98,31 @@ actions_table = Table(
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),
 )
+
+
+_BULK_UPDATE = (
+    update(matches_table)
+    .where(matches_table.c.id == bindparam("b_id"))
+    .where(matches_table.c.version == bindparam("b_expected"))
+    .values(
+        version=bindparam("b_version"),
+        status=bindparam("b_status"),
+        joined=bindparam("b_joined"),
+        hands_dealt=bindparam("b_hands_dealt"),
+        ready=bindparam("b_ready"),
+        score0=bindparam("b_score0"),
+        score1=bindparam("b_score1"),
+        winner=bindparam("b_winner"),
+        to_play=bindparam("b_to_play"),
+        updated_at=bindparam("b_updated_at"),
+    )
+)
+"""Every version bump of a group commit in one executemany (each row only if its match is
+still at the expected version)."""
+
+
+class _SomeStale(Exception):
+    """A bulk commit bumped fewer rows than it had changes: roll back and go one by one."""
 
 
 class StoreError(RuntimeError):
@@ -130,6 +164,9 @@ class Change:
     scores: tuple[int, ...]
     winner: int | None
     to_play: int | None
+    token_hash1: str | None = None
+    """Set only when the friend takes seat 1 with the invite: the new token's hash (stored
+    only if the seat is still free)."""
 
 
 @dataclass(slots=True)
@@ -156,6 +193,7 @@ class StoredMatch:
     to_play: int | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
+    invite_hash: str | None = None
     actions: list[StoredAction] = field(default_factory=list)
 
     def token_hash(self, seat: int) -> str:
@@ -190,6 +228,7 @@ def _row_to_match(row: Any) -> StoredMatch:
         to_play=m["to_play"],
         created_at=float(m["created_at"]),
         updated_at=float(m["updated_at"]),
+        invite_hash=m.get("invite_hash"),
     )
 
 
@@ -217,12 +256,23 @@ class Store:
         except ImportError as e:
             raise StoreError(f"The database driver for {url!r} is not installed: {e}") from None
         self.is_sqlite = self.engine.dialect.name == "sqlite"
+        # Bulk commits need the driver to count the rows an executemany changed.
+        self._bulk_ok = bool(self.engine.dialect.supports_sane_multi_rowcount)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
             metadata.create_all(self.engine)
+            self._add_missing_columns()
         except OperationalError as e:
             raise StoreError(f"Cannot open the database {url!r}: {e.orig}") from None
+
+    def _add_missing_columns(self) -> None:
+        """Bring a database made by an older version up to date (columns added since are
+        nullable, so old rows stay valid)."""
+        have = {c["name"] for c in inspect(self.engine).get_columns("matches")}
+        if "invite_hash" not in have:
+            with self.engine.begin() as conn:
+                conn.execute(text("ALTER TABLE matches ADD COLUMN invite_hash VARCHAR(64)"))
 
     def close(self) -> None:
         """Release the engine's connections."""
@@ -258,6 +308,7 @@ class Store:
                     to_play=m.to_play,
                     created_at=now,
                     updated_at=now,
+                    invite_hash=m.invite_hash,
                 )
             )
 
@@ -291,16 +342,73 @@ class Store:
         """Store several changes (of different matches) in ONE transaction, so one disk
         sync covers them all (group commit); returns each new version, or None for a
         change whose expected version was stale (that one changes nothing). Raises on a
-        database error, in which case none of them is stored."""
+        database error, in which case none of them is stored.
+
+        The usual batch goes as two bulk statements (all version bumps, then all new
+        actions); only if some change turns out stale, or a seat is being taken, is the
+        batch redone change by change to tell which ones stand."""
+        if self._bulk_ok and all(ch.token_hash1 is None for ch in changes):
+            try:
+                return self._commit_bulk(changes)
+            except _SomeStale:
+                pass  # rolled back, nothing stored: sort the batch out one by one
+        return self._commit_each(changes)
+
+    def _commit_bulk(self, changes: Sequence[Change]) -> list[int | None]:
+        now = time.time()
+        rows = [
+            {
+                "b_id": ch.match_id,
+                "b_expected": ch.expected_version,
+                "b_version": ch.expected_version + 1,
+                "b_status": ch.status,
+                "b_joined": ch.joined,
+                "b_hands_dealt": ch.hands_dealt,
+                "b_ready": _ready_text(ch.ready),
+                "b_score0": ch.scores[0],
+                "b_score1": ch.scores[1],
+                "b_winner": ch.winner,
+                "b_to_play": ch.to_play,
+                "b_updated_at": now,
+            }
+            for ch in changes
+        ]
+        actions = [
+            {
+                "match_id": ch.match_id,
+                "seq": ch.action.seq,
+                "hand": ch.action.hand,
+                "seat": ch.action.seat,
+                "action": json.dumps(ch.action.action),
+            }
+            for ch in changes
+            if ch.action is not None
+        ]
+        with self.engine.begin() as conn:
+            res = conn.execute(_BULK_UPDATE, rows)
+            if res.rowcount != len(rows):
+                raise _SomeStale  # leaving the block rolls the transaction back
+            if actions:
+                conn.execute(insert(actions_table), actions)
+        return [ch.expected_version + 1 for ch in changes]
+
+    def _commit_each(self, changes: Sequence[Change]) -> list[int | None]:
         out: list[int | None] = []
         now = time.time()
         with self.engine.begin() as conn:
             for ch in changes:
-                res = conn.execute(
+                q = (
                     update(matches_table)
                     .where(matches_table.c.id == ch.match_id)
                     .where(matches_table.c.version == ch.expected_version)
-                    .values(
+                )
+                extra: dict[str, Any] = {}
+                if ch.token_hash1 is not None:  # the invite is used once: only a free seat
+                    q = q.where(matches_table.c.token_hash1 == NO_TOKEN)
+                    extra["token_hash1"] = ch.token_hash1
+                res = conn.execute(
+                    q.values(
+                        **extra,
                         version=ch.expected_version + 1,
                         status=ch.status,
                         joined=ch.joined,

@@ -8,7 +8,9 @@ import {
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
-const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+const fragment = new URLSearchParams(location.hash.slice(1));
+let token = fragment.get("token") || ""; // this seat's secret (set by joining with an invite)
+const inviteCode = fragment.get("invite") || ""; // a friend's single-use invitation
 const base = `/api/matches/${encodeURIComponent(matchId)}`;
 
 let S = null; // the latest STATE
@@ -810,7 +812,9 @@ function renderReplay(d) {
   if (discards.length) pileSlot.append(cardElement(discards[discards.length - 1]));
   const pile = el("div", { class: "pile" }, pileSlot, el("div", { class: "pile-label", text: `Discards (${discards.length})` }));
   mid.append(stock, pile);
-  const what = d.last_action ? describeAction(d.last_action, d.last_action.seat) : "The deal.";
+  // The replay shows everything (the match is over), so a stock draw names its card.
+  const la = d.last_action ? { ...d.last_action, card: d.last_action.card || d.last_action.card_drawn } : null;
+  const what = la ? describeAction(la, la.seat) : "The deal.";
   let res = "";
   if (d.result && d.result.result) res = ` ${resultTitle(d.result, d.hand_index + 1)}.`;
   board.append(seatRow(1 - me()), mid, seatRow(me()), el("p", { class: "headline", text: what + res }));
@@ -963,8 +967,35 @@ function wire() {
   window.addEventListener("hashchange", () => location.reload());
 }
 
-function start() {
+function useToken(t) {
+  // Keep the seat's token in this browser and in the fragment (never path or query), so
+  // a reload or a bookmark reopens the seat; replaceState fires no hashchange.
+  token = t;
+  history.replaceState(null, "", `${location.pathname}#token=${encodeURIComponent(t)}`);
+}
+
+async function joinWithInvite() {
+  // The invite code is used once: the server answers with a fresh token for seat 1.
+  try {
+    const got = await api(`${base}/join`, { method: "POST", body: { invite: inviteCode } });
+    rememberSeat({ id: got.id, token: got.token, seat: got.seat, opponent: "friend" });
+    useToken(got.token);
+    return true;
+  } catch (e) {
+    // Opened again in the browser that took the seat: that browser still has its token.
+    const mine = loadSeats().find((s) => s.id === matchId && s.seat === 1);
+    if (e.status === 409 && mine) {
+      useToken(mine.token);
+      return true;
+    }
+    stop(e.message);
+    return false;
+  }
+}
+
+async function start() {
   wire();
+  if (matchId && !token && inviteCode && !(await joinWithInvite())) return;
   if (!matchId || !token) {
     stop("This table link has no seat token. Open the exact link you were given, or start a table from the lobby.");
     return;
