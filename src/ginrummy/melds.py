@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from .cards import Card, CardError, CardsLike, from_mask, parse_cards
+from .cards import Card, CardError, CardsLike, deck, from_mask, parse_cards
 
 __all__ = [
     "Arrangement",
@@ -278,29 +278,44 @@ def _hand_mask(cards: CardsLike, lo: int = 0, hi: int = 11) -> int:
     return m
 
 
+_CARDS: tuple[Card, ...] = tuple(deck())
+_RANK_ALL_SUITS = sum(1 << (13 * s) for s in range(4))
+
+
+def _run_spans(m: int) -> tuple[tuple[int, int], ...]:
+    """(first rank, rank after the last) of each maximal block of 3+ ranks in suit mask ``m``."""
+    spans = []
+    r = 0
+    while r < 13:
+        if m >> r & 1:
+            start = r
+            while r < 13 and m >> r & 1:
+                r += 1
+            if r - start >= 3:
+                spans.append((start, r))
+        else:
+            r += 1
+    return tuple(spans)
+
+
+_RUN_SPANS: list[tuple[tuple[int, int], ...]] = [_run_spans(m) for m in range(8192)]
+
+
 def _arrangement(m: int, sets: int) -> Arrangement:
     """The arrangement of hand ``m`` with the given set cards (runs follow, R2)."""
     melds: list[tuple[Card, ...]] = []
-    for rank in range(13):
-        group = tuple(
-            Card.from_index(s * 13 + rank) for s in range(4) if sets >> (s * 13 + rank) & 1
-        )
-        if group:
-            melds.append(group)
+    cards = _CARDS
+    if sets:
+        ranks = (sets | sets >> 13 | sets >> 26 | sets >> 39) & _SUIT
+        while ranks:
+            low = ranks & -ranks
+            ranks ^= low
+            melds.append(tuple(from_mask(sets & _RANK_ALL_SUITS * low)))
     rest = m & ~sets
-    runs = _run_melded(rest)
-    for s in range(4):
-        sm = runs >> (13 * s) & _SUIT
-        r = 0
-        while r < 13:
-            if sm >> r & 1:
-                start = r
-                while r < 13 and sm >> r & 1:
-                    r += 1
-                melds.append(tuple(Card.from_index(s * 13 + k) for k in range(start, r)))
-            else:
-                r += 1
-    dead = tuple(from_mask(rest & ~runs))
+    for off in (0, 13, 26, 39):
+        for lo, hi in _RUN_SPANS[rest >> off & _SUIT]:
+            melds.append(cards[off + lo : off + hi])
+    dead = tuple(from_mask(rest & ~_run_melded(rest)))
     return Arrangement(tuple(melds), dead, sum(c.points for c in dead))
 
 
@@ -589,7 +604,7 @@ def showdown_mask(knocker: int, defender: int) -> Showdown:
                 continue
             seen.add((runs, fourths))
         dw, lay = _layoff_search(runs, fourths, defender)
-        if best is None or dw < best[0] or (dw == best[0] and lay.bit_count() < best[1].bit_count()):
+        if best is None or (dw, lay.bit_count()) < (best[0], best[1].bit_count()):
             best = (dw, lay, sets)
     assert best is not None
     dw, lay, sets = best

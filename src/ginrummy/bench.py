@@ -1,0 +1,360 @@
+"""``ginrummy bench``: microseconds per call of the meld solver and the showdown.
+
+Every repetition of a benchmark gets a fresh list of distinct inputs, prepared before the
+clock starts (the solver keeps no cache, and no input is solved twice in one run). One
+pass over the list is timed with :func:`time.perf_counter`, with the garbage collector
+paused as :mod:`timeit` does; the table shows the median over the repetitions.
+
+Other benchmarks (say, random-play hands per second) plug in through :func:`register`:
+a :class:`Benchmark` names a ``prepare(rng, n)`` that builds its inputs and returns a
+runner doing ``n`` operations of its ``unit``; the table then reports both the time per
+operation and operations per second.
+
+    ginrummy bench                 # the table
+    ginrummy bench --json          # the same figures as one JSON object
+    ginrummy bench --only showdown --number 500 --repeat 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import format_cards, from_mask
+from .melds import (
+    deadwood,
+    deadwood_by_discard,
+    deadwood_by_discard_mask,
+    deadwood_mask,
+    showdown,
+    showdown_mask,
+)
+
+__all__ = ["BENCHMARKS", "Benchmark", "Result", "main", "register", "run_benchmark"]
+
+Runner = Callable[[], int]
+"""Does the timed work once and returns how many operations that was."""
+Prepare = Callable[[random.Random, int], Runner]
+"""Builds ``n`` fresh inputs from ``rng`` (untimed) and returns the runner over them."""
+
+OPENSPIEL = "OpenSpiel (C++)"
+RLCARD = "RLCard"
+REFERENCE_NOTE = (
+    "Reference figures as quoted in the issue (microseconds per call, measured elsewhere on "
+    "other hardware; for comparison only)."
+)
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One named measurement: how to prepare its inputs, and what one operation is."""
+
+    name: str
+    prepare: Prepare
+    unit: str = "call"
+    references: dict[str, float] = field(default_factory=dict)
+    """Published figures to print beside ours: source -> microseconds per operation."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """The timings of one benchmark: microseconds per operation over the repetitions."""
+
+    name: str
+    unit: str
+    number: int
+    samples_us: tuple[float, ...]
+    references: dict[str, float]
+
+    @property
+    def median_us(self) -> float:
+        """Median microseconds per operation (the figure reported)."""
+        return statistics.median(self.samples_us)
+
+    @property
+    def per_second(self) -> float:
+        """Operations per second at the median speed."""
+        return 1e6 / self.median_us if self.median_us > 0 else float("inf")
+
+    def as_json(self) -> dict[str, Any]:
+        """A plain JSON-ready dict of the result."""
+        return {
+            "name": self.name,
+            "unit": self.unit,
+            "number": self.number,
+            "repeat": len(self.samples_us),
+            "median_us": round(self.median_us, 3),
+            "min_us": round(min(self.samples_us), 3),
+            "max_us": round(max(self.samples_us), 3),
+            "per_second": round(self.per_second, 1),
+            "references_us": dict(self.references),
+        }
+
+
+BENCHMARKS: list[Benchmark] = []
+"""The registry, in display order; :func:`register` appends to it."""
+
+
+def register(bench: Benchmark) -> Benchmark:
+    """Add a benchmark to the registry (names must be unique) and return it."""
+    if any(b.name == bench.name for b in BENCHMARKS):
+        raise ValueError(f"A benchmark named {bench.name!r} is already registered.")
+    BENCHMARKS.append(bench)
+    return bench
+
+
+def run_benchmark(bench: Benchmark, number: int, repeat: int, seed: int = 0) -> Result:
+    """Time ``repeat`` passes of ``number`` operations, each pass on fresh inputs."""
+    rng = random.Random(f"{seed}:{bench.name}")
+    samples: list[float] = []
+    for _ in range(repeat):
+        runner = bench.prepare(rng, number)
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            done = runner()
+            elapsed = time.perf_counter() - start
+        finally:
+            if was_enabled:
+                gc.enable()
+        samples.append(elapsed / max(done, 1) * 1e6)
+    return Result(bench.name, bench.unit, number, tuple(samples), dict(bench.references))
+
+
+# ----------------------------------------------------------------------------- inputs
+
+
+def _uniform(rng: random.Random, k: int) -> int:
+    """``k`` cards drawn from the whole deck, as a mask."""
+    return sum(1 << c for c in rng.sample(range(52), k))
+
+
+def _rich(rng: random.Random, k: int) -> int:
+    """``k`` cards from a window of 5 adjacent ranks in all four suits (many melds)."""
+    start = rng.randrange(9)
+    window = [s * 13 + r for s in range(4) for r in range(start, start + 5)]
+    return sum(1 << c for c in rng.sample(window, k))
+
+
+def _distinct(rng: random.Random, n: int, draw: Callable[[random.Random], int]) -> list[int]:
+    """``n`` pairwise distinct masks from ``draw``, in the order drawn."""
+    seen: set[int] = set()
+    out: list[int] = []
+    tries = 0
+    while len(out) < n:
+        tries += 1
+        if tries > 100 * n + 1000:
+            raise RuntimeError("Cannot draw that many distinct hands.")
+        m = draw(rng)
+        if m not in seen:
+            seen.add(m)
+            out.append(m)
+    return out
+
+
+def _greedy_turn(hand: int, card: int) -> int:
+    """``hand`` after drawing ``card`` and discarding the card that leaves least deadwood."""
+    options = deadwood_by_discard_mask(hand | 1 << card)
+    best = min(options.values())
+    return (hand | 1 << card) & ~(1 << max(k for k, v in options.items() if v == best))
+
+
+def _deal(rng: random.Random, knockable: bool) -> int:
+    """A knocker's and a defender's 10 cards, packed as ``knocker | defender << 52``.
+
+    With ``knockable`` both players draw from the stock in turn and keep their least
+    deadwood, until the knocker's deadwood is at most 10 (R6): a plausible knock.
+    """
+    while True:
+        cards = list(range(52))
+        rng.shuffle(cards)
+        knocker = sum(1 << c for c in cards[:10])
+        defender = sum(1 << c for c in cards[10:20])
+        if not knockable:
+            return knocker | defender << 52
+        stock = cards[20:]
+        while stock and deadwood_mask(knocker) > 10:
+            knocker = _greedy_turn(knocker, stock.pop())
+            if stock:
+                defender = _greedy_turn(defender, stock.pop())
+        if deadwood_mask(knocker) <= 10:
+            return knocker | defender << 52
+
+
+def _text(rng: random.Random, mask: int) -> str:
+    """The cards of ``mask`` in R1 notation, in a shuffled order as a caller might give them."""
+    cards = from_mask(mask)
+    rng.shuffle(cards)
+    return format_cards(cards)
+
+
+_MASK = (1 << 52) - 1
+
+
+# ----------------------------------------------------------------------------- benchmarks
+
+
+def _masks_bench(fn: Callable[[int], object], k: int, rich: bool) -> Prepare:
+    def prepare(rng: random.Random, n: int) -> Runner:
+        hands = _distinct(rng, n, lambda r: _rich(r, k) if rich else _uniform(r, k))
+
+        def run() -> int:
+            for h in hands:
+                fn(h)
+            return len(hands)
+
+        return run
+
+    return prepare
+
+
+def _text_bench(fn: Callable[[str], object], k: int, rich: bool) -> Prepare:
+    def prepare(rng: random.Random, n: int) -> Runner:
+        masks = _distinct(rng, n, lambda r: _rich(r, k) if rich else _uniform(r, k))
+        hands = [_text(rng, m) for m in masks]
+
+        def run() -> int:
+            for h in hands:
+                fn(h)
+            return len(hands)
+
+        return run
+
+    return prepare
+
+
+def _showdown_bench(knockable: bool, text: bool) -> Prepare:
+    def prepare(rng: random.Random, n: int) -> Runner:
+        deals = _distinct(rng, n, lambda r: _deal(r, knockable))
+        pairs = [(d & _MASK, d >> 52) for d in deals]
+        if text:
+            texts = [(_text(rng, k), _text(rng, d)) for k, d in pairs]
+
+            def run_text() -> int:
+                for k, d in texts:
+                    showdown(k, d)
+                return len(texts)
+
+            return run_text
+
+        def run() -> int:
+            for k, d in pairs:
+                showdown_mask(k, d)
+            return len(pairs)
+
+        return run
+
+    return prepare
+
+
+_REF_DW_UNIFORM = {OPENSPIEL: 1.3, RLCARD: 18.0}
+_REF_DW_RICH = {OPENSPIEL: 4.1, RLCARD: 55.0}
+_REF_DISCARD_UNIFORM = {OPENSPIEL: 17.0, RLCARD: 190.0}
+_REF_DISCARD_RICH = {OPENSPIEL: 48.0, RLCARD: 606.0}
+
+for _name, _prep, _ref in [
+    ("deadwood_mask, 10 cards, uniform", _masks_bench(deadwood_mask, 10, False), _REF_DW_UNIFORM),
+    ("deadwood_mask, 10 cards, meld-rich", _masks_bench(deadwood_mask, 10, True), _REF_DW_RICH),
+    ("deadwood_by_discard_mask, 11, uniform",
+     _masks_bench(deadwood_by_discard_mask, 11, False), _REF_DISCARD_UNIFORM),
+    ("deadwood_by_discard_mask, 11, meld-rich",
+     _masks_bench(deadwood_by_discard_mask, 11, True), _REF_DISCARD_RICH),
+    ("showdown_mask, random deal", _showdown_bench(False, False), {}),
+    ("showdown_mask, knockable knocker", _showdown_bench(True, False), {}),
+    ("deadwood(str), 10 cards, uniform", _text_bench(deadwood, 10, False), _REF_DW_UNIFORM),
+    ("deadwood(str), 10 cards, meld-rich", _text_bench(deadwood, 10, True), _REF_DW_RICH),
+    ("deadwood_by_discard(str), 11, uniform",
+     _text_bench(deadwood_by_discard, 11, False), _REF_DISCARD_UNIFORM),
+    ("deadwood_by_discard(str), 11, meld-rich",
+     _text_bench(deadwood_by_discard, 11, True), _REF_DISCARD_RICH),
+    ("showdown(str), random deal", _showdown_bench(False, True), {}),
+    ("showdown(str), knockable knocker", _showdown_bench(True, True), {}),
+]:
+    register(Benchmark(_name, _prep, "call", _ref))
+
+
+# ----------------------------------------------------------------------------- the command
+
+
+def _format_table(results: Sequence[Result]) -> str:
+    sources: list[str] = []
+    for r in results:
+        sources += [s for s in r.references if s not in sources]
+    name_w = max([len("benchmark")] + [len(r.name) for r in results])
+    head = f"{'benchmark':<{name_w}}  {'us/op':>9}  {'ops/s':>11}  {'unit':<5}"
+    head += "".join(f"  {s:>15}" for s in sources)
+    lines = [head, "-" * len(head)]
+    for r in results:
+        line = f"{r.name:<{name_w}}  {r.median_us:>9.2f}  {r.per_second:>11,.0f}  {r.unit:<5}"
+        for s in sources:
+            ref = r.references.get(s)
+            line += f"  {'' if ref is None else f'{ref:g}':>15}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="ginrummy bench",
+        description="Time the meld solver and the showdown (median microseconds per call).",
+    )
+    p.add_argument("--number", type=int, default=2000, metavar="N",
+                   help="distinct inputs (operations) per repetition (default 2000)")
+    p.add_argument("--repeat", type=int, default=7, metavar="R",
+                   help="repetitions, each on fresh inputs; the median is reported (default 7)")
+    p.add_argument("--seed", type=int, default=0, help="seed for the inputs (default 0)")
+    p.add_argument("--only", action="append", default=[], metavar="TEXT",
+                   help="run only benchmarks whose name contains TEXT (repeatable)")
+    p.add_argument("--list", action="store_true", help="list the benchmarks and exit")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the registered benchmarks and print a table (or JSON); returns the exit status."""
+    args = _parser().parse_args(argv)
+    if args.number < 1 or args.repeat < 1:
+        print("ginrummy bench: --number and --repeat must be at least 1.", file=sys.stderr)
+        return 2
+    chosen = [b for b in BENCHMARKS if not args.only or any(t in b.name for t in args.only)]
+    if args.list:
+        for b in chosen:
+            print(b.name)
+        return 0
+    if not chosen:
+        print("ginrummy bench: no benchmark matches --only.", file=sys.stderr)
+        return 2
+    results: list[Result] = []
+    for b in chosen:
+        results.append(run_benchmark(b, args.number, args.repeat, args.seed))
+        if not args.json:
+            print(f"  {b.name}: {results[-1].median_us:.2f} us", file=sys.stderr, flush=True)
+    env = f"{platform.python_implementation()} {platform.python_version()}"
+    if args.json:
+        print(json.dumps({
+            "python": env,
+            "number": args.number,
+            "repeat": args.repeat,
+            "seed": args.seed,
+            "results": [r.as_json() for r in results],
+            "reference_note": REFERENCE_NOTE,
+        }, indent=2))
+        return 0
+    print(f"{env}; {args.number} distinct inputs x {args.repeat} repetitions; median shown.")
+    print(_format_table(results))
+    print(REFERENCE_NOTE)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
