@@ -34,6 +34,7 @@ from .melds import (
     Showdown,
     arrange,
     best_arrangements,
+    best_layoff,
     deadwood,
     deadwood_by_discard,
     is_meld,
@@ -49,7 +50,7 @@ __all__ = [
     "DRAW_STOCK", "Deal", "DealError", "HAND_LIMIT", "Hand", "HandOverError", "HandResult",
     "IllegalActionError", "KnockNotAllowedError", "Match", "MatchOverError", "NotYourTurnError",
     "Operation", "Options", "OptionsError", "Outcome", "PASS", "Phase", "RecordError",
-    "Showdown", "StraightBackError", "View", "WrongPhaseError", "arrange", "best_arrangements",
+    "Showdown", "StraightBackError", "View", "WrongPhaseError", "arrange", "best_arrangements", "best_layoff",
     "deadwood", "deadwood_by_discard", "deck", "format_cards", "is_meld", "match_from_record",
     "match_to_record", "parse_cards", "replay", "showdown",
 ]

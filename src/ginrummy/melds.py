@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from .cards import Card, CardError, CardsLike, deck, from_mask, parse_cards
+from .cards import Card, CardError, CardsLike, cards_mask, deck, from_mask, parse_cards
 
 __all__ = [
     "Arrangement",
@@ -267,14 +267,11 @@ class Arrangement:
 
 
 def _hand_mask(cards: CardsLike, lo: int = 0, hi: int = 11) -> int:
-    parsed = parse_cards(cards)
-    if not lo <= len(parsed) <= hi:
+    m, n = cards_mask(cards)
+    if not lo <= n <= hi:
         if lo == hi:
-            raise CardError(f"Expected exactly {lo} cards, got {len(parsed)}.")
-        raise CardError(f"Expected {lo} to {hi} cards, got {len(parsed)}.")
-    m = 0
-    for c in parsed:
-        m |= c.mask
+            raise CardError(f"Expected exactly {lo} cards, got {n}.")
+        raise CardError(f"Expected {lo} to {hi} cards, got {n}.")
     return m
 
 

@@ -1,48 +1,39 @@
-"""The ``strong`` bot: belief sampling, rollouts for the knock, and a danger-aware discard.
+"""The ``strong`` bot: MARJJ's hand evaluation with a sharper danger model and
+belief-checked knocks.
 
-Ideas (STRATEGY.md): the opponent's hand is sampled from what the view shows (cards
-they took from the pile are theirs; the rest are drawn from the unseen cards and then
-*improved* by as many greedy draws as they have made, since a real hand after k turns
-is far better than a random one). Those sampled deals drive three things:
+Built from what measurably worked against ``marjj`` (STRATEGY.md), one idea at a time:
 
-* the discard: deadwood, a decaying look-ahead term (expected deadwood after one more
-  draw from the likely stock) and the expected help the discard gives the opponent;
-* the knock: on each sampled deal the knock is settled exactly (``showdown_mask``,
-  lay-offs and undercuts included, R8-R9) and compared with playing on, estimated by a
-  fast mask-level rollout to the end of the hand with "patient" play;
-* both judged by the chance of winning the match (R10), not by points of the hand.
+* the discard minimises MARJJ's ``deadwood + c * d**(turn-1) * E[deadwood after the
+  next draw] + danger`` (the expectation over the unseen cards), where ``danger`` adds
+  to MARJJ's pile-take penalty ``meld_danger`` times the chance that the opponent holds
+  two cards making a meld with the discard (:func:`meld_chance`): feeding a player who
+  plays for gin is what loses the race, and dead cards are safe;
+* the up-card and pile are taken as MARJJ does (the card joins a meld and lowers
+  deadwood), and always when they give gin;
+* knocks: gin always; otherwise only in the first ``knock_turns`` turns (later the
+  opponent's hand is too good: measured undercut rates of 30-60%), and only when
+  sampled opponent hands (their pile takes plus unseen cards, improved by as many
+  greedy draws as they made) settled exactly with ``showdown_mask`` (lay-offs and
+  undercuts, R8-R9) show a small undercut risk.
 
-Everything is decided from the :class:`View` alone (R11); ``samples`` sets the cost.
+Everything is decided from the :class:`View` alone (R11).
 """
 
 from __future__ import annotations
 
-import math
 import random
 
 from ..cards import Card, iter_mask
 from ..hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Phase, View
 from ..melds import deadwood_by_discard_mask, deadwood_mask, showdown_mask
 from .base import Bot
-from .knowledge import Knowledge, in_some_meld
-from .marjj import expected_next_deadwood
+from .knowledge import Knowledge, in_some_meld, meld_partners
+from .marjj import expected_next_deadwood, related
 
-__all__ = ["StrongBot", "match_win_chance", "sample_opponent", "strong_fast"]
+__all__ = ["StrongBot", "meld_chance", "sample_opponent", "settle", "strong_fast"]
 
 GIN_BONUS = 25
 UNDERCUT_BONUS = 25
-
-
-def match_win_chance(mine: int, theirs: int, target: int) -> float:
-    """A smooth estimate of the chance to win the match from these totals (R10):
-    a normal approximation whose spread grows with the points still to play."""
-    if mine >= target:
-        return 1.0
-    if theirs >= target:
-        return 0.0
-    to_play = 2 * target - mine - theirs
-    spread = 22.0 * math.sqrt(1.0 + to_play / 40.0)
-    return 0.5 * (1.0 + math.erf((mine - theirs) / (spread * math.sqrt(2.0))))
 
 
 def sample_opponent(k: Knowledge, rng: random.Random, unknown: list[int], draws: int) -> int:
@@ -50,12 +41,12 @@ def sample_opponent(k: Knowledge, rng: random.Random, unknown: list[int], draws:
     drawn from the unseen ones, improved by ``draws`` greedy picks (the opponent has
     been keeping its best cards)."""
     n = k.opp_unknown
-    extra = min(draws, len(unknown) - n)
-    picked = rng.sample(unknown, n + max(0, extra))
+    extra = max(0, min(draws, len(unknown) - n))
+    picked = rng.sample(unknown, n + extra)
     hand = k.opp_known
     for i in picked:
         hand |= 1 << i
-    for _ in range(max(0, extra)):
+    for _ in range(extra):
         table = deadwood_by_discard_mask(hand)
         best_i = -1
         best_v = 1000
@@ -66,18 +57,9 @@ def sample_opponent(k: Knowledge, rng: random.Random, unknown: list[int], draws:
     return hand
 
 
-def _best_discard(hand11: int, forbid: int) -> tuple[int, int]:
-    """(deadwood, card) of the least-deadwood discard of 11 cards, never ``forbid``."""
-    best_i = -1
-    best_v = 1000
-    for i, v in deadwood_by_discard_mask(hand11).items():
-        if i != forbid and (v < best_v or (v == best_v and i > best_i)):
-            best_i, best_v = i, v
-    return best_v, best_i
-
-
-def _settle(knocker: int, defender: int) -> int:
-    """Points of a knock from the knocker's side (R9): positive if the knocker scores."""
+def settle(knocker: int, defender: int) -> int:
+    """Points of a knock from the knocker's side (R9): positive if the knocker scores,
+    negative (with the undercut bonus) if the defender does; a tie is an undercut."""
     sd = showdown_mask(knocker, defender)
     if sd.gin:
         return sd.defender_deadwood + GIN_BONUS
@@ -86,79 +68,51 @@ def _settle(knocker: int, defender: int) -> int:
     return sd.defender_deadwood - sd.knocker_deadwood
 
 
-def rollout(me: int, opp: int, stock: list[int], top: int, limit: int,
-            my_margin: int, opp_margin: int, opp_first: bool = True) -> int:
-    """Play the hand out on masks with simple policies; points from our side (R5-R9).
-
-    Each side takes the top card only when it joins a meld and lowers its deadwood,
-    otherwise draws; discards its least-deadwood card; knocks on gin or with deadwood at
-    most its margin (our side is patient, R6). Two cards left in the stock after a plain
-    discard end the hand dead (R7).
-    """
-    hands = [me, opp]
-    side = 1 if opp_first else 0
-    pos = len(stock)
-    while True:
-        h = hands[side]
-        taken = -1
-        with_top = h | 1 << top
-        cur = deadwood_mask(h)
-        if in_some_meld(with_top, top):
-            v, d = _best_discard(with_top, top)
-            if v < cur:
-                taken = top
-        if taken < 0:
-            pos -= 1
-            h |= 1 << stock[pos]
-            v, d = _best_discard(h, -1)
-        else:
-            h = with_top
-        h &= ~(1 << d)
-        hands[side] = h
-        top = d
-        margin = my_margin if side == 0 else opp_margin
-        if v == 0 or (v <= limit and v <= margin):
-            pts = _settle(h, hands[1 - side])
-            return pts if side == 0 else -pts
-        if pos <= 2:
-            return 0
-        side = 1 - side
+def meld_chance(card: int, k: Knowledge) -> float:
+    """The chance that the opponent holds two cards making a meld with ``card`` (R2):
+    each unseen card is theirs with probability unknown/unseen, their pile takes surely
+    are, and cards in the pile or our hand surely are not."""
+    n_unseen = k.unseen.bit_count()
+    p = k.opp_unknown / n_unseen if n_unseen else 0.0
+    miss = 1.0
+    for a, b in meld_partners(card):
+        qa = 1.0 if k.opp_known >> a & 1 else p if k.unseen >> a & 1 else 0.0
+        if qa:
+            qb = 1.0 if k.opp_known >> b & 1 else p if k.unseen >> b & 1 else 0.0
+            miss *= 1.0 - qa * qb
+    return 1.0 - miss
 
 
 class StrongBot(Bot):
-    """Sampled-deal play: see the module docstring. ``samples`` deals per decision."""
+    """MARJJ's evaluation with sampled, risk-aware knocking: see the module docstring.
+
+    ``c``, ``d``, ``danger_taken``, ``danger_passed`` are MARJJ's weights; ``meld_danger``
+    weighs :func:`meld_chance`; ``samples`` opponent hands (``improve`` greedy draws per
+    stock draw they made, at most ``max_improve``) check a knock, taken in the first
+    ``knock_turns`` turns at undercut risk <= ``early_risk``, later only with deadwood
+    <= ``late_dw`` (-1: gin only) and risk <= ``late_risk``.
+    """
 
     name = "strong"
 
-    def __init__(self, seed: int | None = None, samples: int = 48, c: float = 18.0,
-                 d: float = 0.9, danger: float = 0.6, my_margin: int = 3,
-                 opp_margin: int = 6, improve: float = 2.0, max_improve: int = 14,
-                 undercut_max: float = 0.2) -> None:
+    def __init__(self, seed: int | None = None, *, c: float = 18.0, d: float = 0.9,
+                 danger_taken: float = 10.0, danger_passed: float = 5.0,
+                 meld_danger: float = 25.0, knock_turns: int = 3, samples: int = 32,
+                 improve: float = 1.0, max_improve: int = 12, early_risk: float = 0.25,
+                 late_dw: int = -1, late_risk: float = 0.1) -> None:
         super().__init__(seed)
-        self.samples = samples
         self.c = c
         self.d = d
-        self.danger_weight = danger
-        self.my_margin = my_margin
-        self.opp_margin = opp_margin
+        self.danger_taken = danger_taken
+        self.danger_passed = danger_passed
+        self.meld_danger = meld_danger
+        self.knock_turns = knock_turns
+        self.samples = samples
         self.improve = improve
         self.max_improve = max_improve
-        self.undercut_max = undercut_max
-
-    # ------------------------------------------------------------------ helpers
-
-    def _worlds(self, k: Knowledge, n: int) -> list[int]:
-        unknown = list(iter_mask(k.unseen))
-        draws = min(int(self.improve * k.opp_stock_draws), self.max_improve)
-        return [sample_opponent(k, self.rng, unknown, draws) for _ in range(n)]
-
-    def _utility(self, view: View, pts: float) -> float:
-        """Chance of winning the match after a hand worth ``pts`` to us (R10)."""
-        me, them = view.scores[view.seat], view.scores[1 - view.seat]
-        target = view.options.target
-        if pts >= 0:
-            return match_win_chance(me + int(pts), them, target)
-        return match_win_chance(me, them - int(pts), target)
+        self.early_risk = early_risk
+        self.late_dw = late_dw
+        self.late_risk = late_risk
 
     # ------------------------------------------------------------------ decisions
 
@@ -166,13 +120,14 @@ class StrongBot(Bot):
         """Choose a legal action from the view alone (R11)."""
         k = Knowledge.of(view)
         if view.phase is Phase.OFFER or view.phase is Phase.DRAW:
-            if DRAW_DISCARD in view.legal and self._wants(k, view):
+            if DRAW_DISCARD in view.legal and self._wants(k):
                 return DRAW_DISCARD
             return PASS if view.phase is Phase.OFFER else DRAW_STOCK
         return self._discard(view, k)
 
-    def _wants(self, k: Knowledge, view: View) -> bool:
-        """Take the top card when it joins a meld and lowers deadwood, or gives gin."""
+    def _wants(self, k: Knowledge) -> bool:
+        """Take the top card when it joins a meld and lowers deadwood (MARJJ), or gives
+        gin at once."""
         if k.top is None:
             return False
         with_top = k.mine | 1 << k.top
@@ -184,71 +139,72 @@ class StrongBot(Bot):
             return False
         return after < deadwood_mask(k.mine)
 
+    def danger(self, card: int, k: Knowledge) -> float:
+        """Penalty for throwing ``card``: the opponent took cards it melds with, and did
+        not pass on or discard such cards."""
+        took = sum(1 for t in iter_mask(k.opp_known) if related(card, t))
+        shed = sum(1 for t in iter_mask(k.opp_passed | k.opp_discarded) if related(card, t))
+        base = max(0.0, self.danger_taken * took - self.danger_passed * shed)
+        return base + self.meld_danger * meld_chance(card, k)
+
     def _discard(self, view: View, k: Knowledge) -> Action:
+        turn = k.my_discards + 1
+        weight = self.c * self.d ** (turn - 1)
         table = deadwood_by_discard_mask(k.mine)
         cards = [a.card.index for a in view.legal
                  if a.act == "discard" and not a.knock and a.card is not None]
         knockable = [a.card.index for a in view.legal if a.knock and a.card is not None]
-        gins = [i for i in cards if table[i] == 0]
-        if gins:
-            return Action.discard(Card.from_index(gins[0]), True)
-        worlds = self._worlds(k, self.samples)
-        turn = k.my_discards + 1
-        weight = self.c * self.d ** (turn - 1)
-        stock_share = max(0.0, 1.0 - view.stock_count / 31.0)
         cache: dict[int, float] = {}
         scores: dict[int, float] = {}
-        few = worlds[: max(4, len(worlds) // 3)]
         for i in cards:
-            rest = k.mine & ~(1 << i)
-            e = expected_next_deadwood(rest, k.unseen, cache)
-            help_ = 0.0
-            for opp in few:
-                with_i = opp | 1 << i
-                if in_some_meld(with_i, i):
-                    gain = deadwood_mask(opp) - _best_discard(with_i, i)[0]
-                    if gain > 0:
-                        help_ += gain
-            help_ /= len(few)
-            scores[i] = table[i] + weight * e + (weight + 4.0) * self.danger_weight * help_ * (
-                0.5 + stock_share)
-        order = sorted(cards, key=lambda i: (scores[i], i))
-        best = order[0]
+            e = expected_next_deadwood(k.mine & ~(1 << i), k.unseen, cache)
+            scores[i] = table[i] + weight * e + self.danger(i, k)
+        gins = [i for i in cards if table[i] == 0]
+        if gins:
+            best = min(gins, key=lambda i: (scores[i], i))
+            return Action.discard(Card.from_index(best), True)
         if knockable:
-            choice = self._knock_choice(view, k, knockable, table, scores, best, worlds)
+            choice = self._knock_choice(view, k, turn, knockable, table, scores)
             if choice is not None:
                 return Action.discard(Card.from_index(choice), True)
+        lowest = min(scores.values())
+        ties = sorted(i for i in cards if scores[i] == lowest)
+        best = ties[0] if len(ties) == 1 else self.rng.choice(ties)
         return Action.discard(Card.from_index(best), False)
 
-    def _knock_choice(self, view: View, k: Knowledge, knockable: list[int],
-                      table: dict[int, int], scores: dict[int, float], best: int,
-                      worlds: list[int]) -> int | None:
-        """The knock discard worth more than playing on over the sampled deals, if any."""
-        cands = sorted(knockable, key=lambda i: (table[i], scores[i]))[:2]
-        unseen = k.unseen
-        stocks = []
-        for opp in worlds:
-            rest = list(iter_mask(unseen & ~opp))
-            self.rng.shuffle(rest)
-            stocks.append(rest)
-        knock_u = {i: 0.0 for i in cands}
-        undercuts = {i: 0 for i in cands}
-        go_on = 0.0
-        keep = k.mine & ~(1 << best)
-        for opp, stock in zip(worlds, stocks, strict=True):
-            for i in cands:
-                pts = _settle(k.mine & ~(1 << i), opp)
-                undercuts[i] += pts < 0
-                knock_u[i] += self._utility(view, pts)
-            pts = rollout(keep, opp, stock, best, view.knock_limit, self.my_margin,
-                          self.opp_margin)
-            go_on += self._utility(view, pts)
-        top = max(cands, key=lambda i: knock_u[i])
-        if knock_u[top] >= go_on and undercuts[top] <= self.undercut_max * len(worlds):
-            return top
-        return None
+    # ------------------------------------------------------------------ knocking
+
+    def worlds(self, k: Knowledge, n: int) -> list[int]:
+        """``n`` sampled opponent hands consistent with the view."""
+        unknown = list(iter_mask(k.unseen))
+        draws = min(int(self.improve * k.opp_stock_draws), self.max_improve)
+        return [sample_opponent(k, self.rng, unknown, draws) for _ in range(n)]
+
+    def _knock_choice(self, view: View, k: Knowledge, turn: int, knockable: list[int],
+                      table: dict[int, int], scores: dict[int, float]) -> int | None:
+        """The discard to knock with, or None to play on."""
+        best = min(knockable, key=lambda i: (table[i], scores[i], i))
+        early = turn <= self.knock_turns
+        if not early and table[best] > self.late_dw:
+            return None
+        cands = sorted(knockable, key=lambda i: (table[i], scores[i], i))[:2]
+        worlds = self.worlds(k, self.samples)
+        risk = self.early_risk if early else self.late_risk
+        chosen: int | None = None
+        chosen_value = -1e9
+        for i in cands:
+            hand = k.mine & ~(1 << i)
+            undercuts = 0
+            total = 0
+            for opp in worlds:
+                pts = settle(hand, opp)
+                total += pts
+                undercuts += pts < 0
+            if undercuts <= risk * len(worlds) and total > chosen_value:
+                chosen, chosen_value = i, total
+        return chosen
 
 
 def strong_fast(seed: int | None = None) -> StrongBot:
-    """A cheap ``strong`` (16 sampled deals per decision) for large measurements."""
+    """A cheaper ``strong`` (16 sampled opponent hands per knock) for large measurements."""
     return StrongBot(seed, samples=16)
