@@ -50,7 +50,8 @@ __all__ = [
     "DRAW_STOCK", "Deal", "DealError", "HAND_LIMIT", "Hand", "HandOverError", "HandResult",
     "IllegalActionError", "KnockNotAllowedError", "Match", "MatchOverError", "NotYourTurnError",
     "Operation", "Options", "OptionsError", "Outcome", "PASS", "Phase", "RecordError",
-    "Showdown", "StraightBackError", "View", "WrongPhaseError", "arrange", "best_arrangements", "best_layoff",
+    "Showdown", "StraightBackError", "View", "WrongPhaseError", "arrange", "best_arrangements",
+    "best_layoff",
     "deadwood", "deadwood_by_discard", "deck", "format_cards", "is_meld", "match_from_record",
     "match_to_record", "parse_cards", "replay", "showdown",
 ]
