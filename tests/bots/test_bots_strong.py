@@ -1,17 +1,21 @@
 """The ``strong`` bot in hand-made positions: gin first (R6, R9), no knock into a
-certain undercut (R9: a tie or lower defender deadwood scores for the defender)."""
+likely undercut (R9: a tie or lower defender deadwood scores for the defender), safe
+early knocks taken, no feeding of the opponent's melds (R2), only legal actions (R5)."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from ginrummy.bots.knowledge import Knowledge
-from ginrummy.bots.strong import StrongBot, match_win_chance, sample_opponent
+from ginrummy.bots.strong import StrongBot, meld_chance, sample_opponent, settle
 from ginrummy.cards import Card, deck, parse_cards, to_mask
 from ginrummy.hand import DRAW_STOCK, PASS, Action, Deal, Hand
+from ginrummy.match import Match
 from ginrummy.melds import deadwood_mask
 
 CLUBS = "AC 2C 3C 4C 5C 6C 7C 8C 9C TC"
+JUNK = "KD QS QH TS TH 9S 9H 6S 4D 2H"
 
 
 def _after_draw(seat1: str, drawn: str) -> Hand:
@@ -25,6 +29,14 @@ def _after_draw(seat1: str, drawn: str) -> Hand:
     return hand
 
 
+def _bot_seeing(opponent: str, knock_turns: int = 3) -> StrongBot:
+    """A strong bot whose sampled opponent hands are all ``opponent``."""
+    bot = StrongBot(1, samples=8, knock_turns=knock_turns)
+    mask = to_mask(parse_cards(opponent))
+    bot.worlds = lambda k, n: [mask] * n  # type: ignore[method-assign]
+    return bot
+
+
 def test_strong_takes_gin_when_offered_r6() -> None:
     # JC makes a four-card set; throwing 3S leaves nothing unmelded.
     hand = _after_draw("5H 6H 7H JS JD JH 8D 9D TD 3S", "JC")
@@ -34,23 +46,50 @@ def test_strong_takes_gin_when_offered_r6() -> None:
 def test_strong_does_not_knock_into_an_undercut_r9() -> None:
     hand = _after_draw("5H 6H 7H JS JD JH 8D 9D TD 8S", "KS")
     view = hand.view(1)
-    knock = Action.discard(Card.parse("KS"), True)
-    assert knock in view.legal  # 8 deadwood: a knock is allowed (R6)
-    bot = StrongBot(1, samples=8)
-    clubs = to_mask(parse_cards(CLUBS))
-    bot._worlds = lambda k, n: [clubs] * n  # type: ignore[method-assign]
-    action = bot.decide(view)
-    assert not action.knock  # the defender would hold 0: an undercut worth 33 to them
+    assert Action.discard(Card.parse("KS"), True) in view.legal  # 8 deadwood (R6)
+    # the defender would hold gin: an undercut worth 33 to them
+    assert settle(to_mask(parse_cards("5H 6H 7H JS JD JH 8D 9D TD 8S")),
+                  to_mask(parse_cards(CLUBS))) == -33
+    assert not _bot_seeing(CLUBS).decide(view).knock
 
 
-def test_strong_knocks_when_the_opponent_is_surely_far_behind_r9() -> None:
+def test_strong_knocks_early_when_the_opponent_is_surely_far_behind_r9() -> None:
     hand = _after_draw("5H 6H 7H JS JD JH 8D 9D TD 8S", "KS")
-    view = hand.view(1)
-    bot = StrongBot(1, samples=8)
-    junk = to_mask(parse_cards("KD QS QH TS TH 9S 9H 6S 4D 2H"))
-    assert deadwood_mask(junk) > 60
-    bot._worlds = lambda k, n: [junk] * n  # type: ignore[method-assign]
-    assert bot.decide(view).knock
+    assert deadwood_mask(to_mask(parse_cards(JUNK))) > 60
+    action = _bot_seeing(JUNK).decide(hand.view(1))
+    assert action == Action.discard(Card.parse("KS"), True)  # least deadwood left (R6)
+
+
+def test_strong_plays_for_gin_after_its_early_turns_r6() -> None:
+    # Knocking is never compulsory (R6): past ``knock_turns`` only gin is declared.
+    hand = _after_draw("5H 6H 7H JS JD JH 8D 9D TD 8S", "KS")
+    action = _bot_seeing(JUNK, knock_turns=0).decide(hand.view(1))
+    assert not action.knock and action in hand.view(1).legal
+
+
+def test_meld_chance_marks_dead_and_live_cards_r2() -> None:
+    hand = _after_draw("5H 6H 7H JS JD JH 8D 9D TD 8S", "KS")
+    k = Knowledge.of(hand.view(1))
+    # JC: the other three jacks are ours, and 9C-TC-QC-KC run partners are unseen.
+    assert 0.0 < meld_chance(Card.parse("JC").index, k) < 1.0
+    # A card whose every partner is ours or in the pile cannot be melded by them.
+    dead = replace(k, unseen=0, opp_known=0)
+    assert meld_chance(Card.parse("4C").index, dead) == 0.0
+    # Two known pile takes next to the card make the meld certain.
+    taken = to_mask(parse_cards("2C 3C"))
+    sure = replace(k, opp_known=taken, unseen=k.unseen & ~taken)
+    assert meld_chance(Card.parse("4C").index, sure) == 1.0
+    assert meld_chance(Card.parse("4C").index, k) < 1.0
+
+
+def test_strong_does_not_feed_a_known_meld_r2() -> None:
+    # 2S and 3S were taken by seat 0 from the pile: the 4S would complete their run.
+    bot = StrongBot(1)
+    hand = _after_draw("5H 6H 7H JS JD JH 8D 9D TD 8S", "KS")
+    k = Knowledge.of(hand.view(1))
+    taken = to_mask(parse_cards("2S 3S"))
+    known = replace(k, opp_known=taken, unseen=k.unseen & ~taken)
+    assert bot.danger(Card.parse("4S").index, known) > bot.danger(Card.parse("KH").index, known)
 
 
 def test_sampled_opponent_hands_are_consistent_with_the_view_r11() -> None:
@@ -64,8 +103,20 @@ def test_sampled_opponent_hands_are_consistent_with_the_view_r11() -> None:
         assert not opp & (k.mine | k.pile)
 
 
-def test_match_win_chance_is_monotone_r10() -> None:
-    assert match_win_chance(100, 40, 100) == 1.0
-    assert match_win_chance(40, 100, 100) == 0.0
-    assert abs(match_win_chance(50, 50, 100) - 0.5) < 1e-9
-    assert match_win_chance(80, 50, 100) > match_win_chance(60, 50, 100) > 0.5
+def _actions(seed: int) -> list[Action]:
+    bots = [StrongBot(seed, samples=6), StrongBot(seed + 1, samples=6)]
+    match = Match(seed=seed)
+    out: list[Action] = []
+    while not match.is_over() and len(match.hands) <= 2:
+        seat = match.to_play
+        assert seat is not None
+        view = match.view(seat)
+        action = bots[seat].decide(view)
+        assert action in view.legal  # R5, R6
+        out.append(action)
+        match.play(action, seat)
+    return out
+
+
+def test_strong_is_deterministic_with_a_seed_and_plays_legally_r5() -> None:
+    assert _actions(21) == _actions(21)
