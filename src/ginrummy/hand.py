@@ -493,6 +493,8 @@ class Hand:
         self._taken: Card | None = None  # card just taken from the pile (R5)
         self._by_discard: dict[int, int] | None = None  # deadwood after each discard
         self._legal: tuple[Action, ...] | None = None
+        # each seat's view of the history, extended lazily (views are built often)
+        self._seen: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
 
     # ------------------------------------------------------------------ questions
 
@@ -745,6 +747,12 @@ class Hand:
 
     # ------------------------------------------------------------------ views
 
+    def _history_for(self, seat: int) -> tuple[dict[str, Any], ...]:
+        seen = self._seen[seat]
+        for op in self.history[len(seen):]:
+            seen.append(op.to_json(viewer=seat))
+        return tuple(dict(h) for h in seen)  # copies: a consumer cannot alter the cache
+
     def view(self, seat: int) -> View:
         """What ``seat`` may see now (R11); both hands only after a knock reveals them."""
         if seat not in (0, 1):
@@ -765,7 +773,7 @@ class Hand:
             upcard=self.deal.upcard,
             discards=tuple(self.discards),
             stock_count=len(self._stock),
-            history=tuple(op.to_json(viewer=seat) for op in self.history),
+            history=self._history_for(seat),
             legal=self.legal_actions() if self.to_play == seat else (),
             result=self.result,
             revealed=revealed,
