@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import cache
-from itertools import combinations, product
+from itertools import product
 
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from brute_force import Meld, every_arrangement, is_valid_meld, points
 from ginrummy.cards import Card, CardError, parse_cards, to_mask
 from ginrummy.melds import (
     Arrangement,
@@ -20,54 +21,7 @@ from ginrummy.melds import (
     showdown_mask,
 )
 
-Meld = frozenset[int]
-
-
 # ----------------------------------------------------------------- brute-force reference
-
-
-def points(index: int) -> int:
-    return min(index % 13 + 1, 10)
-
-
-def is_valid_meld(cards: frozenset[int]) -> bool:
-    """R2: 3-4 cards of a rank, or 3+ consecutive cards of a suit (aces low)."""
-    if len(cards) < 3:
-        return False
-    ranks = sorted(c % 13 for c in cards)
-    if len(set(ranks)) == 1:
-        return len(cards) <= 4
-    return len({c // 13 for c in cards}) == 1 and ranks == list(range(ranks[0], ranks[-1] + 1))
-
-
-def all_melds(hand: frozenset[int]) -> list[Meld]:
-    out: list[Meld] = []
-    for rank in range(13):
-        same = [s * 13 + rank for s in range(4) if s * 13 + rank in hand]
-        for size in (3, 4):
-            out.extend(frozenset(c) for c in combinations(same, size))
-    for suit in range(4):
-        for lo in range(13):
-            for hi in range(lo + 2, 13):
-                run = frozenset(suit * 13 + r for r in range(lo, hi + 1))
-                if not run <= hand:
-                    break
-                out.append(run)
-    return out
-
-
-def every_arrangement(hand: frozenset[int]) -> Iterator[tuple[Meld, ...]]:
-    melds = all_melds(hand)
-
-    def rec(
-        start: int, used: frozenset[int], chosen: tuple[Meld, ...]
-    ) -> Iterator[tuple[Meld, ...]]:
-        yield chosen
-        for i in range(start, len(melds)):
-            if not melds[i] & used:
-                yield from rec(i + 1, used | melds[i], chosen + (melds[i],))
-
-    return rec(0, frozenset(), ())
 
 
 def dead(hand: frozenset[int], melds: Sequence[Meld]) -> int:

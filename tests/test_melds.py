@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import cache
-from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from brute_force import Meld, every_arrangement, is_valid_meld, points
 from ginrummy.cards import Card, CardError, deck, parse_cards, to_mask
 from ginrummy.melds import (
     Arrangement,
@@ -24,47 +23,9 @@ from ginrummy.melds import (
 )
 
 ALL = deck()
-Meld = frozenset[int]
 
 
 # ----------------------------------------------------------------- brute-force reference
-
-
-def points(index: int) -> int:
-    """R1 points of a card index."""
-    return min(index % 13 + 1, 10)
-
-
-def all_melds(hand: frozenset[int]) -> list[Meld]:
-    """Every set (3 or 4 of a rank) and run (3+ consecutive of a suit) inside ``hand``."""
-    out: list[Meld] = []
-    for rank in range(13):
-        same = [s * 13 + rank for s in range(4) if s * 13 + rank in hand]
-        for size in (3, 4):
-            out.extend(frozenset(c) for c in combinations(same, size))
-    for suit in range(4):
-        for lo in range(13):
-            for hi in range(lo + 2, 13):
-                run = frozenset(suit * 13 + r for r in range(lo, hi + 1))
-                if not run <= hand:
-                    break
-                out.append(run)
-    return out
-
-
-def every_arrangement(hand: frozenset[int]) -> Iterator[tuple[Meld, ...]]:
-    """Every collection of pairwise disjoint melds from ``hand`` (the empty one included)."""
-    melds = all_melds(hand)
-
-    def rec(
-        start: int, used: frozenset[int], chosen: tuple[Meld, ...]
-    ) -> Iterator[tuple[Meld, ...]]:
-        yield chosen
-        for i in range(start, len(melds)):
-            if not melds[i] & used:
-                yield from rec(i + 1, used | melds[i], chosen + (melds[i],))
-
-    return rec(0, frozenset(), ())
 
 
 @cache
@@ -85,16 +46,6 @@ def brute(hand: frozenset[int]) -> tuple[int, frozenset[frozenset[Meld]]]:
 
 def brute_deadwood(hand: frozenset[int]) -> int:
     return brute(hand)[0]
-
-
-def is_valid_meld(cards: frozenset[int]) -> bool:
-    if len(cards) < 3:
-        return False
-    ranks = sorted(c % 13 for c in cards)
-    suits = {c // 13 for c in cards}
-    if len(set(ranks)) == 1:
-        return len(cards) <= 4
-    return len(suits) == 1 and ranks == list(range(ranks[0], ranks[0] + len(ranks)))
 
 
 # ----------------------------------------------------------------- strategies
