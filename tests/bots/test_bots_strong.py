@@ -8,7 +8,13 @@ import random
 from dataclasses import replace
 
 from ginrummy.bots.knowledge import Knowledge
-from ginrummy.bots.strong import StrongBot, meld_chance, sample_opponent, settle
+from ginrummy.bots.strong import (
+    StrongBot,
+    draw_outlook,
+    meld_chance,
+    sample_opponent,
+    settle,
+)
 from ginrummy.cards import Card, deck, parse_cards, to_mask
 from ginrummy.hand import DRAW_STOCK, PASS, Action, Deal, Hand
 from ginrummy.match import Match
@@ -120,3 +126,15 @@ def _actions(seed: int) -> list[Action]:
 
 def test_strong_is_deterministic_with_a_seed_and_plays_legally_r5() -> None:
     assert _actions(21) == _actions(21)
+
+
+def test_draw_outlook_counts_live_gin_outs_r2_r6() -> None:
+    # Nine melded cards and a loose KD: a draw that joins a meld gives gin (R6) after
+    # throwing KD; 2D leaves 2 deadwood, QS leaves 10 (R2).
+    hand = to_mask(parse_cards("AC 2C 3C 5H 6H 7H 9S 9D 9H KD"))
+    pool = to_mask(parse_cards("4C 8H 2D QS"))
+    mean, gin = draw_outlook(hand, pool)
+    assert gin == 0.5
+    assert mean == (0 + 0 + 2 + 10) / 4
+    # Outs that are dead (not drawable) count for nothing.
+    assert draw_outlook(hand, to_mask(parse_cards("2D QS")))[1] == 0.0

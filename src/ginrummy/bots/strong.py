@@ -4,7 +4,9 @@ belief-checked knocks.
 Built from what measurably worked against ``marjj`` (STRATEGY.md), one idea at a time:
 
 * the discard minimises MARJJ's ``deadwood + c * d**(turn-1) * E[deadwood after the
-  next draw] + danger`` (the expectation over the unseen cards), where ``danger`` adds
+  next draw] + danger`` (the expectation over the unseen cards) minus ``gin_weight``
+  times the chance that the next draw gives gin (both bots mostly race for gin, R6:
+  live gin outs are worth more than a few points of deadwood), where ``danger`` adds
   to MARJJ's pile-take penalty ``meld_danger`` times the chance that the opponent holds
   two cards making a meld with the discard (:func:`meld_chance`): feeding a player who
   plays for gin is what loses the race, and dead cards are safe;
@@ -28,9 +30,9 @@ from ..hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Phase, View
 from ..melds import deadwood_by_discard_mask, deadwood_mask, showdown_mask
 from .base import Bot
 from .knowledge import Knowledge, in_some_meld, meld_partners
-from .marjj import expected_next_deadwood, related
+from .marjj import related
 
-__all__ = ["StrongBot", "meld_chance", "sample_opponent", "settle", "strong_fast"]
+__all__ = ["StrongBot", "draw_outlook", "meld_chance", "sample_opponent", "settle", "strong_fast"]
 
 GIN_BONUS = 25
 UNDERCUT_BONUS = 25
@@ -55,6 +57,28 @@ def sample_opponent(k: Knowledge, rng: random.Random, unknown: list[int], draws:
                 best_i, best_v = i, v
         hand &= ~(1 << best_i)
     return hand
+
+
+def draw_outlook(hand10: int, pool: int,
+                 cache: dict[int, tuple[float, float]] | None = None) -> tuple[float, float]:
+    """Over the cards of ``pool`` (each equally likely to be drawn next): the mean least
+    deadwood after drawing and discarding best, and the chance of gin (R6) that way."""
+    if cache is not None:
+        hit = cache.get(hand10)
+        if hit is not None:
+            return hit
+    total = 0
+    gins = 0
+    n = 0
+    for u in iter_mask(pool):
+        v = min(deadwood_by_discard_mask(hand10 | 1 << u).values())
+        total += v
+        gins += v == 0
+        n += 1
+    value = (total / n, gins / n) if n else (float(deadwood_mask(hand10)), 0.0)
+    if cache is not None:
+        cache[hand10] = value
+    return value
 
 
 def settle(knocker: int, defender: int) -> int:
@@ -87,8 +111,9 @@ class StrongBot(Bot):
     """MARJJ's evaluation with sampled, risk-aware knocking: see the module docstring.
 
     ``c``, ``d``, ``danger_taken``, ``danger_passed`` are MARJJ's weights; ``meld_danger``
-    weighs :func:`meld_chance`; ``samples`` opponent hands (``improve`` greedy draws per
-    stock draw they made, at most ``max_improve``) check a knock, taken in the first
+    weighs :func:`meld_chance`; ``gin_weight`` the chance of gin on the next draw;
+    ``samples`` opponent hands (``improve`` greedy draws per stock draw they made, at
+    most ``max_improve``) check a knock, taken in the first
     ``knock_turns`` turns at undercut risk <= ``early_risk``, later only with deadwood
     <= ``late_dw`` (-1: gin only) and risk <= ``late_risk``.
     """
@@ -97,15 +122,16 @@ class StrongBot(Bot):
 
     def __init__(self, seed: int | None = None, *, c: float = 18.0, d: float = 0.9,
                  danger_taken: float = 10.0, danger_passed: float = 5.0,
-                 meld_danger: float = 25.0, knock_turns: int = 3, samples: int = 32,
-                 improve: float = 1.0, max_improve: int = 12, early_risk: float = 0.25,
-                 late_dw: int = -1, late_risk: float = 0.1) -> None:
+                 meld_danger: float = 25.0, gin_weight: float = 100.0, knock_turns: int = 3,
+                 samples: int = 32, improve: float = 1.0, max_improve: int = 12,
+                 early_risk: float = 0.25, late_dw: int = -1, late_risk: float = 0.1) -> None:
         super().__init__(seed)
         self.c = c
         self.d = d
         self.danger_taken = danger_taken
         self.danger_passed = danger_passed
         self.meld_danger = meld_danger
+        self.gin_weight = gin_weight
         self.knock_turns = knock_turns
         self.samples = samples
         self.improve = improve
@@ -154,11 +180,11 @@ class StrongBot(Bot):
         cards = [a.card.index for a in view.legal
                  if a.act == "discard" and not a.knock and a.card is not None]
         knockable = [a.card.index for a in view.legal if a.knock and a.card is not None]
-        cache: dict[int, float] = {}
+        cache: dict[int, tuple[float, float]] = {}
         scores: dict[int, float] = {}
         for i in cards:
-            e = expected_next_deadwood(k.mine & ~(1 << i), k.unseen, cache)
-            scores[i] = table[i] + weight * e + self.danger(i, k)
+            e, gin = draw_outlook(k.mine & ~(1 << i), k.unseen, cache)
+            scores[i] = table[i] + weight * e + self.danger(i, k) - self.gin_weight * gin
         gins = [i for i in cards if table[i] == 0]
         if gins:
             best = min(gins, key=lambda i: (scores[i], i))
