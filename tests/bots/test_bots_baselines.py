@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 from ginrummy.bots import make_bot
-from ginrummy.bots.knowledge import Knowledge
 from ginrummy.bots.marjj import MarjjBot
 from ginrummy.bots.simple import SimpleBot
 from ginrummy.cards import Card, parse_cards
 from ginrummy.hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Deal, Hand, Phase
+from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_by_discard_mask
 

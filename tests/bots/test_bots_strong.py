@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from ginrummy.bots.knowledge import Knowledge
 from ginrummy.bots.strong import (
     StrongBot,
     draw_outlook,
@@ -17,6 +16,7 @@ from ginrummy.bots.strong import (
 )
 from ginrummy.cards import Card, deck, parse_cards, to_mask
 from ginrummy.hand import DRAW_STOCK, PASS, Action, Deal, Hand
+from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_mask
 

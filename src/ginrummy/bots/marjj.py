@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from ..cards import Card, iter_mask
 from ..hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Phase, View
+from ..knowledge import Knowledge, in_some_meld
 from ..melds import deadwood_by_discard_mask, deadwood_mask
 from .base import Bot
-from .knowledge import Knowledge, in_some_meld
 
 __all__ = ["MarjjBot", "expected_next_deadwood", "related"]
 

@@ -8,9 +8,9 @@ the card just taken, R5); and knocks as soon as it may (R6). It never plays for 
 from __future__ import annotations
 
 from ..hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Phase, View
+from ..knowledge import in_some_meld
 from ..melds import deadwood_by_discard_mask
 from .base import Bot
-from .knowledge import in_some_meld
 
 __all__ = ["SimpleBot", "least_deadwood_discards"]
 

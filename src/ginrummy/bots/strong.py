@@ -27,9 +27,9 @@ import random
 
 from ..cards import Card, iter_mask
 from ..hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Phase, View
+from ..knowledge import Knowledge, in_some_meld, meld_partners
 from ..melds import deadwood_by_discard_mask, deadwood_mask, showdown_mask
 from .base import Bot
-from .knowledge import Knowledge, in_some_meld, meld_partners
 from .marjj import related
 
 __all__ = ["StrongBot", "draw_outlook", "meld_chance", "sample_opponent", "settle", "strong_fast"]

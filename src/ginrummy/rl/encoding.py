@@ -30,6 +30,7 @@ from typing import Any
 
 from ..cards import deck
 from ..hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Phase, View
+from ..knowledge import Knowledge
 from ..melds import deadwood_by_discard_mask, deadwood_mask
 from . import _compat
 
@@ -167,7 +168,6 @@ OBS_SIZE = 52 * len(PLANES) + len(SCALARS)
 """Length of an observation vector (589 for encoding version 1)."""
 
 _PLANE = {name: i for i, (name, _) in enumerate(PLANES)}
-_CARD_INDEX: dict[str, int] = {str(c): c.index for c in deck()}
 _PHASES = (Phase.OFFER, Phase.DRAW, Phase.DISCARD, Phase.OVER)
 
 
@@ -198,58 +198,20 @@ def _bits(vec: list[float], plane: int, mask: int, value: float = 1.0) -> None:
 def encode_list(view: View) -> list[float]:
     """The observation of ``view`` as a plain list of ``OBS_SIZE`` floats (see module doc)."""
     me = view.seat
-    up = view.upcard.index
-    pile: list[int] = [up]
-    opp_holds = opp_discarded = opp_declined = my_discarded = 0
-    taken: int | None = None
-    for h in view.history:  # replay the public history (R11) for what it reveals
-        act = h["act"]
-        mine = h["seat"] == me
-        if act == "pass":
-            if not mine:
-                opp_declined |= 1 << up
-        elif act == "draw":
-            if h["from"] == "discard":
-                card = pile.pop() if pile else _CARD_INDEX[h["card"]]
-                if mine:
-                    taken = card
-                else:
-                    opp_holds |= 1 << card
-            else:
-                if mine:
-                    taken = None
-                elif pile:
-                    opp_declined |= 1 << pile[-1]
-        elif act == "discard":
-            card = _CARD_INDEX[h["card"]]
-            pile.append(card)
-            if mine:
-                my_discarded |= 1 << card
-                taken = None
-            else:
-                opp_holds &= ~(1 << card)
-                opp_discarded |= 1 << card
-    if view.phase is not Phase.DISCARD:
-        taken = None
-
-    hand = 0
-    for c in view.hand:
-        hand |= c.mask
-    pile_mask = 0
-    for c in view.discards:
-        pile_mask |= c.mask
-    top = view.discards[-1].mask if view.discards else 0
+    k = Knowledge.of(view)  # the public history read once, the same way the bots read it
+    hand, pile_mask, taken = k.mine, k.pile, k.taken
+    top = 1 << k.top if k.top is not None else 0
 
     vec = [0.0] * OBS_SIZE
     _bits(vec, 0, hand)
     _bits(vec, 1, pile_mask)
     _bits(vec, 2, top)
-    _bits(vec, 3, opp_holds)
-    _bits(vec, 4, opp_discarded)
-    _bits(vec, 5, opp_declined)
-    _bits(vec, 6, my_discarded)
+    _bits(vec, 3, k.opp_known)
+    _bits(vec, 4, k.opp_discarded)
+    _bits(vec, 5, k.opp_passed)
+    _bits(vec, 6, k.my_discarded)
     _bits(vec, 7, pile_mask & ~top)
-    _bits(vec, 8, ((1 << 52) - 1) & ~hand & ~pile_mask & ~opp_holds)
+    _bits(vec, 8, k.unseen)
     if taken is not None:
         vec[52 * 9 + taken] = 1.0
 
@@ -280,7 +242,7 @@ def encode_list(view: View) -> list[float]:
         min(view.hand_index / 60.0, 1.0),
         min(deadwood / 110.0, 1.0),
         min(best / 100.0, 1.0),
-        (10 - opp_holds.bit_count()) / 10.0,
+        k.opp_unknown / 10.0,
     )
     vec[base + 4: base + 4 + len(scalars)] = scalars
     return vec

@@ -1,8 +1,9 @@
 """What a seat knows about one hand, read from its :class:`View` only (R11), as card masks.
 
-Shared by the heuristic and search bots: our cards, the discard pile, the cards the
-opponent is known to hold (taken from the pile and not thrown back), what they passed
-on or discarded, and the unseen cards (the opponent's unknown cards plus the stock).
+One reading of the public history, shared by the bots and the RL encoding: our cards,
+the discard pile, the cards the opponent is known to hold (taken from the pile and not
+thrown back), what they passed on or discarded, and the unseen cards (the opponent's
+unknown cards plus the stock).
 
 >>> from ginrummy.match import Match
 >>> k = Knowledge.of(Match(seed=3).view(0))
@@ -14,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import Card
-from ..hand import View
+from .cards import Card
+from .hand import Phase, View
 
 __all__ = ["ALL_CARDS", "Knowledge", "in_some_meld", "meld_partners", "POINTS"]
 
@@ -64,11 +65,16 @@ class Knowledge:
     opp_known: int
     opp_passed: int
     opp_discarded: int
-    my_discards: int
+    my_discarded: int
     opp_stock_draws: int
     unseen: int
     opp_unknown: int
     taken: int | None
+
+    @property
+    def my_discards(self) -> int:
+        """How many cards this seat has discarded this hand (its turns so far)."""
+        return self.my_discarded.bit_count()
 
     @classmethod
     def of(cls, view: View) -> Knowledge:
@@ -78,7 +84,7 @@ class Knowledge:
         opp_known = 0
         opp_passed = 0
         opp_discarded = 0
-        my_discards = 0
+        my_discarded = 0
         opp_stock = 0
         taken: int | None = None
         for h in view.history:
@@ -105,7 +111,7 @@ class Knowledge:
                 card = Card.parse(h["card"]).index
                 pile.append(card)
                 if mine:
-                    my_discards += 1
+                    my_discarded |= 1 << card
                     taken = None
                 else:
                     opp_known &= ~(1 << card)
@@ -118,7 +124,7 @@ class Knowledge:
             pile_mask |= c.mask
         unseen = ALL_CARDS & ~mine_mask & ~pile_mask & ~opp_known
         top = view.discards[-1].index if view.discards else None
-        if view.phase.value != "discard":
+        if view.phase is not Phase.DISCARD:
             taken = None
         return cls(
             mine=mine_mask,
@@ -127,7 +133,7 @@ class Knowledge:
             opp_known=opp_known,
             opp_passed=opp_passed,
             opp_discarded=opp_discarded,
-            my_discards=my_discards,
+            my_discarded=my_discarded,
             opp_stock_draws=opp_stock,
             unseen=unseen,
             opp_unknown=10 - opp_known.bit_count(),
