@@ -26,11 +26,10 @@ from __future__ import annotations
 import random
 
 from ..cards import Card, iter_mask
-from ..hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Phase, View
-from ..knowledge import Knowledge, in_some_meld, meld_partners
+from ..hand import Action, View
+from ..knowledge import Knowledge, meld_partners
 from ..melds import deadwood_by_discard_mask, deadwood_mask, showdown_mask
-from .base import Bot
-from .marjj import related
+from .marjj import MarjjBot
 
 __all__ = ["StrongBot", "draw_outlook", "meld_chance", "sample_opponent", "settle", "strong_fast"]
 
@@ -107,7 +106,7 @@ def meld_chance(card: int, k: Knowledge) -> float:
     return 1.0 - miss
 
 
-class StrongBot(Bot):
+class StrongBot(MarjjBot):
     """MARJJ's evaluation with sampled, risk-aware knocking: see the module docstring.
 
     ``c``, ``d``, ``danger_taken``, ``danger_passed`` are MARJJ's weights; ``meld_danger``
@@ -125,14 +124,9 @@ class StrongBot(Bot):
                  meld_danger: float = 25.0, gin_weight: float = 100.0, knock_turns: int = 3,
                  samples: int = 32, improve: float = 1.0, max_improve: int = 12,
                  early_risk: float = 0.25, late_dw: int = -1, late_risk: float = 0.1) -> None:
-        super().__init__(seed)
-        self.c = c
-        self.d = d
-        self.danger_taken = danger_taken
-        self.danger_passed = danger_passed
+        super().__init__(seed, c, d, danger_taken, danger_passed, knock_turns)
         self.meld_danger = meld_danger
         self.gin_weight = gin_weight
-        self.knock_turns = knock_turns
         self.samples = samples
         self.improve = improve
         self.max_improve = max_improve
@@ -142,36 +136,22 @@ class StrongBot(Bot):
 
     # ------------------------------------------------------------------ decisions
 
-    def decide(self, view: View) -> Action:
-        """Choose a legal action from the view alone (R11)."""
-        k = Knowledge.of(view)
-        if view.phase is Phase.OFFER or view.phase is Phase.DRAW:
-            if DRAW_DISCARD in view.legal and self._wants(k):
-                return DRAW_DISCARD
-            return PASS if view.phase is Phase.OFFER else DRAW_STOCK
-        return self._discard(view, k)
+    # decide() is MARJJ's: take the pile card by _wants, otherwise draw; discard by _discard.
 
     def _wants(self, k: Knowledge) -> bool:
-        """Take the top card when it joins a meld and lowers deadwood (MARJJ), or gives
-        gin at once."""
+        """Take the top card when it gives gin at once, or as MARJJ does (it joins a meld
+        and lowers deadwood)."""
         if k.top is None:
             return False
-        with_top = k.mine | 1 << k.top
-        table = deadwood_by_discard_mask(with_top)
-        after = min(v for i, v in table.items() if i != k.top)
-        if after == 0:
+        table = deadwood_by_discard_mask(k.mine | 1 << k.top)
+        if min(v for i, v in table.items() if i != k.top) == 0:
             return True
-        if not in_some_meld(with_top, k.top):
-            return False
-        return after < deadwood_mask(k.mine)
+        return super()._wants(k)
 
     def danger(self, card: int, k: Knowledge) -> float:
-        """Penalty for throwing ``card``: the opponent took cards it melds with, and did
-        not pass on or discard such cards."""
-        took = sum(1 for t in iter_mask(k.opp_known) if related(card, t))
-        shed = sum(1 for t in iter_mask(k.opp_passed | k.opp_discarded) if related(card, t))
-        base = max(0.0, self.danger_taken * took - self.danger_passed * shed)
-        return base + self.meld_danger * meld_chance(card, k)
+        """MARJJ's penalty plus ``meld_danger`` times the chance that the opponent holds
+        two cards making a meld with ``card``."""
+        return super().danger(card, k) + self.meld_danger * meld_chance(card, k)
 
     def _discard(self, view: View, k: Knowledge) -> Action:
         turn = k.my_discards + 1
