@@ -226,3 +226,19 @@ def test_cli_runs_as_a_module_in_a_subprocess() -> None:
         capture_output=True, env=env, timeout=60, text=True,
     )
     assert bad.returncode == 2 and bad.stdout == "" and "Unknown card" in bad.stderr
+
+
+def test_replay_into_a_closed_pipe_prints_no_traceback() -> None:
+    """`ginrummy replay game.json | head -1`: the reader leaves early, no traceback."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ginrummy.cli", "replay", str(DATA / "short_match.json")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().strip() == b"ann vs bob"
+    proc.stdout.close()  # the reader goes away before the history is written
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0
+    assert "Traceback" not in err

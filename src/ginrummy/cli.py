@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -223,7 +224,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``ginrummy`` console script."""
+    """Entry point of the ``ginrummy`` console script: no traceback for a closed pipe
+    (``ginrummy replay game.json | head``) or Ctrl-C."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # the reader went away; silence the flush at exit as well
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in EXTERNAL:
         module = importlib.import_module(EXTERNAL[args_list[0]][0])
