@@ -192,3 +192,13 @@ def test_confidence_intervals() -> None:
 def test_derived_seeds_are_stable() -> None:
     assert derive_seed(1, 2) == derive_seed(1, 2) != derive_seed(2, 1)
     assert 0 <= derive_seed("x") < 2**63
+
+
+def test_plot_writes_the_running_win_rate_figure(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib", reason="--plot needs the plot extra (matplotlib)")
+    out = tmp_path / "rate.png"
+    assert main(["simple", "random", "--matches", "4", "--seed", "1", "--json",
+                 "--plot", str(out)]) == 0
+    assert json.loads(capsys.readouterr().out)["matches"] == 4
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
