@@ -218,7 +218,6 @@ def _swap_into_hand(rec: dict[str, Any]) -> None:
 MALFORMED: list[tuple[str, Mutation, int | None, int | None, str]] = [
     ("wrong format", _set(["format"], "ginrummy/2"), None, None, "Not a ginrummy/1 record"),
     ("no format", _delete(["format"]), None, None, "Not a ginrummy/1 record"),
-    ("unknown member", _set(["extra"], 1), None, None, "Unknown record member 'extra'"),
     ("bad target", _set(["options", "target"], 120), None, None, "100, 150, 200 or 250"),
     ("bad options", _set(["options"], [1]), None, None, "options must be an object"),
     ("bad players", _set(["players"], ["only one"]), None, None, "'players'"),
@@ -253,8 +252,8 @@ MALFORMED: list[tuple[str, Mutation, int | None, int | None, str]] = [
      "It is not your turn: seat 1 is to play."),
     ("unknown action", _set(["hands", 0, "actions", 1, "act"], "fold"), 0, 1,
      "Unknown action 'fold'"),
-    ("unknown action member", _set(["hands", 0, "actions", 1, "why"], "x"), 0, 1,
-     "Unknown action member 'why'"),
+    ("knock on a draw", _set(["hands", 0, "actions", 2, "knock"], True), 0, 2,
+     "Only a discard can carry a knock."),
     ("bad draw source", _set(["hands", 0, "actions", 2, "from"], "deck"), 0, 2,
      "'stock' or 'discard'"),
     ("stock draw in offer", _set(["hands", 0, "actions", 1],
@@ -292,6 +291,17 @@ def test_record_malformed_gives_record_error_with_place(
     assert err.message.endswith("."), err.message
     assert err.to_json() == {"hand": hand, "action": action, "message": err.message}
     assert str(err) == err.message
+
+
+def test_record_unknown_members_are_ignored_for_forward_compatibility() -> None:
+    """INTERFACES: the format may gain optional fields; a reader must not reject them."""
+    rec = sample()
+    rec["event"] = "club night"
+    rec["hands"][0]["note"] = "first"
+    rec["hands"][0]["actions"][1]["ms"] = 120
+    rec["hands"][0]["actions"][2]["knock"] = False
+    assert Match.from_record(rec).to_record()["hands"] == Match.from_record(sample()).to_record()[
+        "hands"]
 
 
 def test_r5_record_straight_back_gives_exact_sentence() -> None:
