@@ -210,8 +210,17 @@ def cards_mask(cards: CardsLike) -> tuple[int, int]:
             m |= card.mask
             n += 1
         return m, n
-    parsed = parse_cards(cards)
-    return sum(c.mask for c in parsed), len(parsed)
+    try:
+        items = list(cards)
+    except TypeError:
+        raise CardError(f"Expected cards, got {cards!r}.") from None
+    m = 0
+    for item in items:
+        card = item if isinstance(item, Card) else Card.parse(item)
+        if m & card.mask:
+            raise CardError(f"Duplicate card: {card}.")
+        m |= card.mask
+    return m, len(items)
 
 
 def format_cards(cards: Iterable[Card], symbols: bool = False) -> str:
