@@ -284,11 +284,22 @@ class Deal:
 
     @classmethod
     def parse(cls, text: str) -> Deal:
-        """Read ``HAND0 / HAND1 / UPCARD / STOCK`` (stock top first)."""
+        """Read ``HAND0 / HAND1 / UPCARD / STOCK`` (stock top first), the form ``str`` prints.
+
+        >>> d = Deal.shuffled(random.Random(1))
+        >>> Deal.parse(str(d)) == d
+        True
+        """
         parts = text.split("/")
         if len(parts) != 4:
             raise DealError("A deal reads 'hand0 / hand1 / upcard / stock'.")
         return cls.build(parts[0], parts[1], parts[2].strip(), parts[3])
+
+    def __str__(self) -> str:
+        return " / ".join(
+            [" ".join(map(str, self.hands[0])), " ".join(map(str, self.hands[1])),
+             str(self.upcard), " ".join(map(str, self.stock))]
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The record's ``deal`` object."""
