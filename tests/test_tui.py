@@ -33,7 +33,7 @@ def test_parse_command() -> None:
     assert parse_command("  ") is None
     assert parse_command("help") == "help" and parse_command("quit") == "quit"
     for bad, msg in [("dance", "I do not understand 'dance'"), ("d", "Which card?"),
-                     ("d ZZ", "Unknown card 'zz'")]:
+                     ("d ZZ", "Unknown card 'ZZ'")]:
         with pytest.raises(ValueError, match=msg):
             parse_command(bad)
 
@@ -44,7 +44,7 @@ def test_piped_game_shows_the_table_and_refuses_bad_input(
                          ["help", "dance", "stock", "pass", "pass", "stock", "quit"],
                          ["--vs", "random", "--seed", "3"])
     assert rc == 0
-    assert "Gin Rummy against random" in out
+    assert "Gin Rummy against Random" in out  # the bot's name begins sentences
     assert "knock KH" in out  # help text
     assert "I do not understand 'dance'" in out
     assert "While the up-card is offered you may only take it or pass." in out  # R4
@@ -79,7 +79,7 @@ def scripted_table(lines: list[str], deal: Deal, first_dealer: int) -> tuple[Tab
             raise EOFError from None
 
     match = Match(seed=1, first_dealer=first_dealer, deals=[deal])
-    return Table(match, make_bot("random", 0), "random", False, read, out.append), out
+    return Table(match, make_bot("random", 0), "Random", False, read, out.append), out
 
 
 def test_straight_back_is_refused_with_the_exact_sentence() -> None:
@@ -104,9 +104,9 @@ def test_knock_not_allowed_and_showdown_after_a_knock() -> None:
             "of 10.") in text
     assert "Showdown:" in text
     assert "You (knocker): [9♦ 9♥ 9♠]  [2♣ 3♣ 4♣]  [J♠ Q♠ K♠]   deadwood 4♦ = 4" in text
-    assert "random: [A♥ 2♥ 3♥]" in text and "= 61" in text
-    assert "Knock: You score 57 points." in text
-    assert "Score: You 57 - 0 random" in text
+    assert "Random: [A♥ 2♥ 3♥]" in text and "= 61" in text
+    assert "Knock: You score 61 - 4 = 57 points." in text  # R9: the difference
+    assert "Score: You 57 - 0 Random" in text
     assert table.match.scores == (57, 0)
 
 
@@ -148,3 +148,61 @@ def test_colour_marks_red_suits() -> None:
     table.color = True
     assert table.card(Card.parse("KH")) == "\x1b[31mK♥\x1b[0m"
     assert "\x1b[31m" not in table.card(Card.parse("KS"))
+
+
+def test_discard_tip_never_suggests_the_card_just_taken() -> None:
+    """R5: the tip names the best discard the player may make, not the up-card just taken
+    (throwing K♥ back would leave 30, but the best allowed discard leaves 31)."""
+    deal = Deal.build("2C 3C 4C 9D 9H JS QS KS 5H 7D", "AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "KH")
+    table, out = scripted_table(["take"], deal, first_dealer=1)
+    table.play()
+    tips = [line for line in out if line.startswith("Lowest deadwood after a discard")]
+    assert tips == ["Lowest deadwood after a discard: 31 (type d 9D)."]
+
+
+def test_typos_get_a_suggestion_and_card_errors_keep_the_spelling() -> None:
+    """A mistyped command names the nearest command; nothing is played."""
+    with pytest.raises(ValueError, match="Did you mean 'discard'"):
+        parse_command("dsicard KH")
+    with pytest.raises(ValueError, match="Did you mean 'stock'"):
+        parse_command("stokc")
+    with pytest.raises(ValueError) as e:
+        parse_command("xyzzy")
+    assert "Did you mean" not in str(e.value)
+    with pytest.raises(ValueError, match="Unknown card 'Q7'"):
+        parse_command("knock Q7")
+
+
+def test_gin_score_line_shows_the_bonus() -> None:
+    """R9: gin scores the defender's whole deadwood plus 25, and no lay-offs are shown."""
+    deal = Deal.build("2C 3C 4C 9D 9H 9S JS QS KS 5H", "AH 2H 3H 6D 7D 8S TC JC QD KD", "5C")
+    table, out = scripted_table(["take", "gin 5h"], deal, first_dealer=1)
+    table.play()
+    text = "\n".join(out)
+    assert "Gin: You score 61 deadwood + 25 gin bonus = 86 points." in text
+    assert "lays off" not in text
+    assert table.match.scores == (86, 0)
+
+
+def test_undercut_score_line_shows_the_bonus() -> None:
+    """R9: a defender at or under the knocker's deadwood scores the difference plus 25."""
+    deal = Deal.build("2C 3C 4C 9D 9H 9S JS QS 4H 5H", "AH 2H 3H 6D 7D 8D TC JC QC AD", "KS")
+    table, out = scripted_table(["take", "knock 5h"], deal, first_dealer=1)
+    table.play()
+    text = "\n".join(out)
+    assert ("Undercut (Random has 1, not more than 4): Random scores 4 - 1 + 25 undercut "
+            "bonus = 28 points.") in text
+    assert table.match.scores == (0, 28)
+
+
+def test_ctrl_c_at_the_prompt_leaves_with_the_score() -> None:
+    """Ctrl-C while the player is asked for a move ends the game like quit: exit 0, score."""
+    out: list[str] = []
+
+    def read(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    table = Table(Match(seed=2), make_bot("random", 0), "Random", False, read, out.append)
+    assert table.play() == 0
+    assert out[-1] == ("You leave the table. Score: You 0 - 0 Random (a terminal game is not "
+                       "saved). Goodbye.")

@@ -8,6 +8,7 @@ Every refused command changes nothing and prints the rules' sentence saying why 
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
 from collections.abc import Callable, Sequence
 
@@ -44,7 +45,8 @@ def parse_command(text: str) -> Action | str | None:
     """Read one line of input: an :class:`Action`, a word for a table command
     (``help``, ``hand``, ``quit``), or None for an empty line. Raises ValueError (with a
     sentence for the player) for input it cannot read."""
-    words = text.strip().lower().split()
+    raw = text.strip().split()
+    words = [w.lower() for w in raw]
     if not words:
         return None
     head, rest = words[0], words[1:]
@@ -67,22 +69,33 @@ def parse_command(text: str) -> Action | str | None:
             return Action.discard(Card.parse(head))
         except CardError:
             pass
-        raise ValueError(f"I do not understand {text.strip()!r}. Type help for the commands.")
+        raise ValueError(_not_understood(text))
     if head == "draw" and len(rest) == 1 and rest[0] in ("stock", "pile", "discard"):
         return DRAW_STOCK if rest[0] == "stock" else DRAW_DISCARD
     if head in ("d", "discard", "knock", "k", "gin") and len(rest) in (1, 2):
         knock = head in ("knock", "k", "gin")
         if len(rest) == 2:
             if rest[1] not in ("knock", "k"):
-                raise ValueError(
-                    f"I do not understand {text.strip()!r}. Type help for the commands.")
+                raise ValueError(_not_understood(text))
             knock = True
         try:
-            card = Card.parse(rest[0])
+            card = Card.parse(raw[1])
         except CardError as e:
             raise ValueError(str(e)) from None
         return Action.discard(card, knock)
-    raise ValueError(f"I do not understand {text.strip()!r}. Type help for the commands.")
+    raise ValueError(_not_understood(text))
+
+
+COMMAND_WORDS = ("take", "pass", "stock", "pile", "draw", "discard", "knock", "gin", "hand",
+                 "help", "quit")
+
+
+def _not_understood(text: str) -> str:
+    """The refusal for an unreadable line, naming the command a typo most likely meant."""
+    head = text.strip().split()[0].lower() if text.strip() else ""
+    guess = difflib.get_close_matches(head, COMMAND_WORDS, n=1, cutoff=0.6)
+    hint = f" Did you mean {guess[0]!r}?" if guess else ""
+    return f"I do not understand {text.strip()!r}.{hint} Type help for the commands."
 
 
 class Table:
@@ -142,10 +155,11 @@ class Table:
         self.write(f"Your hand: {self.grouped(v.hand)}")
         if v.phase is Phase.DISCARD and v.to_play == YOU:
             by = deadwood_by_discard_mask(sum(c.mask for c in v.hand))
-            best = min(by.values())
-            knockable = [Card.from_index(i) for i, d in by.items() if d <= v.knock_limit
-                         and Action.discard(Card.from_index(i), True) in v.legal]
-            tip = f"Lowest deadwood after a discard: {best}"
+            allowed = [c for c in v.hand if Action.discard(c) in v.legal]  # not straight back
+            pick = min(allowed, key=lambda c: (by[c.index], -c.points))
+            best = by[pick.index]
+            knockable = [c for c in allowed if Action.discard(c, True) in v.legal]
+            tip = f"Lowest deadwood after a discard: {best} (type d {pick})"
             if knockable:
                 tip += ("; you can go gin" if best == 0 else "; you can knock") + \
                     f" (e.g. knock {min(knockable, key=lambda c: by[c.index])})"
@@ -202,12 +216,24 @@ class Table:
             lays = ", ".join(f"{self.card(c)} on [{self.cards(ka.melds[i])}]"
                              for c, i in sd.layoffs)
             self.write(f"  {self.name(d)} lays off {lays}")
-        what = {"knock": "Knock", "gin": "Gin", "undercut": "Undercut"}[r.result]
-        pts = "point" if r.points == 1 else "points"
-        self.write(f"  {what}: {self.name(r.scorer)} score{'s' if r.scorer == BOT else ''} "
-                   f"{r.points} {pts}.")
+        self.write("  " + self.score_line(r.result, k, r.scorer, sd.knocker_deadwood,
+                                          sd.defender_deadwood, r.points))
         s = self.match.scores
         self.write(f"  Score: You {s[YOU]} - {s[BOT]} {self.bot_name}")
+
+    def score_line(self, result: str, knocker: int, scorer: int, kd: int, dd: int,
+                   points: int) -> str:
+        """The hand's score with its arithmetic (R9), e.g. ``Knock: 16 - 10 = 6 ...``."""
+        who = "You score" if scorer == YOU else f"{self.bot_name} scores"
+        pts = "point" if points == 1 else "points"
+        if result == "gin":
+            return f"Gin: {who} {dd} deadwood + 25 gin bonus = {points} {pts}."
+        defender = "you" if knocker == BOT else self.bot_name
+        if result == "undercut":
+            return (f"Undercut ({defender} {'have' if knocker == BOT else 'has'} {dd}, "
+                    f"not more than {kd}): {who} {kd} - {dd} + 25 undercut bonus = "
+                    f"{points} {pts}.")
+        return f"Knock: {who} {dd} - {kd} = {points} {pts}."
 
     # ------------------------------------------------------------------ play
 
@@ -216,7 +242,7 @@ class Table:
         while True:
             try:
                 line = self.read(self.prompt())
-            except EOFError:
+            except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C at the prompt: leave
                 raise Quit from None
             try:
                 cmd = parse_command(line)
@@ -278,8 +304,8 @@ class Table:
                 self.showdown(hand)
         except Quit:
             self.write("")
-            self.write(f"You leave the table at You {m.scores[YOU]} - {m.scores[BOT]} "
-                       f"{self.bot_name}. Goodbye.")
+            self.write(f"You leave the table. Score: You {m.scores[YOU]} - {m.scores[BOT]} "
+                       f"{self.bot_name} (a terminal game is not saved). Goodbye.")
             return 0
         out = m.outcome()
         assert out is not None
@@ -324,7 +350,7 @@ def main(argv: list[str]) -> int:
     match = Match(options, seed=args.seed, players=("you", name))
     color = sys.stdout.isatty() and not args.no_color
     try:
-        return Table(match, bot, name, color).play()
+        return Table(match, bot, name.capitalize(), color).play()
     except KeyboardInterrupt:
         print("\nGoodbye.")
         return 0

@@ -336,3 +336,32 @@ def test_straight_back_is_refused_with_the_rules_sentence(
     assert target not in hand_codes(page)
     assert pile.get_attribute("data-top") == target
     assert errors == []
+
+
+def test_phone_table_fits_and_dialogs_give_focus_back(server: str, browser: Any) -> None:
+    """On a 390 px phone nothing runs off the right edge; a dialog opened from the keyboard
+    keeps Tab inside itself and hands focus back to its button when Escape closes it."""
+    errors: list[str] = []
+    page = new_page(browser, errors, PHONE)
+    start_against_computer(page, server)
+    wait_my_move(page)
+    if dataset(page, "phase") == "draw":  # reach 11 cards, the widest hand (R5)
+        v = version(page)
+        page.get_by_test_id("stock").click()
+        wait_newer(page, v)
+    overflow = page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0
+    opener = page.get_by_test_id("score-sheet-button")
+    opener.focus()
+    page.keyboard.press("Enter")
+    page.get_by_test_id("score-sheet").wait_for(state="visible")
+    for _ in range(3):
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.getElementById('sheet-overlay')"
+                             ".contains(document.activeElement)")
+    page.keyboard.press("Escape")
+    page.get_by_test_id("score-sheet").wait_for(state="hidden")
+    assert page.evaluate("document.activeElement.dataset.testid") == "score-sheet-button"
+    assert errors == []

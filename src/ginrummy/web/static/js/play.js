@@ -525,8 +525,19 @@ function renderHand(prev, newHand) {
   // Deadwood count, live from the server's arrangement.
   const dw = S.arrangement ? S.arrangement.deadwood : loose.reduce((t, c) => t + cardPoints(c), 0);
   const badge = $("deadwood");
-  badge.textContent = `Deadwood ${dw}${hand.length === 11 ? " (11 cards)" : ""}`;
-  badge.classList.toggle("low", dw <= (S.view.knock_limit ?? 10));
+  // With 11 cards, also say what throwing the highest loose card leaves: a loose card of a
+  // best arrangement leaves exactly dw minus its points (R2). Not the card just taken (R5).
+  let after = null;
+  if (hand.length === 11 && S.arrangement) {
+    const looseCards = (S.arrangement.deadwood_cards || []).filter((c) => c !== taken);
+    const best = looseCards.reduce((b, c) => (b === null || cardPoints(c) > cardPoints(b) ? c : b), null);
+    if (best) after = { card: best, dw: dw - cardPoints(best) };
+  }
+  badge.textContent = after
+    ? `Deadwood ${dw} · ${cardShort(after.card)} leaves ${after.dw}`
+    : `Deadwood ${dw}`;
+  badge.title = after ? `Discarding ${cardName(after.card)} leaves ${after.dw} deadwood` : "";
+  badge.classList.toggle("low", (after ? after.dw : dw) <= (S.view.knock_limit ?? 10));
   // Knock: offered only when some discard allows it (R6).
   const kb = $("knock-button");
   const canKnock = knockable.size > 0;
@@ -557,11 +568,13 @@ function renderHand(prev, newHand) {
 // ------------------------------------------------------------------ hand over
 
 function resultTitle(r, handNo) {
+  // Told from this seat's side: "you knock", never the player's own name in the third person.
+  const mine = r.knocker === me();
   const k = r.knocker != null ? nameOf(r.knocker) : "";
   switch (r.result) {
-    case "gin": return `Hand ${handNo}: ${k} goes gin!`;
-    case "undercut": return `Hand ${handNo}: undercut!`;
-    case "knock": return `Hand ${handNo}: ${k} knocks`;
+    case "gin": return `Hand ${handNo}: ${mine ? "You go" : `${k} goes`} gin!`;
+    case "undercut": return `Hand ${handNo}: ${r.scorer === me() ? "You undercut" : "Undercut"}!`;
+    case "knock": return `Hand ${handNo}: ${mine ? "You knock" : `${k} knocks`}`;
     case "dead": return `Hand ${handNo}: a dead hand`;
     default: return `Hand ${handNo} is over`;
   }
@@ -574,14 +587,18 @@ function resultLine(r) {
   }
   const k = r.knocker;
   const d = 1 - k;
+  // Every sentence names this seat "you" (never its own name), the other seat by name.
   const you = (seat, verbYou, verbThem) => (seat === me() ? `You ${verbYou}` : `${nameOf(seat)} ${verbThem}`);
+  const has = (seat) => (seat === me() ? "you have" : `${nameOf(seat)} has`);
+  const scores = (seat) => (seat === me() ? "you score" : `${nameOf(seat)} scores`);
   if (r.result === "gin") {
-    return `${you(k, "go", "goes")} gin. ${nameOf(d)} has ${dw[d]} deadwood and may not lay off: ${nameOf(r.scorer)} scores ${dw[d]} + 25 gin bonus = ${r.points}.`;
+    const they = d === me() ? "You have" : `${nameOf(d)} has`;
+    return `${you(k, "go", "goes")} gin. ${they} ${dw[d]} deadwood and may not lay off: ${scores(r.scorer)} ${dw[d]} + 25 gin bonus = ${r.points}.`;
   }
   if (r.result === "undercut") {
-    return `${you(k, "knock", "knocks")} with ${dw[k]}, but ${nameOf(d)} has only ${dw[d]} after lay-offs: ${nameOf(r.scorer)} scores ${dw[k] - dw[d]} + 25 undercut bonus = ${r.points}.`;
+    return `${you(k, "knock", "knocks")} with ${dw[k]}, but ${has(d)} only ${dw[d]} after lay-offs: ${scores(r.scorer)} ${dw[k] - dw[d]} + 25 undercut bonus = ${r.points}.`;
   }
-  return `${you(k, "knock", "knocks")} with ${dw[k]}; ${nameOf(d)} has ${dw[d]} after lay-offs: ${nameOf(r.scorer)} scores ${r.points}.`;
+  return `${you(k, "knock", "knocks")} with ${dw[k]}; ${has(d)} ${dw[d]} after lay-offs: ${scores(r.scorer)} ${r.points}.`;
 }
 
 function revealSeat(seat, ho) {
@@ -742,14 +759,41 @@ function addReopen() {
 
 // ------------------------------------------------------------------ overlays, replay, record
 
+const openers = new Map(); // overlay id -> the element that had focus when it opened
+
 function openOverlay(id) {
+  if ($(id).hidden) openers.set(id, document.activeElement);
   $(id).hidden = false;
   const focusable = $(id).querySelector("button, [href], input");
   if (focusable) focusable.focus();
 }
 
 function closeOverlay(id) {
+  // Give focus back to what opened the dialog, so keyboard play carries on where it was.
   $(id).hidden = true;
+  const back = openers.get(id);
+  openers.delete(id);
+  if (back && back.isConnected && !back.closest("[hidden]")) back.focus({ preventScroll: true });
+}
+
+function trapFocus(ev) {
+  // Tab stays inside an open modal dialog (aria-modal="true").
+  const open = ["history-overlay", "sheet-overlay", "replay-overlay"].find((id) => !$(id).hidden);
+  if (!open) return false;
+  const items = [...$(open).querySelectorAll("button:not(:disabled), [href], input:not(:disabled), summary")]
+    .filter((n) => n.offsetParent !== null);
+  if (!items.length) return false;
+  const first = items[0];
+  const last = items[items.length - 1];
+  const inside = $(open).contains(document.activeElement);
+  if (ev.shiftKey && (document.activeElement === first || !inside)) {
+    ev.preventDefault();
+    last.focus();
+  } else if (!ev.shiftKey && (document.activeElement === last || !inside)) {
+    ev.preventDefault();
+    first.focus();
+  }
+  return true;
 }
 
 function showHistory() {
@@ -842,6 +886,7 @@ function handCards() {
 
 function onKey(ev) {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.key === "Tab" && trapFocus(ev)) return;
   const t = ev.target;
   if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
   if (ev.key === "Escape") {
