@@ -15,7 +15,7 @@ Card.parse('TD')
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 
 __all__ = [
     "Card",
@@ -269,13 +269,3 @@ def iter_mask(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-def sort_key(card: Card) -> tuple[int, int]:
-    """Display order: by suit, then rank."""
-    return (card.suit_index, card.rank_index)
-
-
-def points_of(cards: Sequence[Card]) -> int:
-    """Total points of the cards (R1)."""
-    return sum(c.points for c in cards)

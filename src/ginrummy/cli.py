@@ -42,12 +42,7 @@ def analyze(text: str) -> dict[str, Any]:
         raise CardError(f"Expected 0 to 11 cards, got {len(cards)}.")
     mask = sum(c.mask for c in cards)
     arr = arrangements_mask(mask)[0]
-    out: dict[str, Any] = {
-        "cards": [str(c) for c in cards],
-        "deadwood": arr.deadwood,
-        "melds": [[str(c) for c in m] for m in arr.melds],
-        "deadwood_cards": [str(c) for c in arr.deadwood_cards],
-    }
+    out: dict[str, Any] = {"cards": [str(c) for c in cards], **arr.to_json()}
     if len(cards) == 11:
         by = deadwood_by_discard_mask(mask)
         out["discards"] = {str(c): by[c.index] for c in cards}

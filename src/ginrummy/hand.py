@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from .cards import Card, CardError, CardsLike, deck, from_mask, parse_cards
+from .cards import Card, CardError, CardsLike, deck, from_mask, parse_cards, shuffled_deck
 from .melds import Showdown, deadwood_by_discard_mask, showdown_mask
 from .options import Options
 
@@ -261,8 +261,7 @@ class Deal:
     @classmethod
     def shuffled(cls, rng: random.Random) -> Deal:
         """A random deal from ``rng`` (reproducible for a seeded generator)."""
-        cards = deck()
-        rng.shuffle(cards)
+        cards = shuffled_deck(rng)
         return cls((tuple(cards[:10]), tuple(cards[10:20])), cards[20], tuple(cards[21:]))
 
     @classmethod

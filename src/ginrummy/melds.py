@@ -17,9 +17,10 @@ Two facts make the solver small and fast:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
+from typing import Any
 
 from .cards import Card, CardError, CardsLike, cards_mask, deck, from_mask, parse_cards
 
@@ -259,6 +260,15 @@ class Arrangement:
         """Every card in some meld."""
         return tuple(c for m in self.melds for c in m)
 
+    def to_json(self) -> dict[str, Any]:
+        """``{"melds": [[...]], "deadwood_cards": [...], "deadwood": n}`` in R1 notation, as
+        ``analyze --json`` (INTERFACES §4) and the web table show it."""
+        return {
+            "melds": [[str(c) for c in m] for m in self.melds],
+            "deadwood_cards": [str(c) for c in self.deadwood_cards],
+            "deadwood": self.deadwood,
+        }
+
     def __str__(self) -> str:
         parts = ["[" + " ".join(map(str, m)) + "]" for m in self.melds]
         if self.deadwood_cards:
@@ -426,11 +436,6 @@ def is_meld(cards: CardsLike) -> bool:
         return False
     ranks = sorted(c.rank_index for c in cs)
     return ranks == list(range(ranks[0], ranks[0] + len(ranks)))
-
-
-def melds_as_strings(melds: Iterable[Sequence[Card]]) -> list[list[str]]:
-    """Melds as lists of R1 strings (for JSON)."""
-    return [[str(c) for c in m] for m in melds]
 
 
 # ----------------------------------------------------------------------------- lay-offs (R8)

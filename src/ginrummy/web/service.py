@@ -34,7 +34,7 @@ from ..hand import (
     NotYourTurnError,
 )
 from ..match import Match, MatchOverError
-from ..melds import Arrangement, arrangements_mask
+from ..melds import arrangements_mask
 from ..options import Options, OptionsError
 from .store import (
     NO_TOKEN,
@@ -125,14 +125,6 @@ def deal_for(seed: int, hand_index: int) -> Deal:
     """The deal of hand ``hand_index``: a pure function of the match's secret seed, so a
     restart (or a replay) deals exactly the same cards."""
     return Deal.shuffled(random.Random(f"{seed}:{hand_index}"))
-
-
-def _arr_json(arr: Arrangement) -> dict[str, Any]:
-    return {
-        "melds": [[str(c) for c in m] for m in arr.melds],
-        "deadwood_cards": [str(c) for c in arr.deadwood_cards],
-        "deadwood": arr.deadwood,
-    }
 
 
 def _version_of(body: Mapping[str, Any]) -> int:
@@ -521,7 +513,7 @@ class Service:
                 pair = [sd.knocker_arrangement, sd.defender_arrangement]
                 if r.knocker == 1:
                     pair.reverse()
-                arrangements = [_arr_json(a) for a in pair]
+                arrangements = [a.to_json() for a in pair]
                 layoffs = [{"card": str(c), "meld": i} for c, i in sd.layoffs]
             hand_over = {
                 "hand": hand.hand_index,
@@ -571,7 +563,7 @@ class Service:
             "view": v.to_json(),
             "legal": legal,
             "my_turn": bool(legal),
-            "arrangement": _arr_json(arr),
+            "arrangement": arr.to_json(),
             "knock_discards": [str(c) for c in knock],
             "hand_over": hand_over,
             "score_sheet": sheet,
