@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from .cards import format_cards, from_mask
@@ -64,6 +65,9 @@ class Benchmark:
     unit: str = "call"
     references: dict[str, float] = field(default_factory=dict)
     """Published figures to print beside ours: source -> microseconds per operation."""
+    baseline: str | None = None
+    """Name of a benchmark run in the same process to report a speed ratio against (a
+    ratio is steadier than microseconds on a shared, noisy machine)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,7 @@ class Result:
     number: int
     samples_us: tuple[float, ...]
     references: dict[str, float]
+    baseline: str | None = None
 
     @property
     def median_us(self) -> float:
@@ -98,6 +103,7 @@ class Result:
             "max_us": round(max(self.samples_us), 3),
             "per_second": round(self.per_second, 1),
             "references_us": dict(self.references),
+            "baseline": self.baseline,
         }
 
 
@@ -129,7 +135,8 @@ def run_benchmark(bench: Benchmark, number: int, repeat: int, seed: int = 0) -> 
             if was_enabled:
                 gc.enable()
         samples.append(elapsed / max(done, 1) * 1e6)
-    return Result(bench.name, bench.unit, number, tuple(samples), dict(bench.references))
+    return Result(bench.name, bench.unit, number, tuple(samples), dict(bench.references),
+                  bench.baseline)
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -309,6 +316,53 @@ register(Benchmark("random play, complete hands (Hand API)", _random_play_bench(
                    {OPENSPIEL: 1e6 / 340, RLCARD: 1e6 / 93}))
 
 
+def _naive_deadwood(mask: int) -> int:
+    """A textbook solver kept as a same-process baseline: list every meld in the hand, then
+    search every collection of disjoint melds for the most points melded."""
+    cards = [i for i in range(52) if mask >> i & 1]
+    melds: list[tuple[int, int]] = []  # (mask, points)
+    for rank in range(13):
+        same = [s * 13 + rank for s in range(4) if mask >> (s * 13 + rank) & 1]
+        for size in (3, 4):
+            for combo in combinations(same, size):
+                melds.append((sum(1 << c for c in combo), size * min(rank + 1, 10)))
+    for suit in range(4):
+        for lo in range(11):
+            run, pts = 0, 0
+            for r in range(lo, 13):
+                if not mask >> (suit * 13 + r) & 1:
+                    break
+                run |= 1 << (suit * 13 + r)
+                pts += min(r + 1, 10)
+                if r - lo >= 2:
+                    melds.append((run, pts))
+    total = sum(min(c % 13 + 1, 10) for c in cards)
+    best = 0
+
+    def search(start: int, used: int, melded: int) -> None:
+        nonlocal best
+        best = max(best, melded)
+        for k in range(start, len(melds)):
+            m, p = melds[k]
+            if not m & used:
+                search(k + 1, used | m, melded + p)
+
+    search(0, 0, 0)
+    return total - best
+
+
+for _name, _prep, _base in [
+    ("naive baseline, 10 cards, uniform", _masks_bench(_naive_deadwood, 10, False),
+     "deadwood_mask, 10 cards, uniform"),
+    ("naive baseline, 10 cards, meld-rich", _masks_bench(_naive_deadwood, 10, True),
+     "deadwood_mask, 10 cards, meld-rich"),
+]:
+    register(Benchmark(_name, _prep, "call"))
+    for _i, _b in enumerate(BENCHMARKS):
+        if _b.name == _base:
+            BENCHMARKS[_i] = Benchmark(_b.name, _b.prepare, _b.unit, _b.references, _name)
+
+
 # ----------------------------------------------------------------------------- the command
 
 
@@ -317,16 +371,28 @@ def _format_table(results: Sequence[Result]) -> str:
     for r in results:
         sources += [s for s in r.references if s not in sources]
     name_w = max([len("benchmark")] + [len(r.name) for r in results])
+    by_name = {r.name: r for r in results}
     head = f"{'benchmark':<{name_w}}  {'us/op':>9}  {'ops/s':>11}  {'unit':<5}"
-    head += "".join(f"  {s:>15}" for s in sources)
+    head += f"  {'x baseline':>10}" + "".join(f"  {s:>15}" for s in sources)
     lines = [head, "-" * len(head)]
     for r in results:
         line = f"{r.name:<{name_w}}  {r.median_us:>9.2f}  {r.per_second:>11,.0f}  {r.unit:<5}"
+        base = by_name.get(r.baseline) if r.baseline else None
+        line += f"  {f'{base.median_us / r.median_us:.0f}x' if base else '':>10}"
         for s in sources:
             ref = r.references.get(s)
             line += f"  {'' if ref is None else f'{ref:g}':>15}"
         lines.append(line)
     return "\n".join(lines)
+
+
+def _with_ratio(r: Result, results: Sequence[Result]) -> dict[str, Any]:
+    """``r`` as JSON, with its speed-up over its same-process baseline when that ran."""
+    out = r.as_json()
+    base = next((b for b in results if b.name == r.baseline), None)
+    if base is not None:
+        out["speedup_vs_baseline"] = round(base.median_us / r.median_us, 1)
+    return out
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -372,7 +438,7 @@ def main(argv: list[str] | None = None) -> int:
             "number": args.number,
             "repeat": args.repeat,
             "seed": args.seed,
-            "results": [r.as_json() for r in results],
+            "results": [_with_ratio(r, results) for r in results],
             "reference_note": REFERENCE_NOTE,
         }, indent=2))
         return 0
