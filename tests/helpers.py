@@ -183,3 +183,22 @@ def cards_in(obj: Any) -> set[str]:
 def strs(cards: Iterable[Card]) -> list[str]:
     """Cards in R1 notation."""
     return [str(c) for c in cards]
+
+
+# The replay --json object of tests/data/short_match.json (INTERFACES §3), worked out by
+# hand: knock with lay-offs, dead hand, undercut, gin.
+SAMPLE_SUMMARY = {
+    "hands": [
+        {"result": "knock", "knocker": 1, "scorer": 1, "points": 32, "deadwood": [41, 9],
+         "layoffs": ["8C", "9C"]},
+        {"result": "dead", "knocker": None, "scorer": None, "points": 0, "deadwood": None,
+         "layoffs": []},
+        {"result": "undercut", "knocker": 1, "scorer": 0, "points": 29, "deadwood": [5, 9],
+         "layoffs": []},
+        {"result": "gin", "knocker": 1, "scorer": 1, "points": 82, "deadwood": [57, 0],
+         "layoffs": []},
+    ],
+    "scores": [29, 114],
+    "finished": True,
+    "winner": 1,
+}

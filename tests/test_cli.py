@@ -14,26 +14,12 @@ import pytest
 
 from ginrummy import deadwood
 from ginrummy.cli import main
+from helpers import SAMPLE_SUMMARY
 
 DATA = Path(__file__).parent / "data"
 SRC = Path(__file__).parent.parent / "src"
 SEED_001 = "7C 8C 9C 9D 9H 9S KD QH 4S 2H"
 
-SAMPLE_SUMMARY = {
-    "hands": [
-        {"result": "knock", "knocker": 1, "scorer": 1, "points": 32, "deadwood": [41, 9],
-         "layoffs": ["8C", "9C"]},
-        {"result": "dead", "knocker": None, "scorer": None, "points": 0, "deadwood": None,
-         "layoffs": []},
-        {"result": "undercut", "knocker": 1, "scorer": 0, "points": 29, "deadwood": [5, 9],
-         "layoffs": []},
-        {"result": "gin", "knocker": 1, "scorer": 1, "points": 82, "deadwood": [57, 0],
-         "layoffs": []},
-    ],
-    "scores": [29, 114],
-    "finished": True,
-    "winner": 1,
-}
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, object, str]:

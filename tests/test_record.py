@@ -15,6 +15,7 @@ import pytest
 from ginrummy import Match, Options, RecordError, match_from_record, match_to_record, replay
 from helpers import (
     LOOSE_25,
+    SAMPLE_SUMMARY,
     deal,
     gin_deal,
     play_dead_hand,
@@ -104,21 +105,7 @@ def test_record_actions_use_interface_field_names() -> None:
 def test_record_sample_match_replays_to_known_results() -> None:
     out, err = replay(sample())
     assert err is None
-    assert out == {
-        "hands": [
-            {"result": "knock", "knocker": 1, "scorer": 1, "points": 32, "deadwood": [41, 9],
-             "layoffs": ["8C", "9C"]},
-            {"result": "dead", "knocker": None, "scorer": None, "points": 0, "deadwood": None,
-             "layoffs": []},
-            {"result": "undercut", "knocker": 1, "scorer": 0, "points": 29, "deadwood": [5, 9],
-             "layoffs": []},
-            {"result": "gin", "knocker": 1, "scorer": 1, "points": 82, "deadwood": [57, 0],
-             "layoffs": []},
-        ],
-        "scores": [29, 114],
-        "finished": True,
-        "winner": 1,
-    }
+    assert out == SAMPLE_SUMMARY
 
 
 def test_record_replay_of_unfinished_hand_has_null_result() -> None:
