@@ -212,9 +212,11 @@ _MASK = (1 << 52) - 1
 # ----------------------------------------------------------------------------- benchmarks
 
 
-def _masks_bench(fn: Callable[[int], object], k: int, rich: bool) -> Prepare:
+def _hands_bench(fn: Callable[[Any], object], k: int, rich: bool, text: bool) -> Prepare:
+    """Time ``fn`` on distinct k-card hands, as masks or (``text``) as R1 strings."""
     def prepare(rng: random.Random, n: int) -> Runner:
-        hands = _distinct(rng, n, lambda r: _rich(r, k) if rich else _uniform(r, k))
+        masks = _distinct(rng, n, lambda r: _rich(r, k) if rich else _uniform(r, k))
+        hands: list[Any] = [_text(rng, m) for m in masks] if text else masks
 
         def run() -> int:
             for h in hands:
@@ -224,21 +226,14 @@ def _masks_bench(fn: Callable[[int], object], k: int, rich: bool) -> Prepare:
         return run
 
     return prepare
+
+
+def _masks_bench(fn: Callable[[int], object], k: int, rich: bool) -> Prepare:
+    return _hands_bench(fn, k, rich, text=False)
 
 
 def _text_bench(fn: Callable[[str], object], k: int, rich: bool) -> Prepare:
-    def prepare(rng: random.Random, n: int) -> Runner:
-        masks = _distinct(rng, n, lambda r: _rich(r, k) if rich else _uniform(r, k))
-        hands = [_text(rng, m) for m in masks]
-
-        def run() -> int:
-            for h in hands:
-                fn(h)
-            return len(hands)
-
-        return run
-
-    return prepare
+    return _hands_bench(fn, k, rich, text=True)
 
 
 def _showdown_bench(knockable: bool, text: bool) -> Prepare:
