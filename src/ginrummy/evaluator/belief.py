@@ -9,9 +9,10 @@ how they came to be held:
    that fit); one that melds with a card it took from the pile is more likely
    (``took_factor``);
 2. deal: draw the unknown cards by those weights (without replacement);
-3. improve: for each stock draw the opponent made (times ``improve``, at most
-   ``max_improve``), add one more weighted card and drop the card that leaves the most
-   deadwood: the opponent has been keeping its best cards;
+3. improve: for each stock draw the opponent made (at most ``max_improve``), with chance
+   ``improve``, add one more weighted card and drop the card that leaves the most
+   deadwood: the opponent has been keeping its best cards (the chance spreads hand
+   quality as wide as real play shows it);
 4. no knock so far: a hand that would have allowed gin at the opponent's last discard
    is redrawn (it would have knocked, R6), and one that allowed a knock in its first
    ``KNOCK_TURNS`` turns is redrawn with chance ``early_knock_reject``.
@@ -37,10 +38,10 @@ __all__ = ["Belief", "BeliefParams"]
 class BeliefParams:
     """The belief model's knobs (see the module docstring); defaults from calibration."""
 
-    shed_factor: float = 0.6
-    took_factor: float = 2.0
-    improve: float = 1.0
-    max_improve: int = 8
+    shed_factor: float = 0.8
+    took_factor: float = 1.5
+    improve: float = 0.8
+    max_improve: int = 10
     early_knock_reject: float = 0.8
     retries: int = 4
 
@@ -61,6 +62,7 @@ class Belief:
         self.params = params or BeliefParams()
         self.knock_limit = knock_limit
         self.unknown: list[int] = list(iter_mask(k.unseen))
+        self.opp_turns = k.opp_discarded.bit_count() if opp_turns is None else opp_turns
         shed = list(iter_mask(k.opp_discarded | k.opp_passed))
         took = list(iter_mask(k.opp_known))
         p = self.params
@@ -74,8 +76,7 @@ class Belief:
                 if _related(u, t):
                     w *= p.took_factor
             self.weights.append(w)
-        self.opp_turns = k.opp_discarded.bit_count() if opp_turns is None else opp_turns
-        self.extra = max(0, min(int(p.improve * k.opp_stock_draws), p.max_improve,
+        self.draws = max(0, min(self.opp_turns, p.max_improve,
                                 len(self.unknown) - k.opp_unknown))
 
     def _draw(self, rng: random.Random, n: int) -> list[int]:
@@ -88,7 +89,11 @@ class Belief:
     def _one(self, rng: random.Random) -> int:
         k = self.k
         n = k.opp_unknown
-        cards = self._draw(rng, n + self.extra)
+        improve = self.params.improve
+        if improve < 0:  # a fresh chance per sample, uniform on 0..-improve
+            improve = -improve * rng.random()
+        extra = sum(1 for _ in range(self.draws) if rng.random() < improve)
+        cards = self._draw(rng, n + extra)
         hand = k.opp_known
         for u in cards[:n]:
             hand |= 1 << u
