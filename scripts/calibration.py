@@ -25,7 +25,6 @@ from dataclasses import dataclass
 
 from ginrummy.bots import make_bot
 from ginrummy.bots.strong import StrongBot
-from ginrummy.cards import iter_mask
 from ginrummy.evaluator.belief import Belief, BeliefParams
 from ginrummy.evaluator.rollout import settle_knock
 from ginrummy.hand import Phase, View
