@@ -49,15 +49,18 @@ class ExpertBot(StrongBot):
         self.shortlist = shortlist
         self.z = z
         self.last: Evaluation | None = None
+        self.default: Action | None = None
 
     def decide(self, view: View) -> Action:
         """The default (``strong``'s move), unless the evaluator shows a clear gain."""
         self.last = None
+        self.default = None
         start = time.perf_counter()
         if len(view.legal) == 1:
             return view.legal[0]
         k = Knowledge.of(view)
         default = super().decide(view)
+        self.default = default
         if view.phase is Phase.DISCARD:
             candidates = self._discard_candidates(view, k, default)
         else:
