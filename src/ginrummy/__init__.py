@@ -7,7 +7,7 @@ The core (cards, melds, hand, match, record) is pure standard library and does n
 26
 """
 
-from .cards import Card, CardError, deck, format_cards, parse_cards
+from .cards import Card, CardError, CardSet, deck, format_cards, parse_cards
 from .hand import (
     DRAW_DISCARD,
     DRAW_STOCK,
@@ -46,7 +46,7 @@ from .record import RecordError, match_from_record, match_to_record, replay
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "Arrangement", "Card", "CardError", "CardNotInHandError", "DRAW_DISCARD",
+    "Action", "Arrangement", "Card", "CardError", "CardSet", "CardNotInHandError", "DRAW_DISCARD",
     "DRAW_STOCK", "Deal", "DealError", "HAND_LIMIT", "Hand", "HandOverError", "HandResult",
     "IllegalActionError", "KnockNotAllowedError", "Match", "MatchOverError", "NotYourTurnError",
     "Operation", "Options", "OptionsError", "Outcome", "PASS", "Phase", "RecordError",

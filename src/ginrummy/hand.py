@@ -28,7 +28,16 @@ from enum import StrEnum
 from itertools import islice
 from typing import Any
 
-from .cards import Card, CardError, CardsLike, deck, from_mask, parse_cards, shuffled_deck
+from .cards import (
+    Card,
+    CardError,
+    CardSet,
+    CardsLike,
+    deck,
+    from_mask,
+    parse_cards,
+    shuffled_deck,
+)
 from .melds import Showdown, deadwood_by_discard_mask, showdown_mask
 from .options import Options
 
@@ -523,7 +532,7 @@ class View:
     knock_limit: int
     phase: Phase
     to_play: int | None
-    hand: tuple[Card, ...]
+    hand: CardSet
     upcard: Card
     discards: tuple[Card, ...]
     stock_count: int
@@ -662,7 +671,7 @@ class View:
             knock_limit=whole("knock_limit", hi=10),
             phase=phase,
             to_play=to_play,
-            hand=cards("hand", get("hand")),
+            hand=CardSet(cards("hand", get("hand"))),
             upcard=upcard,
             discards=cards("discards", get("discards")),
             stock_count=whole("stock_count", hi=31),
@@ -986,7 +995,7 @@ class Hand:
             knock_limit=self.knock_limit,
             phase=self.phase,
             to_play=self.to_play,
-            hand=tuple(from_mask(self._masks[seat])),
+            hand=CardSet._of(self._masks[seat]),
             upcard=self.deal.upcard,
             discards=tuple(self.discards),
             stock_count=len(self._stock),

@@ -15,13 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .cards import ALL_CARDS, POINTS
 from .hand import Phase, View
 
 __all__ = ["ALL_CARDS", "Knowledge", "in_some_meld", "meld_partners", "POINTS"]
 
-ALL_CARDS = (1 << 52) - 1
-POINTS: tuple[int, ...] = tuple(min(i % 13 + 1, 10) for i in range(52))
-"""Points of each card index (R1)."""
 
 
 def _partners(i: int) -> tuple[tuple[int, int], ...]:
@@ -116,9 +114,7 @@ class Knowledge:
                 else:
                     opp_known &= ~(1 << card)
                     opp_discarded |= 1 << card
-        mine_mask = 0
-        for c in view.hand:
-            mine_mask |= c.mask
+        mine_mask = view.hand.mask
         pile_mask = 0
         for c in view.discards:
             pile_mask |= c.mask
