@@ -688,12 +688,22 @@ _MISSING: Any = object()
 # ----------------------------------------------------------------------------- the hand
 
 
-@dataclass
+@dataclass(eq=False)
 class Hand:
     """One hand from the deal to its result (R3-R9).
 
     ``hands`` and the stock are private state: consumers outside the core read
-    :meth:`view` (R11).
+    :meth:`view` (R11). Hands compare by identity: two hands of one deal are different
+    positions once either has moved. :meth:`copy` gives an independent position and
+    :meth:`push` / :meth:`pop` play and take back actions, for search and replay.
+
+    >>> h = Hand(Deal.shuffled(random.Random(2)), dealer=0)
+    >>> twin = h.copy(); _ = twin.push(PASS)
+    >>> h.phase, len(h.history), len(twin.history), twin == h
+    (<Phase.OFFER: 'offer'>, 0, 1, False)
+    >>> twin.pop(); len(twin.history)
+    Operation(seat=1, action=Action(act='pass'), card=None)
+    0
     """
 
     deal: Deal
@@ -720,6 +730,56 @@ class Hand:
         # each seat's view of the history: append-only lists, extended lazily and shared
         # by that seat's views (each view holds a prefix, so no view copies the history)
         self._seen: tuple[list[Operation], list[Operation]] = ([], [])
+        # what _apply changed beyond the cards, one entry per history entry (for pop)
+        self._undo: list[tuple[Any, ...]] = []
+
+    def copy(self) -> Hand:
+        """An independent copy of this position: playing on one never changes the other
+        (the deal, the options and finished results are immutable and shared)."""
+        twin = object.__new__(Hand)
+        twin.__dict__.update(self.__dict__)
+        twin._masks = list(self._masks)
+        twin._stock = list(self._stock)
+        twin.discards = list(self.discards)
+        twin.history = list(self.history)
+        twin._undo = list(self._undo)
+        twin._seen = (list(self._seen[0]), list(self._seen[1]))
+        return twin
+
+    def push(self, action: Action, seat: int | None = None) -> Operation:
+        """Play ``action`` (checked as :meth:`play` does); :meth:`pop` takes it back."""
+        return self.play(action, seat)
+
+    def pop(self) -> Operation:
+        """Take back the last action, restoring the position exactly as it was before it
+        (cards, pile, stock, turn, phase and result); returns the operation undone.
+
+        Raises :class:`IllegalActionError` when nothing has been played. Views taken
+        before keep what they showed.
+        """
+        if not self.history:
+            raise IllegalActionError("There is no action to take back.")
+        op = self.history.pop()
+        (self.to_play, self.phase, self._taken, self._by_discard, self._legal,
+         self.result) = self._undo.pop()
+        seat = op.seat
+        action = op.action
+        if action.act == "draw":
+            card = op.card
+            assert card is not None
+            self._masks[seat] &= ~card.mask
+            if action.source == "stock":
+                self._stock.append(card)
+            else:
+                self.discards.append(card)
+        elif action.act == "discard":
+            card = self.discards.pop()
+            self._masks[seat] |= card.mask
+        n = len(self.history)
+        if len(self._seen[0]) > n or len(self._seen[1]) > n:
+            # copy-on-truncate: views already taken hold the old lists and stay as they were
+            self._seen = (self._seen[0][:n], self._seen[1][:n])
+        return op
 
     # ------------------------------------------------------------------ questions
 
@@ -930,6 +990,8 @@ class Hand:
     def _apply(self, action: Action) -> Operation:
         seat = self.to_play
         assert seat is not None
+        self._undo.append(
+            (seat, self.phase, self._taken, self._by_discard, self._legal, self.result))
         self._legal = None
         if action.act == "pass":
             op = Operation(seat, action)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import tee
 from typing import Any
 
 from .hand import Action, Deal, Hand, HandResult, IllegalActionError, Operation, View
@@ -198,6 +199,24 @@ class Match:
     def view(self, seat: int) -> View:
         """What ``seat`` may see of the current hand (R11)."""
         return self.hand.view(seat)
+
+    def copy(self) -> Match:
+        """An independent copy: play on it (say, to try an action) and keep or drop it.
+
+        Finished hands are shared (nothing changes them); the current hand, the scores
+        and the deal RNG are copied, so both go on with the same future deals.
+        """
+        twin = object.__new__(Match)
+        twin.__dict__.update(self.__dict__)
+        twin.hands = list(self.hands)
+        if twin.hands and not twin.hands[-1].is_over():
+            twin.hands[-1] = twin.hands[-1].copy()
+        twin._scores = list(self._scores)
+        twin._rng = random.Random()
+        twin._rng.setstate(self._rng.getstate())
+        if self._deals is not None:
+            self._deals, twin._deals = tee(self._deals)
+        return twin
 
     # ------------------------------------------------------------------ records
 
