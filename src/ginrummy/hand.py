@@ -16,7 +16,7 @@ Operation(seat=1, action=Action(act='draw', source='stock'), card=Card.parse('AC
 >>> hand.play(Action.discard(Card.parse("AC"), knock=True)).action
 Action(act='discard', card=Card.parse('AC'), knock=True)
 >>> hand.result.result, hand.result.scorer, hand.result.points
-('gin', 1, 25)
+(<HandEnd.GIN: 'gin'>, 1, 25)
 """
 
 from __future__ import annotations
@@ -43,6 +43,10 @@ from .options import Options
 
 __all__ = [
     "Action",
+    "ActionKind",
+    "DrawSource",
+    "HandEnd",
+    "InvalidActionError",
     "CardNotInHandError",
     "DRAW_DISCARD",
     "DRAW_STOCK",
@@ -72,6 +76,13 @@ STRAIGHT_BACK = "You cannot put that straight back."
 
 class IllegalActionError(ValueError):
     """An action the rules do not allow now; the message is the sentence a player sees."""
+
+
+class InvalidActionError(IllegalActionError):
+    """An action that is malformed whatever the position (a syntax error: an unknown kind,
+    a draw from nowhere, a discard with no card), as opposed to a well-formed action the
+    rules refuse now. It subclasses :class:`IllegalActionError` so that code catching
+    that keeps catching both; catch this one first to tell them apart."""
 
 
 class NotYourTurnError(IllegalActionError):
@@ -122,20 +133,89 @@ class Phase(StrEnum):
         return self.value
 
 
+class ActionKind(StrEnum):
+    """What an action does (R4, R5): pass on the up-card, draw, or discard."""
+
+    PASS = "pass"
+    DRAW = "draw"
+    DISCARD = "discard"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class DrawSource(StrEnum):
+    """Where a draw comes from: the stock or the discard pile (R5)."""
+
+    STOCK = "stock"
+    DISCARD = "discard"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class HandEnd(StrEnum):
+    """How a hand ended (R7, R9)."""
+
+    KNOCK = "knock"
+    GIN = "gin"
+    UNDERCUT = "undercut"
+    DEAD = "dead"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """A player's move: ``pass``, ``draw`` from ``stock``/``discard``, or ``discard`` a card.
+
+    The kinds and sources are enums that compare equal to their strings. An impossible
+    combination is refused when built, with :class:`InvalidActionError`.
 
     >>> Action.from_json({"act": "discard", "card": "10h"})
     Action(act='discard', card=Card.parse('TH'), knock=False)
     >>> str(Action.parse("discard kh knock"))
     'discard KH knock'
+    >>> Action("draw", "stock") == DRAW_STOCK, DRAW_STOCK.act == "draw"
+    (True, True)
+    >>> Action("discard")
+    Traceback (most recent call last):
+    ...
+    ginrummy.hand.InvalidActionError: A discard needs a card.
     """
 
-    act: str
-    source: str | None = None
+    act: ActionKind
+    source: DrawSource | None = None
     card: Card | None = None
     knock: bool = False
+
+    def __post_init__(self) -> None:
+        try:
+            act = ActionKind(self.act)
+        except (ValueError, TypeError):
+            raise InvalidActionError(
+                f"Unknown action {self.act!r}: use 'pass', 'draw' or 'discard'.") from None
+        source = self.source
+        if act is ActionKind.DRAW:
+            try:
+                source = DrawSource(source)  # type: ignore[arg-type]
+            except (ValueError, TypeError):
+                raise InvalidActionError(
+                    f"A draw is from 'stock' or 'discard', not {source!r}.") from None
+        elif source is not None:
+            raise InvalidActionError(f"Only a draw has a source, not a {act}.")
+        if act is ActionKind.DISCARD:
+            if not isinstance(self.card, Card):
+                raise InvalidActionError("A discard needs a card.")
+        elif self.card is not None:
+            raise InvalidActionError(f"Only a discard names a card, not a {act}.")
+        if not isinstance(self.knock, bool):
+            raise InvalidActionError("'knock' must be true or false.")
+        if self.knock and act is not ActionKind.DISCARD:
+            raise InvalidActionError("Only a discard can knock.")
+        object.__setattr__(self, "act", act)
+        object.__setattr__(self, "source", source)
 
     @staticmethod
     def discard(card: Card | str, knock: bool = False) -> Action:
@@ -150,22 +230,22 @@ class Action:
             return DRAW_STOCK
         if source == "discard":
             return DRAW_DISCARD
-        raise IllegalActionError(f"A draw is from 'stock' or 'discard', not {source!r}.")
+        raise InvalidActionError(f"A draw is from 'stock' or 'discard', not {source!r}.")
 
     def to_json(self) -> dict[str, Any]:
         """The record/protocol form, without ``seat``."""
         if self.act == "pass":
             return {"act": "pass"}
         if self.act == "draw":
-            return {"act": "draw", "from": self.source}
+            return {"act": "draw", "from": str(self.source)}
         assert self.card is not None
         return {"act": "discard", "card": str(self.card), "knock": self.knock}
 
     @staticmethod
     def from_json(obj: Any) -> Action:
-        """Read an action object (record or protocol form); raises IllegalActionError."""
+        """Read an action object (record or protocol form); raises InvalidActionError."""
         if not isinstance(obj, Mapping):
-            raise IllegalActionError("An action must be a JSON object.")
+            raise InvalidActionError("An action must be a JSON object.")
         act = obj.get("act")
         if act == "pass":
             return PASS
@@ -174,20 +254,23 @@ class Action:
         if act == "discard":
             card = obj.get("card")
             if not isinstance(card, str):
-                raise IllegalActionError("A discard needs a 'card' such as 'KH'.")
+                raise InvalidActionError("A discard needs a 'card' such as 'KH'.")
             try:
                 c = Card.parse(card)
             except CardError as e:
-                raise IllegalActionError(str(e)) from None
+                raise InvalidActionError(str(e)) from None
             knock = obj.get("knock", False)
             if not isinstance(knock, bool):
-                raise IllegalActionError("'knock' must be true or false.")
+                raise InvalidActionError("'knock' must be true or false.")
             return Action.discard(c, knock)
-        raise IllegalActionError(f"Unknown action {act!r}: use 'pass', 'draw' or 'discard'.")
+        raise InvalidActionError(f"Unknown action {act!r}: use 'pass', 'draw' or 'discard'.")
 
     @staticmethod
     def parse(text: str) -> Action:
-        """Read the short form: ``pass``, ``draw stock|discard``, ``discard KH [knock]``."""
+        """Read the short form: ``pass``, ``draw stock|discard``, ``discard KH [knock]``;
+        raises InvalidActionError."""
+        if not isinstance(text, str):
+            raise InvalidActionError(f"An action is text like 'discard KH', not {text!r}.")
         words = text.lower().split()
         if words == ["pass"]:
             return PASS
@@ -195,12 +278,12 @@ class Action:
             return Action.draw(words[1])
         if len(words) in (2, 3) and words[0] == "discard":
             if len(words) == 3 and words[2] != "knock":
-                raise IllegalActionError(f"Cannot read action {text!r}.")
+                raise InvalidActionError(f"Cannot read action {text!r}.")
             try:
                 return Action.discard(Card.parse(words[1]), len(words) == 3)
             except CardError as e:
-                raise IllegalActionError(str(e)) from None
-        raise IllegalActionError(
+                raise InvalidActionError(str(e)) from None
+        raise InvalidActionError(
             f"Cannot read action {text!r}: try 'pass', 'draw stock', 'draw discard', "
             "'discard KH' or 'discard KH knock'."
         )
@@ -214,17 +297,18 @@ class Action:
 
     def __repr__(self) -> str:
         if self.act == "draw":
-            return f"Action(act='draw', source={self.source!r})"
+            return f"Action(act='draw', source='{self.source}')"
         if self.act == "discard":
             return f"Action(act='discard', card={self.card!r}, knock={self.knock})"
-        return f"Action(act={self.act!r})"
+        return f"Action(act='{self.act}')"
 
 
-PASS = Action("pass")
-DRAW_STOCK = Action("draw", "stock")
-DRAW_DISCARD = Action("draw", "discard")
+PASS = Action(ActionKind.PASS)
+DRAW_STOCK = Action(ActionKind.DRAW, DrawSource.STOCK)
+DRAW_DISCARD = Action(ActionKind.DRAW, DrawSource.DISCARD)
 _DISCARDS = [
-    (Action("discard", None, c, False), Action("discard", None, c, True)) for c in deck()
+    (Action(ActionKind.DISCARD, None, c, False), Action(ActionKind.DISCARD, None, c, True))
+    for c in deck()
 ]
 
 
@@ -430,9 +514,10 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """How a hand ended (R7, R9): ``knock``, ``gin``, ``undercut`` or ``dead``."""
+    """How a hand ended (R7, R9): ``knock``, ``gin``, ``undercut`` or ``dead`` (a
+    :class:`HandEnd`, equal to those strings)."""
 
-    result: str
+    result: HandEnd
     knocker: int | None = None
     scorer: int | None = None
     points: int = 0
@@ -449,7 +534,7 @@ class HandResult:
     def to_json(self) -> dict[str, Any]:
         """The hand object of ``ginrummy replay --json`` (INTERFACES §3)."""
         return {
-            "result": self.result,
+            "result": self.result.value,
             "knocker": self.knocker,
             "scorer": self.scorer,
             "points": self.points,
@@ -469,9 +554,10 @@ class HandResult:
         """
         if not isinstance(obj, Mapping):
             raise ViewError("A hand result must be a JSON object.")
-        result = obj.get("result")
-        if result not in ("knock", "gin", "undercut", "dead"):
-            raise ViewError(f"Unknown hand result {result!r}.")
+        try:
+            result = HandEnd(obj.get("result"))  # type: ignore[arg-type]
+        except (ValueError, TypeError):
+            raise ViewError(f"Unknown hand result {obj.get('result')!r}.") from None
         seats = []
         for key in ("knocker", "scorer"):
             v = obj.get(key)
@@ -495,7 +581,7 @@ class HandResult:
             laid_off = tuple(parse_cards(lay))
         except CardError as e:
             raise ViewError(str(e)) from None
-        if (result == "dead") != (seats[0] is None):
+        if (result is HandEnd.DEAD) != (seats[0] is None):
             raise ViewError("A dead hand has no knocker; any other result has one.")
         return cls(result, seats[0], seats[1], points, deadwood, None, laid_off)
 
@@ -506,12 +592,13 @@ def _score(knocker: int, sd: Showdown) -> HandResult:
     dw = [0, 0]
     dw[knocker], dw[defender] = sd.knocker_deadwood, sd.defender_deadwood
     if sd.gin:
-        return HandResult("gin", knocker, knocker, sd.defender_deadwood + 25, (dw[0], dw[1]), sd)
+        return HandResult(HandEnd.GIN, knocker, knocker, sd.defender_deadwood + 25,
+                          (dw[0], dw[1]), sd)
     if sd.defender_deadwood <= sd.knocker_deadwood:
         pts = sd.knocker_deadwood - sd.defender_deadwood + 25
-        return HandResult("undercut", knocker, defender, pts, (dw[0], dw[1]), sd)
+        return HandResult(HandEnd.UNDERCUT, knocker, defender, pts, (dw[0], dw[1]), sd)
     pts = sd.defender_deadwood - sd.knocker_deadwood
-    return HandResult("knock", knocker, knocker, pts, (dw[0], dw[1]), sd)
+    return HandResult(HandEnd.KNOCK, knocker, knocker, pts, (dw[0], dw[1]), sd)
 
 
 # ----------------------------------------------------------------------------- the view
@@ -884,7 +971,7 @@ class Hand:
         """Raise unless drawing from ``source`` (stock or discard) is allowed now (R4, R5)."""
         self._verify_seat(seat)
         if source not in ("stock", "discard"):
-            raise IllegalActionError(f"A draw is from 'stock' or 'discard', not {source!r}.")
+            raise InvalidActionError(f"A draw is from 'stock' or 'discard', not {source!r}.")
         if self.phase is Phase.DISCARD:
             raise WrongPhaseError("You have already drawn: discard a card.")
         if source == "stock" and self.phase is Phase.OFFER:
@@ -1020,7 +1107,7 @@ class Hand:
                 sd = showdown_mask(self._masks[seat], self._masks[1 - seat])
                 self._finish(_score(seat, sd))
             elif len(self._stock) <= 2:
-                self._finish(HandResult("dead"))  # R7
+                self._finish(HandResult(HandEnd.DEAD))  # R7
             else:
                 self.to_play = 1 - seat
                 self.phase = Phase.DRAW
