@@ -26,7 +26,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import islice
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import (
     Card,
@@ -38,7 +38,7 @@ from .cards import (
     parse_cards,
     shuffled_deck,
 )
-from .melds import Showdown, deadwood_by_discard_mask, showdown_mask
+from .melds import Showdown, deadwood_by_discard_mask, deadwood_mask, showdown_mask
 from .options import Options
 
 __all__ = [
@@ -166,18 +166,19 @@ class HandEnd(StrEnum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
 class Action:
     """A player's move: ``pass``, ``draw`` from ``stock``/``discard``, or ``discard`` a card.
 
     The kinds and sources are enums that compare equal to their strings. An impossible
-    combination is refused when built, with :class:`InvalidActionError`.
+    combination is refused when built, with :class:`InvalidActionError`. There are 107
+    actions and each exists once (``Action("pass") is PASS``), so actions compare and hash
+    by identity, as fast as ints.
 
     >>> Action.from_json({"act": "discard", "card": "10h"})
     Action(act='discard', card=Card.parse('TH'), knock=False)
     >>> str(Action.parse("discard kh knock"))
     'discard KH knock'
-    >>> Action("draw", "stock") == DRAW_STOCK, DRAW_STOCK.act == "draw"
+    >>> Action("draw", "stock") is DRAW_STOCK, DRAW_STOCK.act == "draw"
     (True, True)
     >>> Action("discard")
     Traceback (most recent call last):
@@ -185,37 +186,74 @@ class Action:
     ginrummy.hand.InvalidActionError: A discard needs a card.
     """
 
+    __slots__ = ("act", "source", "card", "knock", "code")
     act: ActionKind
-    source: DrawSource | None = None
-    card: Card | None = None
-    knock: bool = False
+    source: DrawSource | None
+    card: Card | None
+    knock: bool
+    code: int
+    """A small int naming the action: 0 pass, 1 draw from the stock, 2 draw from the
+    discard pile, ``3 + 2 * card.index + knock`` for a discard."""
 
-    def __post_init__(self) -> None:
+    def __new__(cls, act: ActionKind | str, source: DrawSource | str | None = None,
+                card: Card | None = None, knock: bool = False) -> Action:
         try:
-            act = ActionKind(self.act)
+            kind = ActionKind(act)
         except (ValueError, TypeError):
             raise InvalidActionError(
-                f"Unknown action {self.act!r}: use 'pass', 'draw' or 'discard'.") from None
-        source = self.source
-        if act is ActionKind.DRAW:
+                f"Unknown action {act!r}: use 'pass', 'draw' or 'discard'.") from None
+        src = None
+        if kind is ActionKind.DRAW:
             try:
-                source = DrawSource(source)  # type: ignore[arg-type]
+                src = DrawSource(source)  # type: ignore[arg-type]
             except (ValueError, TypeError):
                 raise InvalidActionError(
                     f"A draw is from 'stock' or 'discard', not {source!r}.") from None
         elif source is not None:
-            raise InvalidActionError(f"Only a draw has a source, not a {act}.")
-        if act is ActionKind.DISCARD:
-            if not isinstance(self.card, Card):
+            raise InvalidActionError(f"Only a draw has a source, not a {kind}.")
+        if kind is ActionKind.DISCARD:
+            if not isinstance(card, Card):
                 raise InvalidActionError("A discard needs a card.")
-        elif self.card is not None:
-            raise InvalidActionError(f"Only a discard names a card, not a {act}.")
-        if not isinstance(self.knock, bool):
+        elif card is not None:
+            raise InvalidActionError(f"Only a discard names a card, not a {kind}.")
+        if not isinstance(knock, bool):
             raise InvalidActionError("'knock' must be true or false.")
-        if self.knock and act is not ActionKind.DISCARD:
+        if knock and kind is not ActionKind.DISCARD:
             raise InvalidActionError("Only a discard can knock.")
-        object.__setattr__(self, "act", act)
-        object.__setattr__(self, "source", source)
+        if kind is ActionKind.PASS:
+            code = 0
+        elif kind is ActionKind.DRAW:
+            code = 1 if src is DrawSource.STOCK else 2
+        else:
+            assert card is not None
+            code = 3 + 2 * card.index + knock
+        if _ALL_ACTIONS:
+            return _ALL_ACTIONS[code]
+        self = object.__new__(cls)  # only while the 107 actions are being built
+        for name, value in (("act", kind), ("source", src), ("card", card), ("knock", knock),
+                            ("code", code)):
+            object.__setattr__(self, name, value)
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Action is immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[Any, ...]]:
+        return (Action, (str(self.act), None if self.source is None else str(self.source),
+                         self.card, self.knock))
+
+    def __copy__(self) -> Action:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> Action:
+        return self
+
+    @staticmethod
+    def from_code(code: int) -> Action:
+        """The action with the given :attr:`code` (0..106)."""
+        if type(code) is not int or not 0 <= code < len(_ALL_ACTIONS):
+            raise InvalidActionError(f"No action has the code {code!r}.")
+        return _ALL_ACTIONS[code]
 
     @staticmethod
     def discard(card: Card | str, knock: bool = False) -> Action:
@@ -303,18 +341,21 @@ class Action:
         return f"Action(act='{self.act}')"
 
 
-PASS = Action(ActionKind.PASS)
-DRAW_STOCK = Action(ActionKind.DRAW, DrawSource.STOCK)
-DRAW_DISCARD = Action(ActionKind.DRAW, DrawSource.DISCARD)
-_DISCARDS = [
-    (Action(ActionKind.DISCARD, None, c, False), Action(ActionKind.DISCARD, None, c, True))
-    for c in deck()
-]
+_ALL_ACTIONS: list[Action] = []
+_ALL_ACTIONS.extend(
+    [Action(ActionKind.PASS), Action(ActionKind.DRAW, DrawSource.STOCK),
+     Action(ActionKind.DRAW, DrawSource.DISCARD)]
+    + [Action(ActionKind.DISCARD, None, c, k) for c in deck() for k in (False, True)]
+)
+PASS = _ALL_ACTIONS[0]
+DRAW_STOCK = _ALL_ACTIONS[1]
+DRAW_DISCARD = _ALL_ACTIONS[2]
+_DISCARDS = [(_ALL_ACTIONS[3 + 2 * i], _ALL_ACTIONS[4 + 2 * i]) for i in range(52)]
 
 
-@dataclass(frozen=True, slots=True)
-class Operation:
-    """One applied action in a hand's history; ``card`` is the card drawn, if any."""
+class Operation(NamedTuple):
+    """One applied action in a hand's history; ``card`` is the card drawn, if any (None
+    for the opponent's stock draw in a seat's view, R11). A small immutable value."""
 
     seat: int
     action: Action
@@ -604,11 +645,12 @@ def _score(knocker: int, sd: Showdown) -> HandResult:
 # ----------------------------------------------------------------------------- the view
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """What one seat may see (R11), nothing more: built by copying allowed facts only.
 
-    ``revealed`` holds both hands once a knock has shown them, otherwise None.
+    ``revealed`` holds both hands once a knock has shown them, otherwise None. A view is
+    an immutable named tuple (cheap to build: one per decision); ``view._replace(...)``
+    gives a changed copy.
     """
 
     seat: int
@@ -770,6 +812,7 @@ class View:
 
 
 _MISSING: Any = object()
+_new_view = tuple.__new__
 
 
 # ----------------------------------------------------------------------------- the hand
@@ -814,9 +857,10 @@ class Hand:
         self._taken: Card | None = None  # card just taken from the pile (R5)
         self._by_discard: dict[int, int] | None = None  # deadwood after each discard
         self._legal: tuple[Action, ...] | None = None
-        # each seat's view of the history: append-only lists, extended lazily and shared
-        # by that seat's views (each view holds a prefix, so no view copies the history)
+        # each seat's view of the history, one entry per action: lists shared by that
+        # seat's views (each view holds a prefix, so no view copies the history)
         self._seen: tuple[list[Operation], list[Operation]] = ([], [])
+        self._views_out = False  # whether a view may hold the current lists
         # what _apply changed beyond the cards, one entry per history entry (for pop)
         self._undo: list[tuple[Any, ...]] = []
 
@@ -862,10 +906,15 @@ class Hand:
         elif action.act == "discard":
             card = self.discards.pop()
             self._masks[seat] |= card.mask
-        n = len(self.history)
-        if len(self._seen[0]) > n or len(self._seen[1]) > n:
-            # copy-on-truncate: views already taken hold the old lists and stay as they were
-            self._seen = (self._seen[0][:n], self._seen[1][:n])
+        s0, s1 = self._seen
+        if self._views_out:
+            # views already taken hold these lists: truncate copies, so they stay as they were
+            n = len(self.history)
+            self._seen = (s0[:n], s1[:n])
+            self._views_out = False
+        else:
+            s0.pop()
+            s1.pop()
         return op
 
     # ------------------------------------------------------------------ questions
@@ -938,6 +987,18 @@ class Hand:
             lim = self.knock_limit
             taken = self._taken.index if self._taken is not None else -1
             out = []
+            m = self._masks[self.to_play]  # type: ignore[index]
+            if self._by_discard is None and deadwood_mask(m) > lim + 10:
+                # Discarding a card c leaves at least deadwood(hand) - points(c) >=
+                # deadwood(hand) - 10, so no discard allows a knock (R6): skip the table.
+                while m:
+                    low = m & -m
+                    i = low.bit_length() - 1
+                    m ^= low
+                    if i != taken:
+                        out.append(_DISCARDS[i][0])
+                self._legal = legal = tuple(out)
+                return legal
             for i, v in self._discard_table().items():
                 if i == taken:
                     continue
@@ -1112,6 +1173,14 @@ class Hand:
                 self.to_play = 1 - seat
                 self.phase = Phase.DRAW
         self.history.append(op)
+        s0, s1 = self._seen
+        if action is DRAW_STOCK:
+            hidden = _HIDDEN_STOCK_DRAW[seat]
+            s0.append(op if seat == 0 else hidden)
+            s1.append(op if seat == 1 else hidden)
+        else:
+            s0.append(op)
+            s1.append(op)
         return op
 
     def _finish(self, result: HandResult) -> None:
@@ -1121,35 +1190,20 @@ class Hand:
 
     # ------------------------------------------------------------------ views
 
-    def _history_for(self, seat: int) -> History:
-        seen = self._seen[seat]
-        n = len(self.history)
-        if len(seen) < n:
-            seen.extend(op.redacted_for(seat) for op in self.history[len(seen):])
-        return History(seen, n)
-
     def view(self, seat: int) -> View:
         """What ``seat`` may see now (R11); both hands only after a knock reveals them."""
         if seat not in (0, 1):
             raise ValueError(f"A seat is 0 or 1, not {seat!r}.")
         revealed = None
-        if self.result is not None and self.result.result != "dead":
+        result = self.result
+        if result is not None and result.result is not HandEnd.DEAD:
             revealed = (tuple(self.cards_of(0)), tuple(self.cards_of(1)))
-        return View(
-            seat=seat,
-            dealer=self.dealer,
-            hand_index=self.hand_index,
-            scores=self.scores,
-            options=self.options,
-            knock_limit=self.knock_limit,
-            phase=self.phase,
-            to_play=self.to_play,
-            hand=CardSet._of(self._masks[seat]),
-            upcard=self.deal.upcard,
-            discards=tuple(self.discards),
-            stock_count=len(self._stock),
-            history=self._history_for(seat),
-            legal=self.legal_actions() if self.to_play == seat else (),
-            result=self.result,
-            revealed=revealed,
-        )
+        self._views_out = True
+        to_play = self.to_play
+        return _new_view(View, (
+            seat, self.dealer, self.hand_index, self.scores, self.options, self.knock_limit,
+            self.phase, to_play, CardSet._of(self._masks[seat]), self.deal.upcard,
+            tuple(self.discards), len(self._stock),
+            History(self._seen[seat], len(self.history)),
+            self.legal_actions() if to_play == seat else (), result, revealed,
+        ))

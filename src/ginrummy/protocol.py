@@ -24,7 +24,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from typing import IO, Any, TextIO
 
 from .bots import Bot, BotError, bot_names, make_bot
@@ -139,7 +138,7 @@ def serve(bot: Bot, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
                     )
                 except (CardError, TypeError):
                     revealed = None
-                final = replace(last_view, phase=Phase.OVER, to_play=None, legal=(),
+                final = last_view._replace(phase=Phase.OVER, to_play=None, legal=(),
                                 revealed=revealed)
                 try:
                     result = HandResult.from_json(msg.get("result"))
