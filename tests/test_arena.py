@@ -75,7 +75,7 @@ def test_points_per_hand_and_extras_agree_with_the_records(
         rec = json.loads(f.read_text())
         m = Match.from_record(rec)
         a_seat = i % 2  # A sits in seat 0, then 1, in each pair
-        assert rec["players"][a_seat] == out["players"][0]
+        assert rec["players"][a_seat] == out["names"][0] == "example"  # its hello name
         outcome = m.outcome()
         assert outcome is not None
         if outcome.winner is not None:
@@ -138,8 +138,34 @@ def test_a_misbehaving_bot_forfeits_and_the_runner_carries_on(
     assert out["forfeits"] == [2, 0] and out["wins"] == [0, 2] and out["win_rate"] == 0
     lines = err.strip().splitlines()
     assert len(lines) == 2
-    for i, line in enumerate(lines, 1):
-        assert line.startswith(f"ginrummy match: match {i}: {bad} forfeits. Bot '{bad}' failed:")
+    for i, line in enumerate(lines, 1):  # named by its hello
+        assert line.startswith(
+            f"ginrummy match: match {i}: misbehaving forfeits. Bot 'misbehaving' failed:")
+    assert out["players"][0] == bad and out["names"] == ["misbehaving", "example"]
+
+
+@pytest.mark.parametrize("command, problem", [
+    ("/nonexistent/bot", "cannot start '/nonexistent/bot'"),
+    (f"{sys.executable} -c pass", "ended without answering hello"),
+])
+def test_an_exec_bot_that_cannot_start_stops_the_run_before_the_first_match(
+        command: str, problem: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main([f"exec:{command}", "random", "--matches", "4", "--records", str(tmp_path)])
+    cap = capsys.readouterr()
+    assert rc == 2 and cap.out == ""
+    lines = cap.err.strip().splitlines()
+    assert len(lines) == 1 and problem in lines[0] and lines[0].endswith("No match was played.")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_text_mode_prints_the_seed_and_the_bots_own_names(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([f"exec:{sys.executable} {EXAMPLE}", "random", "--matches", "2"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("example vs random: 2 matches") and ", seed " in first
+    seed = int(first.rsplit("seed ", 1)[1])
+    assert main(["random", "random", "--matches", "2", "--seed", str(seed), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["seed"] == seed
 
 
 def test_a_project_bot_that_raises_forfeits_too() -> None:
