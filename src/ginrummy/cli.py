@@ -200,6 +200,51 @@ def _print_match(match: Match) -> None:
               f"after {out.hands} hands.")
 
 
+# ----------------------------------------------------------------------------- verify
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """``ginrummy verify FILE [--json]``: 0 verified, 1 the proof fails, 2 cannot check."""
+    from .fairness import verify_record
+
+    try:
+        if args.file == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as f:
+                data = f.read()
+        record = loads(data)
+    except OSError as e:
+        print(f"ginrummy verify: cannot read {args.file}: {e.strerror}.", file=sys.stderr)
+        return 2
+    except RecordError as e:
+        print(f"ginrummy verify: {e.message}", file=sys.stderr)
+        return 2
+    v = verify_record(record)
+    if args.json:
+        print(json.dumps(v.to_json()))
+    elif v.problem is not None:
+        print(f"ginrummy verify: cannot check {args.file}: {v.problem}", file=sys.stderr)
+    else:
+        state = "matches" if v.commitment_ok else "DOES NOT MATCH"
+        print(f"Commitment {record['commitment']}: {state} SHA-256 of seed {v.seed} "
+              f"and salt {record['salt']}.")
+        for i, ok in enumerate(v.hands_ok):
+            print(f"Hand {i + 1}: " + ("the deal is the one the seed gives." if ok else
+                                       "NOT the deal the seed gives."))
+        for m in v.mismatches:
+            print(f"  {m}")
+        n = len(v.hands_ok)
+        if v.ok:
+            print(f"Verified: the seed was fixed before the first deal, and all {n} "
+                  f"deal{'s' if n != 1 else ''} came from it ({v.scheme}).")
+        else:
+            print("NOT VERIFIED: see above.")
+    if v.problem is not None:
+        return 2
+    return 0 if v.ok else 1
+
+
 # ----------------------------------------------------------------------------- main
 
 
@@ -213,6 +258,11 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="replay a ginrummy/1 record (INTERFACES §3)")
     r.add_argument("file", help="record file, or - for standard input")
     r.add_argument("--json", action="store_true", help="print JSON")
+    v = sub.add_parser(
+        "verify", help="check a record's fair-deal proof: its commitment and every deal "
+        "(docs/fairness.md)")
+    v.add_argument("file", help="record file, or - for standard input")
+    v.add_argument("--json", action="store_true", help="print JSON")
     for name, (_, help_text) in EXTERNAL.items():
         sub.add_parser(name, help=help_text, add_help=False)
     return p
@@ -244,6 +294,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return cmd_analyze(args)
     if args.command == "replay":
         return cmd_replay(args)
+    if args.command == "verify":
+        return cmd_verify(args)
     parser.print_help()
     return 0
 
