@@ -45,7 +45,8 @@ def test_a_changed_deal_or_seed_fails_with_exit_1(tmp_path: Path,
         rec["hands"][1]["deal"]["stock"][0], rec["hands"][1]["deal"]["upcard"]
     assert main(["verify", write(tmp_path, rec)]) == 1
     out = capsys.readouterr().out
-    assert "Hand 2: NOT the deal the seed gives." in out and out.endswith("NOT VERIFIED: see above.\n")
+    assert "Hand 2: NOT the deal the seed gives." in out
+    assert out.endswith("NOT VERIFIED: see above.\n")
     assert "the up-card (" in out
     rec = fair_record()
     rec["commitment"] = commitment(rec["seed"] + 1, rec["salt"])
