@@ -515,8 +515,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="seed (default: random, reported)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--target", type=int, default=100, help="target score: 100/150/200/250")
-    p.add_argument("--gin-only", action="store_true", help="gin only table (R12)")
-    p.add_argument("--oklahoma", action="store_true", help="Oklahoma variant (R12)")
+    p.add_argument("--gin-only", action="store_true", help="gin only: no knocking, a hand ends only with gin")
+    p.add_argument("--oklahoma", action="store_true", help="Oklahoma: the up-card sets the knock limit (an ace: gin only)")
     p.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
     p.add_argument("--ray", metavar="ADDRESS", default=None,
                    help="run the pairs as tasks on a Ray cluster (local: start one here; "

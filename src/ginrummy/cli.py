@@ -1,10 +1,11 @@
-"""The ``ginrummy`` command: replay and analyze (INTERFACES §3-4), and the faces built on
-the core (serve, play, match, bot, bench), each loaded only when asked for."""
+"""The ``ginrummy`` command: analyze, replay and verify, and the faces built on the core
+(serve, play, match, bot, bench), each loaded only when asked for."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import json
 import os
 import sys
@@ -20,12 +21,14 @@ from .record import RecordError, loads, read_partial, summary
 # Sub-commands that live in other modules: name -> (module, help). Each module has
 # ``main(argv: list[str]) -> int``.
 EXTERNAL = {
-    "serve": ("ginrummy.web.server", "run the web table (the main job)"),
+    "serve": ("ginrummy.web.server", "run the web table in the browser (docs/web-api.md)"),
     "play": ("ginrummy.tui", "play in the terminal against the computer"),
-    "match": ("ginrummy.arena", "bot-vs-bot matches with statistics (INTERFACES §6)"),
-    "bot": ("ginrummy.protocol", "run a bot over the ginrummy-bot/1 protocol (INTERFACES §5)"),
+    "match": ("ginrummy.arena", "bot-vs-bot matches with statistics (docs/bots.md)"),
+    "bot": ("ginrummy.protocol", "run a bot over the ginrummy-bot/1 protocol (docs/protocol.md)"),
     "bench": ("ginrummy.bench", "solver and state-machine benchmarks"),
 }
+# Sub-commands that need an optional extra: name -> extra.
+EXTRAS = {"serve": "web"}
 
 
 def _pretty(cards: Sequence[Card]) -> str:
@@ -96,8 +99,9 @@ def _hand_story(match: Match, hand: Hand, index: int) -> list[str]:
     def name(seat: int) -> str:
         return _seat_name(match, seat)
 
+    limit = "gin only" if hand.knock_limit == 0 else f"knock limit {hand.knock_limit}"
     lines = [f"Hand {index + 1}: {name(hand.dealer)} deals. "
-             f"Up-card {_pretty([hand.deal.upcard])}, knock limit {hand.knock_limit}."]
+             f"Up-card {_pretty([hand.deal.upcard])}, {limit}."]
     for s in (0, 1):
         lines.append(f"  {name(s)} holds {_pretty(sorted(hand.deal.hands[s]))}")
     for op in hand.history:
@@ -116,7 +120,7 @@ def _hand_story(match: Match, hand: Hand, index: int) -> list[str]:
         lines.append("  (the hand is unfinished)")
         return lines
     if r.result == "dead":
-        lines.append("  Two cards left in the stock: a dead hand. Nobody scores (R7).")
+        lines.append("  Two cards left in the stock: a dead hand. Nobody scores.")
         return lines
     sd = r.showdown
     assert sd is not None and r.knocker is not None
@@ -152,7 +156,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(json.dumps({"hands": [], "scores": [0, 0], "finished": False, "winner": None,
                               "error": {"hand": None, "action": None, "message": msg}}))
         else:
-            print(f"ginrummy replay: {msg}", file=sys.stderr)
+            print(f"ginrummy replay: {msg} Records come from `ginrummy match --records DIR`, "
+                  "`ginrummy play --record FILE` or the web table's download; "
+                  "docs/example-record.json is one to try.", file=sys.stderr)
         return 1
     match: Match | None
     try:
@@ -248,14 +254,32 @@ def cmd_verify(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------- main
 
 
+def _version() -> str:
+    """The installed package's version (or the source tree's, when run uninstalled)."""
+    try:
+        return importlib.metadata.version("ginrummy")
+    except importlib.metadata.PackageNotFoundError:
+        from . import __version__
+
+        return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser (external sub-commands are parsed by their own modules)."""
-    p = argparse.ArgumentParser(prog="ginrummy", description="Gin Rummy: play, analyze, replay.")
+    p = argparse.ArgumentParser(
+        prog="ginrummy", description="Gin Rummy: play, analyze, replay, verify.",
+        epilog="Each command has its own --help. Documentation: the README and docs/.")
+    p.add_argument("--version", action="version", version=f"ginrummy {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    a = sub.add_parser("analyze", help="best melds and deadwood of 0-11 cards (INTERFACES §4)")
-    a.add_argument("cards", help='cards in R1 notation, e.g. "7C 8C 9C 9D 9H 9S KD QH 4S 2H"')
+    a = sub.add_parser("analyze", help="best melds and deadwood of 0-11 cards")
+    a.add_argument("cards", help='0-11 cards, rank then suit, in one argument, e.g. '
+                   '"7C 8C 9C 9D 9H 9S KD QH 4S 2H" (TD or 10D for the ten)')
     a.add_argument("--json", action="store_true", help="print JSON")
-    r = sub.add_parser("replay", help="replay a ginrummy/1 record (INTERFACES §3)")
+    r = sub.add_parser(
+        "replay", help="replay a game record hand by hand (docs/records.md)",
+        description="Replay a ginrummy/1 game record under the rules, hand by hand. Records "
+        "come from `ginrummy match --records DIR`, `ginrummy play --record FILE` and the web "
+        "table's download button; docs/example-record.json is a small one to try.")
     r.add_argument("file", help="record file, or - for standard input")
     r.add_argument("--json", action="store_true", help="print JSON")
     v = sub.add_parser(
@@ -286,7 +310,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in EXTERNAL:
-        module = importlib.import_module(EXTERNAL[args_list[0]][0])
+        command = args_list[0]
+        try:
+            module = importlib.import_module(EXTERNAL[command][0])
+        except ImportError as e:
+            missing = e.name or ""
+            if missing.split(".")[0] == "ginrummy" or command not in EXTRAS:
+                raise
+            extra = EXTRAS[command]
+            print(f"ginrummy {command}: the {extra} extra is not installed (no module "
+                  f"{missing!r}): pip install 'ginrummy[{extra}]'", file=sys.stderr)
+            return 2
         return int(module.main(args_list[1:]))
     parser = build_parser()
     args = parser.parse_args(args_list)
