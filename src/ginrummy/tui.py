@@ -57,6 +57,8 @@ def wrap(text: str, width: int = WIDTH) -> list[str]:
     >>> wrap("You discard TD and knock with four cards left in a rather long line", 30)
     ['You discard TD and knock with', '  four cards left in a rather', '  long line']
     """
+    if "\n" in text:
+        return [line for part in text.split("\n") for line in wrap(part, width)]
     if len(_ANSI.sub("", text)) <= width:
         return [text]
     indent = " " * (len(text) - len(text.lstrip(" ")) + 2)
