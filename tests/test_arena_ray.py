@@ -28,7 +28,7 @@ def ray_cluster() -> Iterator[Any]:
     # workers are new processes: they must find the package under test
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = str(ROOT / "src") + (os.pathsep + old if old else "")
-    ray, started = arena._ray_connect("local", 2)
+    ray, started = arena.connect_ray("local", 2)
     try:
         yield ray
     finally:
@@ -96,3 +96,21 @@ def test_without_ray_the_flag_says_how_to_install_it_in_one_line(
     cap = capsys.readouterr()
     assert cap.out == ""
     assert cap.err == "ginrummy match: --ray needs Ray: pip install 'ginrummy[cluster]'\n"
+
+
+def test_the_results_script_runs_its_tournament_on_ray(
+        ray_cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("results_script", ROOT / "scripts" / "results.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.main(["--ray", "local", "--matches", "2", "--bots", "simple,random",
+                        "--out", str(tmp_path)]) == 0
+    rows = json.loads((tmp_path / "results.json").read_text())
+    assert [r["players"] for r in rows] == [["simple", "random"]]
+    plain = run_matches("simple", "random", 2, 2026)
+    assert rows[0]["hands"] == sum(r.hands for r in plain)
+    assert "| simple | random | 2 |" in (tmp_path / "results.md").read_text()
+    assert ray_cluster.is_initialized()  # the script left the caller's connection open

@@ -222,7 +222,7 @@ def test_long_messages_wrap_at_word_boundaries_within_80_columns() -> None:
     table = Table(Match(seed=2), make_bot("random", 0), "A-rather-long-computer-name", True,
                   lambda prompt: "quit", out.append)
     table.write("You cannot knock: discarding 2C leaves 16 deadwood, more than the knock "
-                "limit of 10, and " + table.cards([Card.parse(c) for c in "TD JD QD KD".split()])
+                "limit of 10, and " + table.cards([Card.parse(c) for c in ("TD", "JD", "QD", "KD")])
                 + " are red.")
     assert len(out) == 2 and out[1].startswith("  ")
     visible = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in out]

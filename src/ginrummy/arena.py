@@ -44,6 +44,7 @@ __all__ = [
     "MatchStats",
     "PlayerSpec",
     "check_player",
+    "connect_ray",
     "derive_seed",
     "main",
     "make_player",
@@ -296,7 +297,7 @@ def _import_ray() -> Any:
         raise RayUnavailable(f"--ray needs Ray: {RAY_INSTALL}") from None
 
 
-def _ray_connect(address: str, jobs: int = 1) -> tuple[Any, bool]:
+def connect_ray(address: str, jobs: int = 1) -> tuple[Any, bool]:
     """Connect to Ray: ``(ray, started)``, where ``started`` says this call connected.
 
     ``address`` ``local`` starts a cluster on this machine with ``jobs`` CPUs when more
@@ -326,7 +327,7 @@ def _ray_connect(address: str, jobs: int = 1) -> tuple[Any, bool]:
 def _ray_pairs(job: _Job, pairs: range, address: str, jobs: int) -> Iterator[list[MatchStats]]:
     """Each pair as a Ray task, yielded in pair order as the results arrive (so the
     progress bar moves as with ``--jobs``). A connection made here is closed at the end."""
-    ray, started = _ray_connect(address, jobs)
+    ray, started = connect_ray(address, jobs)
     try:
         task = ray.remote(_play_pair)
         job_ref = ray.put(job)
@@ -515,8 +516,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="seed (default: random, reported)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--target", type=int, default=100, help="target score: 100/150/200/250")
-    p.add_argument("--gin-only", action="store_true", help="gin only: no knocking, a hand ends only with gin")
-    p.add_argument("--oklahoma", action="store_true", help="Oklahoma: the up-card sets the knock limit (an ace: gin only)")
+    p.add_argument("--gin-only", action="store_true",
+                   help="gin only: no knocking, a hand ends only with gin")
+    p.add_argument("--oklahoma", action="store_true",
+                   help="Oklahoma: the up-card sets the knock limit (an ace: gin only)")
     p.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
     p.add_argument("--ray", metavar="ADDRESS", default=None,
                    help="run the pairs as tasks on a Ray cluster (local: start one here; "

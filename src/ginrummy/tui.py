@@ -423,8 +423,10 @@ def main(argv: list[str]) -> int:
     p.add_argument("--vs", default=None, help=f"the opponent: {', '.join(bot_names())}")
     p.add_argument("--seed", type=int, default=None, help="seed for the deals and the bot")
     p.add_argument("--target", type=int, default=100, help="target score: 100/150/200/250")
-    p.add_argument("--gin-only", action="store_true", help="gin only: no knocking, a hand ends only with gin")
-    p.add_argument("--oklahoma", action="store_true", help="Oklahoma: the up-card sets the knock limit (an ace: gin only)")
+    p.add_argument("--gin-only", action="store_true",
+                   help="gin only: no knocking, a hand ends only with gin")
+    p.add_argument("--oklahoma", action="store_true",
+                   help="Oklahoma: the up-card sets the knock limit (an ace: gin only)")
     p.add_argument("--no-color", action="store_true", help="no ANSI colours")
     p.add_argument("--record", metavar="FILE",
                    help="save the match as a ginrummy/1 record (check it with ginrummy verify)")
