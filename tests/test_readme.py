@@ -57,8 +57,10 @@ def test_the_long_running_readme_commands_exist() -> None:
     assert len(lines) >= 5
     env = dict(os.environ)
     env["PATH"] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"  # as after activating
-    for command in lines:
-        proc = subprocess.run(f"{command} --help", shell=True, capture_output=True, text=True,
-                              cwd=ROOT, env=env, timeout=120)
-        assert proc.returncode == 0 and proc.stdout.startswith("usage: "), (command,
-                                                                             proc.stderr)
+    procs = [(command, subprocess.Popen(f"{command} --help", shell=True, text=True, cwd=ROOT,
+                                        env=env, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE))
+             for command in lines]
+    for command, proc in procs:
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0 and out.startswith("usage: "), (command, err)
