@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 from pathlib import Path
 
@@ -228,3 +229,23 @@ def test_plot_writes_the_running_win_rate_figure(
                  "--plot", str(out)]) == 0
     assert json.loads(capsys.readouterr().out)["matches"] == 4
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("address, message", [
+    ("nonsense", "expected local, auto, HOST:PORT or ray://HOST:PORT"),
+    ("closed", "cannot reach the Ray cluster at 127.0.0.1:"),
+])
+def test_a_bad_cluster_address_is_one_line_at_once(
+        address: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ray", reason="Ray is not installed")
+    import ray
+
+    if ray.is_initialized():
+        pytest.skip("a Ray connection is open in this process: the address would be ignored")
+    if address == "closed":
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            address = f"127.0.0.1:{s.getsockname()[1]}"  # nothing listens there any more
+    assert main(["random", "random", "--ray", address]) == 2
+    cap = capsys.readouterr()
+    assert cap.out == "" and len(cap.err.strip().splitlines()) == 1 and message in cap.err

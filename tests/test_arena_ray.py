@@ -114,3 +114,4 @@ def test_the_results_script_runs_its_tournament_on_ray(
     assert rows[0]["hands"] == sum(r.hands for r in plain)
     assert "| simple | random | 2 |" in (tmp_path / "results.md").read_text()
     assert ray_cluster.is_initialized()  # the script left the caller's connection open
+

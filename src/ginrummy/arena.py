@@ -27,6 +27,7 @@ import json
 import math
 import multiprocessing
 import os
+import socket
 import statistics
 import sys
 import time
@@ -307,6 +308,8 @@ def connect_ray(address: str, jobs: int = 1) -> tuple[Any, bool]:
     ray = _import_ray()
     if ray.is_initialized():
         return ray, False
+    if address not in ("local", "auto"):
+        _check_reachable(address)
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
     if address == "local":
         kwargs["logging_level"] = "ERROR"
@@ -322,6 +325,22 @@ def connect_ray(address: str, jobs: int = 1) -> tuple[Any, bool]:
         raise RayUnavailable(f"cannot start or reach the Ray cluster {address!r}: "
                              f"{detail}") from None
     return ray, True
+
+
+def _check_reachable(address: str) -> None:
+    """Fail in one line, within seconds, when a cluster address is malformed or nothing
+    answers there (Ray itself keeps retrying for minutes)."""
+    hostport = address.removeprefix("ray://")
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise RayUnavailable(f"--ray {address!r}: expected local, auto, HOST:PORT or "
+                             "ray://HOST:PORT.")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=5):
+            pass
+    except OSError as e:
+        raise RayUnavailable(f"cannot reach the Ray cluster at {address}: "
+                             f"{e.strerror or e}.") from None
 
 
 def _ray_pairs(job: _Job, pairs: range, address: str, jobs: int) -> Iterator[list[MatchStats]]:
