@@ -83,25 +83,24 @@ def main(argv: list[str]) -> int:
         )
         return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s %(message)s")
+    url = resolve_db_url(args.db)
+    try:
+        app = create_app(url, bot_delay=args.bot_delay)
+    except StoreError as e:
+        print(f"ginrummy serve: {e}", file=sys.stderr)
+        return 2
     host = args.host
-    try:  # listen first: a busy port is one line, before any match is loaded or resumed
+    try:  # listen before the app starts: a busy port is one line, before any match resumes
         sock = listen(host, args.port)
     except OSError as e:
         print(f"ginrummy serve: cannot listen on {host} port {args.port}: "
               f"{e.strerror or e} (another server there? try --port)", file=sys.stderr)
         return 2
-    url = resolve_db_url(args.db)
-    try:
-        app = create_app(url, bot_delay=args.bot_delay)
-    except StoreError as e:
-        sock.close()
-        print(f"ginrummy serve: {e}", file=sys.stderr)
-        return 2
-    port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     if host in ("0.0.0.0", "::"):
         shown = "127.0.0.1"
-    print(f"Gin Rummy table: http://{shown}:{port}/  (Ctrl-C to stop)", flush=True)
+    print(f"Gin Rummy table: http://{shown}:{sock.getsockname()[1]}/  (Ctrl-C to stop)",
+          flush=True)
     config = uvicorn.Config(
         app,
         host=host,
