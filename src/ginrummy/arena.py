@@ -380,6 +380,7 @@ def run_matches(
     check_player(pa.spec)
     check_player(pb.spec)
     if records is not None:
+        records = os.path.abspath(records)  # workers (Ray's too) may run elsewhere
         os.makedirs(records, exist_ok=True)
     job = _Job((pa, pb), seed, options or Options(), records)
     pairs = range(matches // 2)
