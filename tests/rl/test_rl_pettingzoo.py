@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from ginrummy.rl.encoding import NUM_ACTIONS, legal_ids
-from ginrummy.rl.env import IllegalActionIdError
+from ginrummy.rl.gym_env import IllegalActionIdError
 from ginrummy.rl.pettingzoo import AGENTS, GinRummyAECEnv
 
 

@@ -1,7 +1,7 @@
 """Measure environment throughput (agent steps per second) with a uniformly random agent.
 
 Run ``python -m ginrummy.rl.throughput [--steps N] [--opponent NAME] [--seed S]``; prints
-one JSON object with steps per second for :class:`~ginrummy.rl.env.GinRummyEnv` (hand and
+one JSON object with steps per second for :class:`~ginrummy.rl.gym_env.GinRummyEnv` (hand and
 match episodes) and :class:`~ginrummy.rl.pettingzoo.GinRummyAECEnv`.
 """
 
@@ -14,7 +14,7 @@ import sys
 import time
 from typing import Any
 
-from .env import GinRummyEnv
+from .gym_env import GinRummyEnv
 from .pettingzoo import GinRummyAECEnv
 
 __all__ = ["main", "measure_aec", "measure_single"]
