@@ -204,19 +204,3 @@ def test_opponent_decides_from_its_own_view_r11() -> None:
     for v in spy.views:
         assert isinstance(v, View) and v.seat == 0 and v.is_my_turn and v.legal
         assert v.revealed is None
-
-
-def test_gymnasium_env_passes_the_checker() -> None:
-    gym = pytest.importorskip("gymnasium")
-    from gymnasium.utils.env_checker import check_env
-
-    env = GinRummyEnv(opponent="simple", illegal="penalty")
-    assert isinstance(env, gym.Env)
-    check_env(env, skip_render_check=True)
-    made = gym.make("ginrummy/GinRummy-v0", opponent="random", episode="hand")
-    obs, info = made.reset(seed=1)
-    assert made.observation_space.contains(obs)
-    action = made.action_space.sample(mask=info["action_mask"])
-    obs, reward, term, trunc, info = made.step(action)
-    assert made.observation_space.contains(obs)
-    made.close()

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..hand import Action, Hand, Operation, Phase
-from ..knowledge import ALL_CARDS, Knowledge
+from ..knowledge import ALL_CARDS, POINTS, Knowledge
 from ..melds import deadwood_by_discard_mask, deadwood_mask
 from . import _compat
 from .encoding import _ACTION_IDS, ACTIONS, NUM_ACTIONS, OBS_SIZE, PLANES
@@ -172,18 +172,22 @@ class HandTracker:
             dw = self._dw
             if len(dw) > 64:
                 dw.clear()
-            table = deadwood_by_discard_mask(mine)
-            idx = []
-            vals = []
-            best = 1000
-            for i, v in table.items():
-                idx.append(_DW_AFTER + i)
-                vals.append(v / 100.0)
+            best = least = 1000
+            whole = 1000  # least of (deadwood after discarding i) + points of i
+            for i, v in deadwood_by_discard_mask(mine).items():
+                out[_DW_AFTER + i] = v / 100.0
                 dw[mine & ~(1 << i)] = v
+                if v < least:
+                    least = v
                 if v < best and i != taken:
                     best = v
-            out[idx] = vals
-            deadwood = self._deadwood(mine)
+                if v + POINTS[i] < whole:
+                    whole = v + POINTS[i]
+            # The 11 cards' own deadwood: when positive, some card c is deadwood in their
+            # best arrangement and removing it leaves exactly that minus its points, so
+            # it is `whole`; when 0, some discard leaves 0 (11 melded cards have a meld of
+            # 4+ to take one from). Only a discard leaving 0 needs the solver.
+            deadwood = whole if least > 0 else self._deadwood(mine)
         else:
             best = deadwood = self._deadwood(mine)
         out[_BASE:] = self._const[seat]
