@@ -23,7 +23,7 @@ def _bot(name: str, seed: int) -> Bot:
     if name in FAST:
         return StrongBot(seed, samples=6)
     if name in EXPERTS:
-        return ExpertBot(seed, samples=3)
+        return ExpertBot(seed, samples=2)
     return make_bot(name, seed)
 
 
@@ -45,7 +45,7 @@ def _play(names: tuple[str, str], seed: int, max_hands: int = 4) -> tuple[Match,
 
 @pytest.mark.parametrize("name", sorted(BOTS))
 def test_bot_plays_only_legal_actions_r5_r6(name: str) -> None:
-    for seed in (11, 12):
+    for seed in (11,) if name in EXPERTS else (11, 12):
         _play((name, "random"), seed)
         _play(("simple", name), seed)
 
