@@ -104,7 +104,10 @@ class ExpertBot(StrongBot):
         out = [default]
         for i in ranked:
             out.append(Action.discard(Card.from_index(i)))
-        knocks = [a for a in view.legal if a.knock and a.card is not None]
+        # The search may call off strong's knock, never add one: the belief under-rates late
+        # undercuts (docs/bots.md, calibration), so searched knocks were undercut often.
+        knocks = [a for a in view.legal if a.knock and a.card is not None] \
+            if default.knock else []
         if knocks:
             lowest = min(knocks, key=lambda a: (table[a.card.index] if a.card else 0,
                                                 scores.get(a.card.index if a.card else 0, 0)))
