@@ -1,0 +1,70 @@
+"""The belief's samples are hands the opponent could hold (R11: from the view only), and
+the stand-in match-equity table behaves like a chance to win (R10)."""
+
+from __future__ import annotations
+
+import random
+
+from ginrummy.bots.strong import StrongBot
+from ginrummy.evaluator._equity import after_hand, win_chance
+from ginrummy.evaluator.belief import Belief, BeliefParams
+from ginrummy.knowledge import Knowledge
+from ginrummy.match import Match
+from ginrummy.melds import deadwood_mask
+from ginrummy.options import Options
+
+
+def _knowledges() -> list[tuple[Knowledge, int]]:
+    match = Match(seed=12)
+    bots = [StrongBot(1), StrongBot(2)]
+    out = []
+    while not match.is_over() and len(match.hands) <= 2:
+        seat = match.to_play
+        assert seat is not None
+        view = match.view(seat)
+        out.append((Knowledge.of(view), view.knock_limit))
+        match.play(bots[seat].decide(view), seat)
+    return out
+
+
+def test_samples_are_possible_opponent_hands() -> None:
+    rng = random.Random(1)
+    for k, limit in _knowledges():
+        belief = Belief(k, limit)
+        for _ in range(5):
+            hand, stock = belief.sample(rng)
+            assert hand.bit_count() == 10
+            assert hand & k.opp_known == k.opp_known  # its pile takes are surely held
+            assert not hand & (k.mine | k.pile)
+            assert hand | k.opp_known == hand
+            assert sorted(stock) == sorted(u for u in range(52) if k.unseen >> u & 1
+                                           and not hand >> u & 1)
+
+
+def test_card_chances_add_up_to_the_unknown_cards() -> None:
+    k, limit = _knowledges()[20]
+    chances = Belief(k, limit).card_chances(random.Random(2), 50)
+    assert abs(sum(chances.values()) - k.opp_unknown) < 1e-9
+    assert set(chances) == {u for u in range(52) if k.unseen >> u & 1}
+
+
+def test_gin_samples_are_redrawn_once_the_opponent_has_played() -> None:
+    """An opponent holding gin would have knocked (R6): such samples are redrawn, so they
+    are much rarer than without that evidence."""
+    rng = random.Random(3)
+    gins = [0, 0]
+    for k, limit in _knowledges():
+        if k.opp_discarded:
+            for i, params in enumerate((BeliefParams(), BeliefParams(retries=0))):
+                belief = Belief(k, limit, params)
+                gins[i] += sum(deadwood_mask(belief.sample_hand(rng)) == 0 for _ in range(20))
+    assert gins[1] > 0 and gins[0] < gins[1] / 2
+
+
+def test_stand_in_equity_is_a_chance_to_win_r10() -> None:
+    opts = Options()
+    assert abs(win_chance((0, 0), 0, 0, opts) - 0.5) < 1e-9
+    assert win_chance((90, 10), 0, 1, opts) > win_chance((50, 10), 0, 1, opts) > 0.5
+    assert win_chance((100, 40), 0, 1, opts) == 1.0 and win_chance((40, 100), 0, 1, opts) == 0
+    assert after_hand((80, 0), 0, 0, 0, 25, opts) == 1.0
+    assert after_hand((10, 20), 0, 1, None, 0, opts) == win_chance((10, 20), 1, 0, opts)
