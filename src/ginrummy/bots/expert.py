@@ -73,7 +73,7 @@ class ExpertBot(StrongBot):
             candidates.insert(0, default)
         spent = (time.perf_counter() - start) * 1000
         left = max(self.budget_ms - spent, 0.05 * self.budget_ms)
-        ev = self.evaluator.evaluate_actions(view, candidates, budget_ms=left)
+        ev = self.evaluator.evaluate_actions(view, candidates, budget_ms=left, variate=False)
         self.last = ev
         best = default
         best_gain = 0.0

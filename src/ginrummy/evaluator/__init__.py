@@ -238,9 +238,11 @@ class Evaluator:
         return self.evaluate_actions(view, view.legal)
 
     def evaluate_actions(self, view: View, actions: tuple[Action, ...] | list[Action],
-                         *, budget_ms: float | None = None) -> Evaluation:
+                         *, budget_ms: float | None = None, variate: bool = True,
+                         ) -> Evaluation:
         """Only the given legal actions of ``view`` (the bot's shortlist), on shared samples;
-        ``budget_ms`` (if given) replaces the time budget for this call."""
+        ``budget_ms`` (if given) replaces the time budget for this call; ``variate`` False
+        skips the control variate (paired differences do not need it)."""
         k = _check_view(view)
         for a in actions:
             if a not in view.legal:
@@ -294,11 +296,14 @@ class Evaluator:
                 if now + (now - start) / n > deadline:
                     break
         pool_rng = random.Random(rng.random())
-        pool = [float(deadwood_mask(belief.sample_hand(pool_rng)))
-                for _ in range(POOL_FACTOR * n)] if n >= 8 else []
+        pool: list[float] = []
+        while variate and n >= 8 and len(pool) < POOL_FACTOR * n:
+            pool.append(float(deadwood_mask(belief.sample_hand(pool_rng))))
+            if deadline is not None and len(pool) % 16 == 0 and time.perf_counter() > deadline:
+                break
         mu_x: float | None = None
         mu_var = 0.0
-        if pool:
+        if len(pool) >= 2:
             mu_x = sum(pool) / len(pool)
             mu_var = sum((x - mu_x) ** 2 for x in pool) / (len(pool) - 1) / len(pool)
         values = []
