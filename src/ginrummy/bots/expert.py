@@ -41,12 +41,14 @@ class ExpertBot(StrongBot):
     name = "expert"
 
     def __init__(self, seed: int | None = None, *, samples: int = 48,
-                 budget_ms: float = 1000.0, shortlist: int = 3, z: float = 1.0) -> None:
+                 budget_ms: float = 1000.0, shortlist: int = 3, z: float = 1.0,
+                 knocks: bool = False) -> None:
         super().__init__(seed)
         self.evaluator = Evaluator(samples=samples, budget_ms=budget_ms,
                                    seed=0 if seed is None else seed)
         self.budget_ms = budget_ms
         self.shortlist = shortlist
+        self.knocks = knocks
         self.z = z
         self.last: Evaluation | None = None
         self.default: Action | None = None
@@ -62,6 +64,8 @@ class ExpertBot(StrongBot):
         default = super().decide(view)
         self.default = default
         if view.phase is Phase.DISCARD:
+            if default.knock and not self.knocks:
+                return default  # strong's knock stands (see _discard_candidates)
             candidates = self._discard_candidates(view, k, default)
         else:
             if k.top is None or not any(related(k.top, c) for c in iter_mask(k.mine)):
@@ -104,10 +108,11 @@ class ExpertBot(StrongBot):
         out = [default]
         for i in ranked:
             out.append(Action.discard(Card.from_index(i)))
-        # The search may call off strong's knock, never add one: the belief under-rates late
-        # undercuts (docs/bots.md, calibration), so searched knocks were undercut often.
+        # With ``knocks`` the search may call off strong's knock, never add one: the belief
+        # under-rates late undercuts (docs/bots.md), so searched knocks were undercut often;
+        # calling knocks off lost to the quick-knocking ``simple``, so by default it is off.
         knocks = [a for a in view.legal if a.knock and a.card is not None] \
-            if default.knock else []
+            if default.knock and self.knocks else []
         if knocks:
             lowest = min(knocks, key=lambda a: (table[a.card.index] if a.card else 0,
                                                 scores.get(a.card.index if a.card else 0, 0)))
