@@ -21,8 +21,9 @@ from ginrummy.knowledge import in_some_meld
 from ginrummy.melds import deadwood_by_discard_mask
 
 
-def _drive(hand: Hand) -> tuple[int, int]:
-    """Play ``hand`` out through the core with the kernel's policy, card by card."""
+def _drive(hand: Hand, quick: int = 0) -> tuple[int, int]:
+    """Play ``hand`` out through the core with the kernel's policy, card by card (seats
+    set in ``quick`` knock as soon as they may)."""
     turns = [0, 0]
     taken = -1
     while not hand.is_over():
@@ -34,7 +35,8 @@ def _drive(hand: Hand) -> tuple[int, int]:
             dead = sum(c.mask for c in hand.discards)
             card, dw = choose_discard(mask, deadwood_by_discard_mask(mask), taken, dead)
             turns[seat] += 1
-            knock = dw <= hand.knock_limit and (dw == 0 or turns[seat] <= KNOCK_TURNS)
+            knock = dw <= hand.knock_limit and (dw == 0 or turns[seat] <= KNOCK_TURNS
+                                                or bool(quick >> seat & 1))
             hand.play(Action.discard(Card.from_index(card), knock))
         elif top is not None and wants_top(mask, top.index):
             taken = top.index
@@ -49,14 +51,23 @@ def _drive(hand: Hand) -> tuple[int, int]:
 
 @pytest.mark.parametrize("seed", range(40))
 def test_play_out_matches_the_state_machine(seed: int) -> None:
+    _check(seed, quick=0)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_play_out_with_quick_knockers_matches_the_state_machine(seed: int) -> None:
+    _check(seed, quick=1 + seed % 3)
+
+
+def _check(seed: int, quick: int) -> None:
     rng = random.Random(seed)
     deal = Deal.shuffled(rng)
     dealer = seed % 2
     hands = [sum(c.mask for c in deal.hands[0]), sum(c.mask for c in deal.hands[1])]
     stock = [c.index for c in reversed(deal.stock)]
     got = play_out(hands, stock, [deal.upcard.index], 1 - dealer, OFFER_NON_DEALER, -1,
-                   [0, 0], 10, dealer)
-    assert got == _drive(Hand(deal, dealer))
+                   [0, 0], 10, dealer, quick=quick)
+    assert got == _drive(Hand(deal, dealer), quick)
 
 
 def test_completers_are_exactly_the_meld_completing_cards_r2() -> None:

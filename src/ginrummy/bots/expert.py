@@ -42,10 +42,10 @@ class ExpertBot(StrongBot):
 
     def __init__(self, seed: int | None = None, *, samples: int = 48,
                  budget_ms: float = 1000.0, shortlist: int = 3, z: float = 1.0,
-                 knocks: bool = False) -> None:
+                 knocks: bool = False, quick: float = 0.0) -> None:
         super().__init__(seed)
         self.evaluator = Evaluator(samples=samples, budget_ms=budget_ms,
-                                   seed=0 if seed is None else seed)
+                                   seed=0 if seed is None else seed, quick=quick)
         self.budget_ms = budget_ms
         self.shortlist = shortlist
         self.knocks = knocks

@@ -222,7 +222,8 @@ class Evaluator:
     DEFAULT_SAMPLES = 64
 
     def __init__(self, *, budget_ms: float | None = None, samples: int | None = None,
-                 seed: int = 0, belief: BeliefParams | None = None) -> None:
+                 seed: int = 0, belief: BeliefParams | None = None,
+                 quick: float = 0.0) -> None:
         if budget_ms is not None and not budget_ms > 0:
             raise BudgetError(f"The budget must be positive: budget_ms={budget_ms}.")
         if samples is not None and samples <= 0:
@@ -232,6 +233,7 @@ class Evaluator:
             else self.DEFAULT_SAMPLES
         self.seed = seed
         self.belief = belief or BeliefParams()
+        self.quick = quick
 
     def evaluate(self, view: View) -> Evaluation:
         """Every legal action of ``view``, in ``view.legal`` order."""
@@ -278,13 +280,15 @@ class Evaluator:
         deadline = None if ms is None else start + ms / 1000
         while True:
             hand, stock = belief.sample(rng)
+            quick = 1 << opp if self.quick and rng.random() < self.quick else 0
             xs.append(float(deadwood_mask(hand)))
             for i, a in enumerate(actions):
                 hands = [0, 0]
                 hands[me], hands[opp] = k.mine, hand
                 scorer, pts = self._apply(a, view, hands, list(stock), list(pile0),
                                           [turns0[0], turns0[1]] if me == 0
-                                          else [turns0[1], turns0[0]], limit, dealer, cache)
+                                          else [turns0[1], turns0[0]], limit, dealer, cache,
+                                          quick)
                 w, p = outcome(scorer, pts)
                 wins[i].append(w)
                 pts_rows[i].append(p)
@@ -326,7 +330,7 @@ class Evaluator:
     @staticmethod
     def _apply(a: Action, view: View, hands: list[int], stock: list[int], pile: list[int],
                turns: list[int], limit: int, dealer: int,
-               cache: dict[int, dict[int, int]]) -> tuple[int, int]:
+               cache: dict[int, dict[int, int]], quick: int) -> tuple[int, int]:
         """Apply the deciding seat's action to one sample, then play the hand out."""
         me = view.seat
         if a.act == "discard":
@@ -339,7 +343,8 @@ class Evaluator:
             pile.append(card)
             if len(stock) <= 2:
                 return -1, 0  # R7
-            return play_out(hands, stock, pile, 1 - me, DRAW, -1, turns, limit, dealer, cache)
+            return play_out(hands, stock, pile, 1 - me, DRAW, -1, turns, limit, dealer, cache,
+                            quick)
         if a.act == "draw":
             if a.source == "discard":
                 taken = pile.pop()
@@ -347,10 +352,12 @@ class Evaluator:
             else:
                 taken = -1
                 hands[me] |= 1 << stock.pop()
-            return play_out(hands, stock, pile, me, DISCARD, taken, turns, limit, dealer, cache)
+            return play_out(hands, stock, pile, me, DISCARD, taken, turns, limit, dealer, cache,
+                            quick)
         # pass on the up-card (R4)
         if me == dealer:
-            return play_out(hands, stock, pile, 1 - me, DRAW, -1, turns, limit, dealer, cache)
+            return play_out(hands, stock, pile, 1 - me, DRAW, -1, turns, limit, dealer, cache,
+                            quick)
         return play_out(hands, stock, pile, 1 - me, OFFER_DEALER, -1, turns, limit, dealer,
-                        cache)
+                        cache, quick)
 

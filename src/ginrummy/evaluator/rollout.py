@@ -142,7 +142,8 @@ def settle_knock(knocker: int, hk: int, hd: int) -> tuple[int, int]:
 
 def play_out(hands: list[int], stock: list[int], pile: list[int], to_play: int, phase: int,
              taken: int, turns: list[int], limit: int, dealer: int,
-             cache: dict[int, dict[int, int]] | None = None) -> tuple[int, int]:
+             cache: dict[int, dict[int, int]] | None = None, quick: int = 0,
+             ) -> tuple[int, int]:
     """Play the hand to its end from the given state; returns (scorer seat or -1, points).
 
     ``hands`` are both seats' masks (the mover holds 11 in ``DISCARD``), ``stock`` and
@@ -163,7 +164,7 @@ def play_out(hands: list[int], stock: list[int], pile: list[int], to_play: int, 
             h &= ~(1 << card)
             hands[p] = h
             turns[p] += 1
-            if dw <= limit and (dw == 0 or turns[p] <= KNOCK_TURNS):
+            if dw <= limit and (dw == 0 or turns[p] <= KNOCK_TURNS or quick >> p & 1):
                 return settle_knock(p, h, hands[1 - p])
             pile.append(card)
             dead |= 1 << card
