@@ -34,15 +34,17 @@ class ExpertBot(StrongBot):
     """``strong`` plus evaluator-checked decisions (see the module docstring).
 
     ``samples`` sampled deals per decision (``budget_ms`` caps the time), ``shortlist``
-    plain discards (by ``strong``'s score) and their knocks are weighed, and the default
-    is overruled when the gain exceeds ``z`` paired standard errors.
+    plain discards (by ``strong``'s score) are weighed, and the default is overruled when
+    the gain exceeds ``z`` paired standard errors. In a share ``quick`` of the sampled
+    deals the opponent knocks as soon as it may (players differ: ``simple`` does, ``marjj``
+    does not); ``knocks`` lets the search call off ``strong``'s knocks.
     """
 
     name = "expert"
 
     def __init__(self, seed: int | None = None, *, samples: int = 48,
                  budget_ms: float = 1000.0, shortlist: int = 3, z: float = 1.0,
-                 knocks: bool = False, quick: float = 0.0) -> None:
+                 knocks: bool = False, quick: float = 0.5) -> None:
         super().__init__(seed)
         self.evaluator = Evaluator(samples=samples, budget_ms=budget_ms,
                                    seed=0 if seed is None else seed, quick=quick)
