@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from ginrummy.web.seeds import KEY_ENV, new_key_text
+
 from .cluster import Serve, postgres_url, redis_url, serves  # noqa: F401 - fixtures
 
 pytest.importorskip("redis")
@@ -30,17 +32,24 @@ OPEN = ["--rate-create", "100000/minute", "--rate-join", "100000/minute",
 
 def _pair(serves: list[Serve], pg: str, redis: str, delay: str = "0") -> tuple[Serve, Serve]:
     args = ["--db", pg, "--broker", redis, "--bot-delay", delay, *OPEN]
-    a = Serve(*args)
+    env = {KEY_ENV: new_key_text()}  # every process of a deployment shares one seed key
+    a = Serve(*args, env=env)
     serves.append(a)
-    b = Serve(*args)
+    b = Serve(*args, env=env)
     serves.append(b)
     return a, b
 
 
-@pytest.fixture
-def two(serves: list[Serve], postgres_url: str, redis_url: str  # noqa: F811
-        ) -> Iterator[tuple[Serve, Serve]]:
-    yield _pair(serves, postgres_url, redis_url)
+@pytest.fixture(scope="module")
+def two(postgres_url: str, redis_url: str) -> Iterator[tuple[Serve, Serve]]:  # noqa: F811
+    """Two processes shared by this module's tests (starting one takes seconds)."""
+    started: list[Serve] = []
+    try:
+        yield _pair(started, postgres_url, redis_url)
+    finally:
+        for s in started:
+            s.stop()
+            s.log.close()
 
 
 class Seat:
@@ -176,10 +185,12 @@ def test_computer_match_survives_kill_9_of_its_driving_process(
         assert time.monotonic() < deadline
         time.sleep(0.1)
         st = a.get(cid, tok)
-    r = a.act(cid, tok, st["legal"][0], st["version"])
-    assert r.status_code == 200, r.text
-    moved = r.json()
-    if moved["hand_over"] is not None or moved["my_turn"]:
+    moved = st
+    while moved["my_turn"]:  # e.g. draw, then discard: then the computer is to play
+        r = a.act(cid, tok, moved["legal"][0], moved["version"])
+        assert r.status_code == 200, r.text
+        moved = r.json()
+    if moved["hand_over"] is not None:
         pytest.skip("this deal gave the computer no turn to interrupt")
     a.kill9()  # A holds the computer's turn: it is thinking (its 2 s pause)
     killed_at = time.monotonic()

@@ -172,6 +172,8 @@ class Service:
         self._writer: asyncio.Task[None] | None = None
         self.replays = ReplayCache()
         self._refreshing: set[str] = set()
+        self._missed: set[str] = set()
+        """Tables changed elsewhere while this process was loading them: caught up after."""
         self._published: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
 
     # ------------------------------------------------------------------ lifecycle
@@ -358,7 +360,11 @@ class Service:
         """Another process stored a change: bring this process's copy forward (if it has
         one) and push each of its seats its own view."""
         t = self.tables.get(match_id)
-        if t is None or t.stored.version >= version or match_id in self._refreshing:
+        if t is None:
+            if match_id in self._loading:  # being read: it may have read the old version
+                self._missed.add(match_id)
+            return
+        if t.stored.version >= version or match_id in self._refreshing:
             return
         self._refreshing.add(match_id)
         self._spawn(self._refresh_task(t))
@@ -434,9 +440,13 @@ class Service:
                     raise TableError(503, "The server is full: try again in a minute.")
             fut = asyncio.get_running_loop().create_future()
             self._loading[match_id] = fut
+            self._missed.discard(match_id)
             try:
                 t = await self._load(match_id)
                 fut.set_result(t)
+                if t is not None and match_id in self._missed:
+                    self._missed.discard(match_id)
+                    self._on_remote_change(match_id, t.stored.version + 1)
             except BaseException as e:
                 fut.set_exception(e)
                 raise
