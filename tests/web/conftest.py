@@ -25,6 +25,8 @@ from ginrummy.web.app import create_app  # noqa: E402
 from ginrummy.web.guard import Settings  # noqa: E402
 from ginrummy.web.seeds import KEY_ENV, new_key_text  # noqa: E402
 
+from .cluster import postgres_url, redis_url, serves  # noqa: E402, F401 - fixtures
+
 CARD_RE = re.compile(r"^(?:10|[2-9TJQKA])[CDHS]$")
 
 

@@ -19,7 +19,7 @@ import pytest
 
 from ginrummy.web.seeds import KEY_ENV, new_key_text
 
-from .cluster import Serve, postgres_url, redis_url, serves  # noqa: F401 - fixtures
+from .cluster import Serve
 
 pytest.importorskip("redis")
 ws_client = pytest.importorskip("websockets.sync.client")
@@ -41,7 +41,7 @@ def _pair(serves: list[Serve], pg: str, redis: str, delay: str = "0") -> tuple[S
 
 
 @pytest.fixture(scope="module")
-def two(postgres_url: str, redis_url: str) -> Iterator[tuple[Serve, Serve]]:  # noqa: F811
+def two(postgres_url: str, redis_url: str) -> Iterator[tuple[Serve, Serve]]:
     """Two processes shared by this module's tests (starting one takes seconds)."""
     started: list[Serve] = []
     try:
@@ -154,11 +154,16 @@ def test_conflicting_actions_on_two_processes_exactly_one_wins(
         out: list[Any] = [None, None]
         go = threading.Barrier(2)
 
-        def send(i: int, srv: Serve, v: int = me["version"], acts: Any = acts) -> None:
+        def send(i: int, srv: Serve, tok: str, v: int, acts: list[Any], out: list[Any],
+                 go: threading.Barrier, mid: str) -> None:
             go.wait()
-            out[i] = srv.act(mid, toks[turn], acts[i], v)
+            out[i] = srv.act(mid, tok, acts[i], v)
 
-        threads = [threading.Thread(target=send, args=(i, s)) for i, s in enumerate((a, b))]
+        threads = [
+            threading.Thread(target=send,
+                             args=(i, s, toks[turn], me["version"], acts, out, go, mid))
+            for i, s in enumerate((a, b))
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -174,7 +179,7 @@ def test_conflicting_actions_on_two_processes_exactly_one_wins(
 
 
 def test_computer_match_survives_kill_9_of_its_driving_process(
-    serves: list[Serve], postgres_url: str, redis_url: str  # noqa: F811
+    serves: list[Serve], postgres_url: str, redis_url: str
 ) -> None:
     a, b = _pair(serves, postgres_url, redis_url, delay="2")
     c = a.http.post("/api/matches", json={"opponent": "computer", "bot": "easy"}).json()

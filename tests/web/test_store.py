@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from ginrummy.web.app import create_app
-from ginrummy.web.service import build_match, deal_for
 from ginrummy.web.seeds import SeedCipher, load_key
+from ginrummy.web.service import build_match, deal_for
 from ginrummy.web.store import (
     NO_TOKEN,
     Change,

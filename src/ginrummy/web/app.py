@@ -344,7 +344,7 @@ def create_app(
                 try:
                     msg = await asyncio.wait_for(websocket.receive(), settings.ws_idle_seconds)
                 except TimeoutError:
-                    sub.closed = True  # idle: the page reconnects when it comes back
+                    sub.close()  # idle: the page reconnects when it comes back
                     break
                 if msg["type"] == "websocket.disconnect":
                     break

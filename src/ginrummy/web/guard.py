@@ -170,6 +170,7 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
 
 _TOKEN_RE = re.compile(r"((?:token|invite)=)[^&\s\"']+", re.IGNORECASE)
 _BEARER_RE = re.compile(r"(Bearer\s+)[A-Za-z0-9_\-\.=]+", re.IGNORECASE)
+_JSON_RE = re.compile(r'("(?:token|invite)"\s*:\s*")[^"]*')
 
 
 def redact(text: str) -> str:
@@ -177,7 +178,10 @@ def redact(text: str) -> str:
 
     >>> redact("GET /api/matches/x/ws?token=abc123&y=1")
     'GET /api/matches/x/ws?token=***&y=1'
+    >>> redact('{"type": "auth", "token": "abc123"}')
+    '{"type": "auth", "token": "***"}'
     """
+    text = _JSON_RE.sub(r"\1***", text)
     return _BEARER_RE.sub(r"\1***", _TOKEN_RE.sub(r"\1***", text))
 
 
@@ -185,13 +189,16 @@ class RedactTokens(logging.Filter):
     """Removes tokens from log records (uvicorn's access log prints the query string)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            record.args = tuple(
-                redact(a) if isinstance(a, str) else a
-                for a in (record.args if isinstance(record.args, tuple) else (record.args,))
-            )
-        if isinstance(record.msg, str):
-            record.msg = redact(record.msg)
+        if record.name == "uvicorn.access" and isinstance(record.args, tuple):
+            # its formatter reads the arguments one by one: redact each
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        else:
+            try:
+                text = record.getMessage()  # arguments of any type (websockets' frames)
+            except Exception:  # noqa: BLE001 - a malformed record: leave it to logging
+                return True
+            record.msg = redact(text)
+            record.args = None
         return True
 
 

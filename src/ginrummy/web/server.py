@@ -228,8 +228,11 @@ def main(argv: list[str]) -> int:
         access_log=args.log_level in ("info", "debug"),
     )
     redact = RedactTokens()  # after uvicorn set up its loggers: no token is ever logged
-    for name in ("uvicorn.access", "uvicorn.error", "uvicorn", "ginrummy.web"):
-        logging.getLogger(name).addFilter(redact)
+    for name in ("", "uvicorn.access", "uvicorn.error", "uvicorn", "ginrummy.web"):
+        logger = logging.getLogger(name)
+        logger.addFilter(redact)
+        for handler in logger.handlers:  # records of child loggers (websockets) too
+            handler.addFilter(redact)
     server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):
         server.run()

@@ -434,10 +434,7 @@ class Service:
             raise TableError(404, f"There is no match {match_id[:64]!r}.")
         fut = self._loading.get(match_id)
         if fut is None:
-            if len(self.tables) >= self.limits.max_tables:
-                self.evict_idle(force=True)
-                if len(self.tables) >= self.limits.max_tables:
-                    raise TableError(503, "The server is full: try again in a minute.")
+            self._make_room()
             fut = asyncio.get_running_loop().create_future()
             self._loading[match_id] = fut
             self._missed.discard(match_id)
@@ -459,6 +456,13 @@ class Service:
         t.last_used = time.monotonic()
         self._kick_bot(t)  # a computer turn left pending (e.g. by a failed move) resumes
         return t
+
+    def _make_room(self) -> None:
+        """At the cap on tables in memory, evict every idle one; 503 if none is idle."""
+        if len(self.tables) >= self.limits.max_tables:
+            self.evict_idle(force=True)
+            if len(self.tables) >= self.limits.max_tables:
+                raise TableError(503, "The server is full: try again in a minute.")
 
     async def _load(self, match_id: str) -> Table | None:
         sm = await self._db(self.store.load, match_id)
@@ -986,6 +990,7 @@ class Service:
         # single-use invite code is exchanged for a fresh token (join), so the creator
         # never holds the friend's token.
         invite = secrets.token_urlsafe(32) if opponent == "friend" else None
+        self._make_room()
         seed, first_dealer = self.seed_source()
         match = Match(
             options, seed=seed, first_dealer=first_dealer,
