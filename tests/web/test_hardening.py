@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-import random
+import secrets
 import socket
 import sqlite3
 import stat
@@ -24,11 +24,15 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from ginrummy.bots import make_bot
+from ginrummy.match import Match
+from ginrummy.options import Options
 from ginrummy.web import server
 from ginrummy.web.app import create_app
 from ginrummy.web.guard import Settings
 from ginrummy.web.seeds import KEY_ENV
-from ginrummy.web.service import Limits
+from ginrummy.web.service import Limits, deal_for
+from ginrummy.web.store import Change, Store, StoredAction, StoredMatch, hash_token
 
 from .cluster import Serve
 from .conftest import NO_RATE_LIMITS, auth, create, invite_code, invite_token, state
@@ -317,31 +321,42 @@ def test_many_processes_without_a_seed_key_is_a_clear_error(
 # ---------------------------------------------------------------- replays
 
 
+def _finished_match(store: Store) -> str:
+    """Store a whole match played by two quick bots (as the server would have stored
+    it, from the same seed-derived deals); returns its id."""
+    seed = 99
+    m = Match(Options(), seed=seed, first_dealer=0, players=("A", "B"), auto_deal=False)
+    bots = [make_bot("simple", 1), make_bot("simple", 2)]
+    acts: list[StoredAction] = []
+    while not m.is_over():
+        m.start_hand(deal_for(seed, len(m.hands)))
+        while not m.hand.is_over():
+            seat = m.to_play
+            assert seat is not None
+            a = bots[seat].decide(m.view(seat))
+            m.play(a, seat)
+            acts.append(StoredAction(len(acts), len(m.hands) - 1, seat, a.to_json()))
+    sm = StoredMatch(id=secrets.token_urlsafe(9), token_hash0=hash_token("a"),
+                     token_hash1=hash_token("b"), options=Options().to_json(),
+                     players=["A", "B"], seed=seed, first_dealer=0, opponent="friend",
+                     bot_level=None, bot_name=None)
+    store.create(sm)
+    store.commit_batch([
+        Change(sm.id, i, a, "finished" if i == len(acts) - 1 else "playing", True,
+               a.hand + 1, (False, False), tuple(m.scores), m.winner, None)
+        for i, a in enumerate(acts)
+    ])
+    return sm.id
+
+
 def test_public_replay_is_cached_and_built_off_the_event_loop(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from ginrummy.web import replays
 
     svc = client.app.state.service  # type: ignore[attr-defined]
-    m = create(client, opponent="friend")
-    toks = [m["token"], invite_token(client, m)]
-    rng = random.Random(5)
-    for _ in range(5000):  # play to the end, knocking as soon as one may
-        s = state(client, m["id"], toks[0])
-        if s["status"] == "finished":
-            break
-        if s["hand_over"] is not None:
-            for tok in toks:
-                client.post(f"/api/matches/{m['id']}/next", headers=auth(tok),
-                            json={"version": s["version"]})
-            continue
-        tok = toks[s["view"]["to_play"]]
-        me = state(client, m["id"], tok)
-        knocks = [a for a in me["legal"] if a.get("knock")]
-        client.post(f"/api/matches/{m['id']}/actions", headers=auth(tok),
-                    json={"action": knocks[0] if knocks else rng.choice(me["legal"]),
-                          "version": me["version"]})
-    assert state(client, m["id"], toks[0])["status"] == "finished"
+    mid = _finished_match(svc.store)
+    m = {"id": mid}
     threads: list[str] = []
     real = replays.replay_frames
 
