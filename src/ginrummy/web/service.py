@@ -1085,7 +1085,7 @@ class Service:
         e = TableError(409, "This invitation has already been used.")
         if sm.joined_at is not None:
             when = time.strftime("%H:%M UTC", time.gmtime(sm.joined_at))
-            e = TableError(409, f"This invitation has already been used: the seat was taken "
+            e = TableError(409, f"This invitation has already been used. The seat was taken "
                                 f"at {when}.")
             e.extra = {"claimed_at": sm.joined_at}
         return e
