@@ -82,7 +82,7 @@ FRIEND_NAME = "Friend"
 BOT_LEVELS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("easy", "Easy", ("easy", "simple", "random")),
     ("medium", "Medium", ("medium", "marjj", "simple", "easy", "random")),
-    ("hard", "Hard", ("hard", "strong", "medium", "marjj", "simple", "easy", "random")),
+    ("hard", "Hard", ("expert", "hard", "strong", "medium", "marjj", "simple", "easy", "random")),
 )
 """Levels offered to people: (level, label, bot names to try in order). A level whose own
 bot is not registered falls back to the next one that is, so the lobby never breaks."""
