@@ -59,7 +59,7 @@ class Settings:
     """WebSocket origins accepted besides the server's own (e.g. https://gin.example)."""
     ws_auth_seconds: float = 10.0
     """Time a WebSocket has to send its ``auth`` message."""
-    ws_idle_seconds: float = 300.0
+    ws_idle_seconds: float = 900.0
     """A WebSocket that sends nothing for this long is closed (the page pings)."""
     header_seconds: float = 10.0
     """Time a connection has to send a complete request head (stops header trickling)."""
