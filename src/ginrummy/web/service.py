@@ -397,6 +397,7 @@ class Service:
         if sm.version <= t.stored.version:
             return
         was_over = t.match.hand.is_over()
+        hands_before = len(t.match.hands)
         try:
             changed = catch_up(t, sm)
         except (ValueError, KeyError, TypeError) as e:
@@ -407,7 +408,7 @@ class Service:
         if changed:
             t.base_version = sm.version
         if t.match.awaiting_deal():
-            if t.hand_end_version is None or not was_over:
+            if t.hand_end_version is None or not was_over or len(t.match.hands) != hands_before:
                 t.hand_end_version = self._hand_end_of(t)
         else:
             t.hand_end_version = None
