@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from . import extras
 from .service import Service, Subscriber, Table, TableError, level_list
 from .store import DEFAULT_DB_URL, Store
 
@@ -208,6 +209,7 @@ def create_app(
     async def play_page(match_id: str) -> Response:
         return _page("play.html", "table")
 
+    extras.register(app, service, STATIC_DIR)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -232,7 +234,7 @@ def create_app(
     @app.post("/api/matches/{match_id}/join")
     async def join(match_id: str, request: Request) -> dict[str, Any]:
         t = await service.table(match_id)
-        return await service.join(t, await _json_body(request))
+        return await extras.join(service, t, await _json_body(request))
 
     @app.get("/api/matches/{match_id}")
     async def get_state(match_id: str, request: Request) -> dict[str, Any]:

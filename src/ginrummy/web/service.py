@@ -36,6 +36,7 @@ from ..hand import (
 from ..match import Match, MatchOverError
 from ..melds import arrangements_mask
 from ..options import Options, OptionsError
+from . import extras
 from .store import (
     NO_TOKEN,
     Change,
@@ -548,7 +549,7 @@ class Service:
             )
         )
         outcome = m.outcome()
-        return {
+        return extras.state_extras(v) | {
             "id": sm.id,
             "seat": seat,
             "version": sm.version,
