@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import extras
+from . import extras, extras_app
 from .service import Service, Subscriber, Table, TableError, level_list
 from .store import DEFAULT_DB_URL, Store
 
@@ -209,7 +209,7 @@ def create_app(
     async def play_page(match_id: str) -> Response:
         return _page("play.html", "table")
 
-    extras.register(app, service, STATIC_DIR)
+    extras_app.register(app, service, STATIC_DIR)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 

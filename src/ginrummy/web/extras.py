@@ -8,15 +8,14 @@
   opponent and options, the other player dealing first; a friend accepts from their page.
 * :func:`player_record`: this browser's finished matches summed up (wins by level, gins,
   undercuts, points per hand, longest winning streak).
-* :func:`register` adds the routes of all of this (and the How to play and Your record
-  pages) to the app.
+The routes for all of this (and the How to play and Your record pages) are added to the
+app by :mod:`ginrummy.web.extras_app`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Column, MetaData, String, Table, Text, insert, select, update
@@ -29,9 +28,8 @@ from ..match import Match
 from ..melds import deadwood_by_discard_mask
 
 if TYPE_CHECKING:
-    from fastapi import FastAPI
-
-    from .service import Service, Table as WebTable
+    from .service import Service
+    from .service import Table as WebTable
 
 __all__ = [
     "MAX_RECORD_TOKENS",
@@ -39,7 +37,6 @@ __all__ = [
     "join",
     "match_stats",
     "player_record",
-    "register",
     "rematch",
     "rematch_status",
     "state_extras",
@@ -298,7 +295,7 @@ async def rematch(service: Service, t: WebTable, seat: int) -> dict[str, Any]:
 def match_stats(m: Match, seat: int) -> dict[str, Any]:
     """One finished match from ``seat``'s side: won, points, hands, gins and undercuts
     scored (R9)."""
-    hands = [r for r in m.results if r is not None]
+    hands = [r for r in m.results() if r is not None]
     mine = [r for r in hands if r.scorer == seat]
     outcome = m.outcome()
     winner = outcome.winner if outcome else None
@@ -389,45 +386,3 @@ async def player_record(service: Service, body: Any) -> dict[str, Any]:
         raise TableError(400, "Each token must be non-empty text.")
     rows = await service._db(_record_rows, service, tokens)
     return {"matches": rows, "summary": summarize(rows)}
-
-
-# ---------------------------------------------------------------------- routes
-
-
-def register(app: FastAPI, service: Service, static_dir: Path) -> None:
-    """Add the pages and endpoints of this module to the app."""
-    from fastapi import Request, Response
-    from fastapi.responses import FileResponse, HTMLResponse
-
-    from .app import _bearer, _json_body
-
-    def page(name: str) -> Response:
-        path = static_dir / name
-        if path.is_file():
-            return FileResponse(path, media_type="text/html",
-                                headers={"Cache-Control": "no-cache"})
-        return HTMLResponse("<!doctype html><title>Gin Rummy</title><p>Not installed.</p>")
-
-    @app.get("/rules", include_in_schema=False)
-    async def rules_page() -> Response:
-        return page("rules.html")
-
-    @app.get("/record", include_in_schema=False)
-    async def record_page() -> Response:
-        return page("record.html")
-
-    @app.post("/api/record")
-    async def record(request: Request) -> dict[str, Any]:
-        return await player_record(service, await _json_body(request))
-
-    @app.get("/api/matches/{match_id}/rematch")
-    async def get_rematch(match_id: str, request: Request) -> dict[str, Any]:
-        t = await service.table(match_id)
-        return await rematch_status(service, t, service.authenticate(t, _bearer(request)))
-
-    @app.post("/api/matches/{match_id}/rematch")
-    async def post_rematch(match_id: str, request: Request) -> dict[str, Any]:
-        t = await service.table(match_id)
-        seat = service.authenticate(t, _bearer(request))
-        return await rematch(service, t, seat)
-

@@ -263,9 +263,9 @@ function syncToggles() {
   const s = soundOn();
   document.body.classList.toggle("no-motion", !m);
   $("motion-button").setAttribute("aria-pressed", String(m));
-  $("motion-button").textContent = m ? "Motion on" : "Motion off";
+  $("motion-button").title = m ? "Card movements: on" : "Card movements: off";
   $("sound-button").setAttribute("aria-pressed", String(s));
-  $("sound-button").textContent = s ? "Sound on" : "Sound off";
+  $("sound-button").title = s ? "Sounds: on" : "Sounds: off";
 }
 
 function wire() {
