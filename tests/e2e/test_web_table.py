@@ -219,7 +219,12 @@ def test_two_friends_play_without_seeing_each_other(
 
     guest = new_page(browser, errors, PHONE)
     guest.goto(link)
+    # The friend gives a name before taking the seat; both tables show it.
+    guest.get_by_test_id("join-name").fill("Bea")
+    guest.get_by_test_id("join-button").click()
     guest.wait_for_function("() => document.body.dataset.status === 'playing'")
+    host.wait_for_function(
+        "() => document.querySelector('[data-testid=name-opponent]')?.textContent === 'Bea'")
     host.wait_for_function("() => document.body.dataset.status === 'playing'")
     assert host.get_by_test_id("invite-panel").is_hidden()
     # Joining swapped the code for the guest's own token: in the fragment and kept in
@@ -239,6 +244,7 @@ def test_two_friends_play_without_seeing_each_other(
     # The invite is single-use: anyone else opening it (even the host) gets a clear message.
     for opener in (new_page(browser, errors), host.context.new_page()):
         opener.goto(link)
+        opener.get_by_test_id("join-button").click()
         msg = opener.get_by_test_id("connection")
         msg.wait_for(state="visible")
         opener.wait_for_function(
@@ -285,7 +291,7 @@ def test_two_friends_play_without_seeing_each_other(
     item = host.get_by_test_id("match-item")
     item.wait_for(state="visible")
     assert item.count() == 1
-    assert "Ann v Friend" in item.inner_text() or "Ann v" in item.inner_text()
+    assert "Ann v Bea" in item.inner_text()
     host.screenshot(path=str(artifacts / "lobby_with_match.png"), animations="disabled")
     assert errors == []
 
