@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from ginrummy.cards import Card, parse_cards, to_mask
@@ -38,8 +39,12 @@ def _greedy(s: dict[str, Any]) -> dict[str, Any]:
     return draws[0] if draws else legal[0]
 
 
+CREATED: dict[str, dict[str, Any]] = {}
+
+
 def _friend(c: TestClient, name: str = "Bea") -> tuple[str, list[str]]:
     m = create(c, opponent="friend", name="Ann")
+    CREATED[m["id"]] = m
     r = c.post(f"/api/matches/{m['id']}/join", json={"invite": invite_code(m), "name": name})
     assert r.status_code == 200, r.text
     return m["id"], [m["token"], r.json()["token"]]
@@ -199,6 +204,35 @@ def test_rematch_between_friends_needs_the_friend_to_accept(client: TestClient) 
     late = client.post(f"/api/matches/{mid}/rematch", headers=auth(tokens[0]), json={})
     assert late.status_code == 409 and "accepted" in late.json()["error"]
     _check_record(client, mid, tokens, end)
+    _check_fair_deal(client, mid, tokens)
+
+
+def _check_fair_deal(client: TestClient, mid: str, tokens: list[str]) -> None:
+    """Deals people can trust: the commitment published at creation is the hash of the
+    seed and salt revealed at the end, and every deal of the record is the seed's."""
+    fairness = pytest.importorskip("ginrummy.fairness")
+    f = client.get(f"/api/matches/{mid}/fairness").json()
+    assert f["over"] and f["seed_text"] == str(f["seed"])
+    assert fairness.commitment(f["seed"], f["salt"]) == f["commitment"]
+    assert f["commitment"] == CREATED[mid]["commitment"]  # the one published at the start
+    rec = client.get(f"/api/matches/{mid}/record").json()
+    assert rec["salt"] == f["salt"] and rec["commitment"] == f["commitment"]
+    v = fairness.verify_record(rec)
+    assert v.ok, v.to_json()
+    assert len(v.hands_ok) == len(rec["hands"]) > 1
+
+
+def test_commitment_at_the_start_reveals_nothing(client: TestClient) -> None:
+    """The creation answer and the fairness endpoint give the commitment at once; the seed
+    and salt stay secret until the match is over (they would tell the deals to come)."""
+    pytest.importorskip("ginrummy.fairness")
+    m = create(client, opponent="computer")
+    assert len(m["commitment"]) == 64
+    f = client.get(f"/api/matches/{m['id']}/fairness").json()
+    assert f["commitment"] == m["commitment"] and not f["over"]
+    assert f["seed"] is None and f["salt"] is None and f["seed_text"] is None
+    rec = client.get(f"/api/matches/{m['id']}/record").json()
+    assert "salt" not in rec and "seed" not in rec
 
 
 def _check_record(client: TestClient, mid: str, tokens: list[str], end: dict[str, Any]) -> None:

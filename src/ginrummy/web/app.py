@@ -225,7 +225,8 @@ def create_app(
 
     @app.post("/api/matches")
     async def create(request: Request) -> JSONResponse:
-        return JSONResponse(await service.create(await _json_body(request)), status_code=201)
+        made = await extras.seal_new(service, await service.create(await _json_body(request)))
+        return JSONResponse(made, status_code=201)
 
     @app.post("/api/matches/lookup")
     async def lookup(request: Request) -> dict[str, Any]:
@@ -257,7 +258,7 @@ def create_app(
     async def record(match_id: str) -> JSONResponse:
         t = await service.table(match_id)
         return JSONResponse(
-            await service.record(t),
+            await extras.seal_record(service, t, await service.record(t)),
             headers={"Content-Disposition": f'attachment; filename="ginrummy-{t.id}.json"'},
         )
 

@@ -8,12 +8,18 @@
   opponent and options, the other player dealing first; a friend accepts from their page.
 * :func:`player_record`: this browser's finished matches summed up (wins by level, gins,
   undercuts, points per hand, longest winning streak).
+* :func:`seal_new`, :func:`fair_deal`, :func:`seal_record`: deals people can trust. A new
+  match gets a secret salt and publishes ``SHA-256(seed, salt)`` at once; the seed and
+  salt are shown only once the match is over, and the finished record carries them, so
+  ``ginrummy verify`` can check every deal (docs/fairness.md). Needs
+  :mod:`ginrummy.fairness`; without it these do nothing.
 The routes for all of this (and the How to play and Your record pages) are added to the
 app by :mod:`ginrummy.web.extras_app`.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -34,11 +40,14 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_RECORD_TOKENS",
     "clean_name",
+    "fair_deal",
     "join",
     "match_stats",
     "player_record",
     "rematch",
     "rematch_status",
+    "seal_new",
+    "seal_record",
     "state_extras",
     "summarize",
 ]
@@ -136,6 +145,13 @@ _rematches = Table(
 """A finished match's rematch: the new match, which old seat asked, and (for a friend
 match, until the other player accepts) the new match's single-use invite code, which only
 that player can redeem through the old match's seat token."""
+_salts = Table(
+    "deal_salts",
+    _meta,
+    Column("match_id", String(32), primary_key=True),
+    Column("salt", String(64), nullable=False),
+)
+"""Each match's secret salt (revealed with the seed when the match is over)."""
 
 _ready: set[int] = set()
 
@@ -143,7 +159,7 @@ _ready: set[int] = set()
 def _ensure_tables(service: Service) -> None:
     engine = service.store.engine
     if id(engine) not in _ready:
-        _meta.tables["rematches"].create(engine, checkfirst=True)
+        _meta.create_all(engine, tables=[_rematches, _salts], checkfirst=True)
         _ready.add(id(engine))
 
 
@@ -277,7 +293,7 @@ async def rematch(service: Service, t: WebTable, seat: int) -> dict[str, Any]:
         else:
             # The caller takes seat 0: the person who dealt first now deals second.
             new_dealer = 0 if first_person == other else 1
-        made = await _create_with_dealer(service, body, new_dealer)
+        made = await seal_new(service, await _create_with_dealer(service, body, new_dealer))
         invite = None
         if sm.opponent == "friend":
             invite = str(made.pop("invite_url")).split("#invite=", 1)[1]
@@ -287,6 +303,75 @@ async def rematch(service: Service, t: WebTable, seat: int) -> dict[str, Any]:
             raise TableError(409, "Your opponent asked for a rematch at the same moment: "
                              "reload to accept it.")
         return dict(made)
+
+
+# ---------------------------------------------------------------------- fair deals
+
+
+def _fairness() -> Any:
+    """The fairness module (commitment, salt, seal), or None where it is not installed."""
+    try:
+        return importlib.import_module("ginrummy.fairness")
+    except ImportError:
+        return None
+
+
+def _save_salt(service: Service, match_id: str, salt: str) -> None:
+    _ensure_tables(service)
+    with service.store.engine.begin() as conn:
+        conn.execute(insert(_salts).values(match_id=match_id, salt=salt))
+
+
+def _load_salt(service: Service, match_id: str) -> str | None:
+    _ensure_tables(service)
+    with service.store.engine.connect() as conn:
+        row = conn.execute(select(_salts.c.salt).where(_salts.c.match_id == match_id)).first()
+    return None if row is None else str(row[0])
+
+
+async def seal_new(service: Service, made: dict[str, Any]) -> dict[str, Any]:
+    """Right after a match is created, before anyone has seen a card: draw its secret salt,
+    store it, and add the public ``commitment`` to the creation answer."""
+    f = _fairness()
+    if f is None:
+        return made
+    salt = f.new_salt()
+    await service._db(_save_salt, service, made["id"], salt)
+    t = await service.table(made["id"])
+    made["commitment"] = f.commitment(t.stored.seed, salt)
+    return made
+
+
+async def fair_deal(service: Service, t: WebTable) -> dict[str, Any]:
+    """``GET .../fairness``: the commitment from the start; the seed and salt (and the
+    scheme the deals follow) once the match is over, never before (R11: they would tell
+    the deals to come)."""
+    f = _fairness()
+    salt = await service._db(_load_salt, service, t.id) if f is not None else None
+    if f is None or salt is None:
+        return {"commitment": None, "deal_scheme": None, "seed": None, "seed_text": None,
+                "salt": None, "over": t.match.is_over()}
+    over = t.match.is_over()
+    return {
+        "commitment": f.commitment(t.stored.seed, salt),
+        "deal_scheme": f.LEGACY_SCHEME,
+        "seed": t.stored.seed if over else None,
+        "seed_text": str(t.stored.seed) if over else None,  # exact in JavaScript too
+        "salt": salt if over else None,
+        "over": over,
+    }
+
+
+async def seal_record(service: Service, t: WebTable, record: dict[str, Any]) -> dict[str, Any]:
+    """A finished match's record with its salt, commitment and deal scheme added, so
+    ``ginrummy verify`` can check it; unfinished records are returned as they are."""
+    f = _fairness()
+    if f is None or "seed" not in record or not t.match.is_over():
+        return record
+    salt = await service._db(_load_salt, service, t.id)
+    if salt is None:
+        return record
+    return dict(f.seal(record, salt, f.LEGACY_SCHEME))
 
 
 # ---------------------------------------------------------------------- records

@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import FileResponse, HTMLResponse
 
-from .extras import player_record, rematch, rematch_status
+from .extras import fair_deal, player_record, rematch, rematch_status
 from .service import Service
 
 __all__ = ["register"]
@@ -38,6 +38,10 @@ def register(app: FastAPI, service: Service, static_dir: Path) -> None:
     @app.post("/api/record")
     async def record(request: Request) -> dict[str, Any]:
         return await player_record(service, await _json_body(request))
+
+    @app.get("/api/matches/{match_id}/fairness")
+    async def fairness(match_id: str) -> dict[str, Any]:
+        return await fair_deal(service, await service.table(match_id))
 
     @app.get("/api/matches/{match_id}/rematch")
     async def get_rematch(match_id: str, request: Request) -> dict[str, Any]:

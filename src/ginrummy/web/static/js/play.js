@@ -9,6 +9,7 @@ import {
   MODALS, closeOverlay, loadReplay, openOverlay, openReplay, renderHandOver, renderRematch,
   renderSheet, replay, setDialogHandlers, showHistory, trapFocus,
 } from "./dialogs.js";
+import { renderFairness } from "./fairness.js";
 import { sound } from "./fx.js";
 import {
   $, clearRefusal, el, renderHand, renderTable, setHandlers as setRenderHandlers, showMessage, snapshot,
@@ -40,6 +41,7 @@ function applyState(st) {
   renderHandOver(prev);
   if (!$("sheet-overlay").hidden) renderSheet($("sheet-body"));
   watchRematch();
+  renderFairness();
 }
 
 function stop(text) {
