@@ -310,6 +310,7 @@ function wire() {
     if (!S()) return;
     renderSheet($("sheet-body"));
     openOverlay("sheet-overlay");
+    $("sheet-body").scrollTop = $("sheet-body").scrollHeight; // the latest hands in view
   });
   $("download-button").addEventListener("click", downloadRecord);
   $("over-download-button").addEventListener("click", downloadRecord);
