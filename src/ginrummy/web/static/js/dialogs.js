@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { cardBack, cardElement, cardName, cardShort, RANKS, sortCards } from "./cards.js";
-import { popIn, sound } from "./fx.js";
+import { flyFrom, popIn, sound } from "./fx.js";
 import { $, describeAction, el, showMessage } from "./render.js";
 import { base, me, nameOf, opp, store } from "./state.js";
 
@@ -73,12 +73,13 @@ function revealSeat(seat, ho) {
           const lc = cardElement(c, { extraLabel: `laid off by ${nameOf(1 - seat)}` });
           lc.classList.add("laid-off");
           lc.dataset.testid = "laid-off";
-          lc.append(el("span", { class: "laid-tag", "aria-hidden": "true", text: "laid off" }));
+          lc.append(el("span", { class: "laid-tag", "aria-hidden": "true", text: "+" }));
           g.append(lc);
         } else {
           g.append(cardElement(c));
         }
       }
+      if (extra.length) g.append(el("span", { class: "laid-caption", "aria-hidden": "true", text: `+ laid off by ${nameOf(1 - seat)}` }));
       row.append(g);
     });
     const shown = new Set((arr.melds || []).flat());
@@ -159,7 +160,14 @@ export function renderHandOver(prev) {
     reveal.replaceChildren();
     if (ho.hands && r.result !== "dead") {
       const first = r.knocker != null ? r.knocker : me();
-      reveal.append(revealSeat(first, ho), revealSeat(1 - first, ho));
+      const defender = revealSeat(1 - first, ho);
+      reveal.append(revealSeat(first, ho), defender);
+      // Lay-offs travel from the defender's hand onto the knocker's melds (R8).
+      requestAnimationFrame(() => {
+        const from = defender.querySelector(".reveal-hand").getBoundingClientRect();
+        reveal.querySelectorAll("[data-testid=laid-off]").forEach((c, i) =>
+          flyFrom(c, from, { delay: 450 + i * 120, duration: 520 }));
+      });
     } else {
       reveal.append(el("div", { class: "dead-note", "data-testid": "dead-hand", text: "Dead hand: nothing is revealed." }));
     }
