@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .bots import Bot, BotError, bot_names, make_bot
 from .cards import SUIT_SYMBOLS, Card, CardError
@@ -124,7 +124,7 @@ class Table:
         """Several cards, space separated (``-`` for none)."""
         return " ".join(self.card(c) for c in cs) or "-"
 
-    def grouped(self, cs: Sequence[Card]) -> str:
+    def grouped(self, cs: Iterable[Card]) -> str:
         """Cards with melds bracketed, then the loose cards, and the deadwood (R2)."""
         mask = sum(c.mask for c in cs)
         arr = arrangements_mask(mask)[0]

@@ -141,7 +141,7 @@ def test_illegal_straight_back_says_why_r5() -> None:
         if info["action_mask"][2]:
             _, _, term, _, info = env.step(2)  # take the up-card
             view = info["view"]
-            taken = view.history[-1]["card"]
+            taken = str(view.history[-1].card)
             i = 3 + next(c.index for c in view.hand if str(c) == taken)
             with pytest.raises(ValueError, match="You cannot put that straight back."):
                 env.step(i)
