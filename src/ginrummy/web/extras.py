@@ -434,8 +434,25 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _replay(sm: Any) -> Match:
+    """A stored match rebuilt from its seed and actions (its deals are the seed's)."""
+    from ..hand import Action
+    from ..options import Options
+    from .service import deal_for
+
+    m = Match(Options.from_json(sm.options), seed=sm.seed, first_dealer=sm.first_dealer,
+              players=(sm.players[0], sm.players[1]), auto_deal=False)
+    by_hand: dict[int, list[Any]] = {}
+    for a in sm.actions:
+        by_hand.setdefault(a.hand, []).append(a)
+    for i in range(sm.hands_dealt):
+        m.start_hand(deal_for(sm.seed, i))
+        for a in by_hand.get(i, []):
+            m.play(Action.from_json(a.action), a.seat)
+    return m
+
+
 def _record_rows(service: Service, tokens: list[str]) -> list[dict[str, Any]]:
-    from .service import build_match
     from .store import hash_token
 
     hashes = {hash_token(x) for x in tokens}
@@ -446,7 +463,7 @@ def _record_rows(service: Service, tokens: list[str]) -> list[dict[str, Any]]:
         full = service.store.load(row.id)
         if full is None:
             continue
-        m = build_match(full)
+        m = _replay(full)
         for seat in (0, 1):
             if full.token_hash(seat) in hashes:
                 level = full.bot_level if full.opponent == "computer" else "friend"
