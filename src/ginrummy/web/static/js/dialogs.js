@@ -79,7 +79,7 @@ function revealSeat(seat, ho) {
           g.append(cardElement(c));
         }
       }
-      if (extra.length) g.append(el("span", { class: "laid-caption", "aria-hidden": "true", text: `+ laid off by ${nameOf(1 - seat)}` }));
+      if (extra.length) g.append(el("span", { class: "laid-caption", "aria-hidden": "true", text: "+ laid off" }));
       row.append(g);
     });
     const shown = new Set((arr.melds || []).flat());
