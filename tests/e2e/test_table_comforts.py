@@ -79,9 +79,12 @@ def test_drag_to_arrange_survives_reload_and_regroups(
 
 
 def test_touch_drag_on_a_phone(server: str, browser: Any) -> None:
-    """Touch: the same arranging with touch pointers (a finger drags a card)."""
+    """Touch: the same arranging with touch pointers (a finger drags a card). This phone
+    asks for reduced motion: the card animations start switched off, and the Motion and
+    Sound toggles remember the player's choice."""
     errors: list[str] = []
-    ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                              reduced_motion="reduce")
     page = ctx.new_page()
     page.set_default_timeout(20_000)
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -110,6 +113,17 @@ def test_touch_drag_on_a_phone(server: str, browser: Any) -> None:
     page.wait_for_function("() => !document.getElementById('group-button').hidden")
     after = hand_codes(page)
     assert after[-1] == moved and sorted(after) == sorted(before)
+
+    motion = page.get_by_test_id("motion-toggle")
+    assert page.evaluate("document.body.classList.contains('no-motion')")
+    assert motion.get_attribute("aria-pressed") == "false"
+    motion.click()
+    assert motion.get_attribute("aria-pressed") == "true"
+    page.get_by_test_id("sound-toggle").click()
+    page.reload()
+    page.wait_for_function("() => document.body.dataset.version !== undefined")
+    assert not page.evaluate("document.body.classList.contains('no-motion')")
+    assert page.get_by_test_id("sound-toggle").get_attribute("aria-pressed") == "false"
     ctx.close()
     assert errors == []
 
@@ -235,6 +249,18 @@ def test_play_again_between_friends_and_the_record_page(
         host.wait_for_function(
             "() => document.getElementById('fair-reveal').dataset.verified === 'true'")
         assert "ginrummy verify" in host.get_by_test_id("fair-reveal").inner_text()
+    # R8: runs are shown in rank order, a laid-off card in its place and marked.
+    runs = host.evaluate(
+        """() => [...document.querySelectorAll('#reveal .group.meld')]
+          .filter((g) => g.querySelector('.group-label').textContent === 'Run')
+          .map((g) => [...g.querySelectorAll('.card')].map((c) => c.dataset.card))"""
+    )
+    order = "A23456789TJQK"
+    for run in runs:
+        ranks = [order.index(c[0]) for c in run]
+        assert ranks == list(range(ranks[0], ranks[0] + len(run))), run
+    laid = final["hand_over"]["result"]["layoffs"]
+    assert host.locator("#reveal [data-testid=laid-off]").count() == len(laid)
     host.get_by_test_id("play-again").click()
     host.wait_for_function("m => !location.pathname.endsWith(m)", arg=mid)
     host.wait_for_function("() => document.body.dataset.status === 'waiting'")

@@ -339,6 +339,8 @@ def test_straight_back_is_refused_with_the_rules_sentence(
     assert focused == target
     page.keyboard.press("d")
     wait_newer(page, v)
+    # The refusal does not outlive the player's next action.
+    assert "error" not in (message.get_attribute("class") or "")
     assert target not in hand_codes(page)
     assert pile.get_attribute("data-top") == target
     assert errors == []
