@@ -213,8 +213,8 @@ def test_two_friends_play_without_seeing_each_other(
     # watch the friend's hand, R11).
     assert "/play/" in link and "#invite=" in link and "token" not in link
     # The box's line is tall enough that underscores in the link show (not cut off).
-    ratio = invite.evaluate(
-        "e => parseFloat(getComputedStyle(e).lineHeight) / parseFloat(getComputedStyle(e).fontSize)")
+    ratio = invite.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)"
+                            " / parseFloat(getComputedStyle(e).fontSize)")
     assert ratio >= 1.5
     host.screenshot(path=str(artifacts / "friend_invite.png"), animations="disabled")
     host.get_by_test_id("go-to-table").click()
