@@ -134,13 +134,6 @@ export function renderSheet(target) {
   target.scrollTop = target.scrollHeight; // the latest hands and the total in view
 }
 
-let handlers = {};
-
-/** The controller's moves: nextHand(), playAgain(). */
-export function setDialogHandlers(h) {
-  handlers = h;
-}
-
 export function renderHandOver(prev) {
   const S = store.S;
   const ho = S.hand_over;

@@ -7,7 +7,7 @@ import { installSuitSprite } from "./cards.js";
 import { nudge } from "./arrange.js";
 import {
   MODALS, closeOverlay, loadReplay, openOverlay, openReplay, renderHandOver, renderRematch,
-  renderSheet, replay, setDialogHandlers, showHistory, trapFocus,
+  renderSheet, replay, showHistory, trapFocus,
 } from "./dialogs.js";
 import { renderFairness } from "./fairness.js";
 import { sound } from "./fx.js";
@@ -273,7 +273,6 @@ function syncToggles() {
 function wire() {
   installSuitSprite();
   setRenderHandlers({ drawStock, drawPile, discard });
-  setDialogHandlers({ nextHand, playAgain });
   setHandlers({
     onState: applyState,
     onError: (text) => showMessage(text, "error"),
