@@ -149,15 +149,16 @@ def _choose(s: dict[str, Any], took: bool) -> dict[str, Any]:
     return next(a for a in legal if a["act"] == "discard" and not a.get("knock"))
 
 
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_nothing_moves_through_the_offer_and_a_pile_take(
-    server: str, browser: Any, artifacts: Path
+    server: str, browser: Any, artifacts: Path, viewport: dict[str, int]
 ) -> None:
     """The piles, the message line, the hand and its tools keep their places while the
     up-card is offered (R4), the opponent takes from the pile (its "holds" strip fills,
     R11) and the turn line changes."""
     mid, tokens = _friend_match(server)
     errors: list[str] = []
-    page = new_page(browser, errors, DESKTOP)
+    page = new_page(browser, errors, viewport)
     page.goto(f"{server}/play/{mid}#token={tokens[0]}")
     page.wait_for_function("() => document.body.dataset.status === 'playing'")
     page.wait_for_timeout(300)
@@ -187,7 +188,7 @@ def test_nothing_moves_through_the_offer_and_a_pile_take(
             page.wait_for_timeout(50)
             if page.locator("[data-testid=opponent-known] .card").count():
                 saw["held"] = True
-                page.screenshot(path=str(artifacts / "opponent_holds.png"),
+                page.screenshot(path=str(artifacts / f"opponent_holds_{viewport['width']}.png"),
                                 animations="disabled")
             assert page.evaluate(BOXES) == base_boxes, f"moved after {action}"
             if took and saw["offer"] and saw["held"] and seat == 1:
