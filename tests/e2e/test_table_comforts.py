@@ -271,6 +271,21 @@ def test_play_again_between_friends_and_the_record_page(
         ".includes('Accept')", timeout=15_000)
     assert "Ann wants to play again" in guest.get_by_test_id("again-note").inner_text()
     guest.screenshot(path=str(artifacts / "rematch_offer.png"), animations="disabled")
+    # However many hands were played (a match to 100 takes several), the panel's buttons
+    # and the score sheet's Total row are in the 1280x860 window.
+    box = accept.bounding_box()
+    assert box and box["y"] + box["height"] <= DESKTOP["height"]
+    guest.locator("#hide-over-button").click()
+    guest.get_by_test_id("score-sheet-button").click()
+    total = guest.get_by_test_id("score-sheet").get_by_test_id("sheet-total")
+    total.wait_for(state="visible")
+    tb = total.bounding_box()
+    assert tb and tb["y"] + tb["height"] <= DESKTOP["height"]
+    assert guest.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('tfoot') !== null",
+        [tb["x"] + 20, tb["y"] + tb["height"] / 2])
+    guest.keyboard.press("Escape")
+    guest.get_by_test_id("show-result").click()
     accept.click()
     guest.wait_for_function("m => !location.pathname.endsWith(m)", arg=mid)
     for p in (host, guest):
