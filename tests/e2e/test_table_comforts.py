@@ -304,7 +304,8 @@ def test_play_again_between_friends_and_the_record_page(
     host.goto(server + "/")
     host.get_by_role("link", name="Your record").click()
     host.wait_for_url("**/record")
-    host.get_by_test_id("record-summary").wait_for(state="visible")
+    host.wait_for_function(
+        "() => document.querySelector('[data-testid=record-summary] dl') !== null")
     text = host.get_by_test_id("record-summary").inner_text()
     assert "1 match" in text
     won = final["winner"] == 0

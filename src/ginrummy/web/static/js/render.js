@@ -269,6 +269,7 @@ function renderPiles(prev, newHand, rects) {
   }
   pile.setAttribute("data-testid", "discard-pile");
   pile.dataset.top = discards.length ? discards[discards.length - 1] : "";
+  pile.dataset.discards = discards.join(" "); // the public pile, bottom first (R11)
   $("history-button").textContent = `history (${discards.length})`;
 }
 
