@@ -202,6 +202,9 @@ def test_rematch_between_friends_needs_the_friend_to_accept(client: TestClient) 
     # Ann (old seat 0) is seat 1 now: whoever dealt first before deals second now.
     first_person_new_seat = 1 - old_first
     assert s["view"]["dealer"] != first_person_new_seat
+    for t in tokens:
+        after = client.get(f"/api/matches/{mid}/rematch", headers=auth(t)).json()
+        assert after == {"offered_by": 1, "accepted": True}
     late = client.post(f"/api/matches/{mid}/rematch", headers=auth(tokens[0]), json={})
     assert late.status_code == 409 and "accepted" in late.json()["error"]
     _check_record(client, mid, tokens, end)

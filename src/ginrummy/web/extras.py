@@ -232,12 +232,12 @@ def _use_invite(service: Service, old_id: str) -> None:
 
 
 async def rematch_status(service: Service, t: WebTable, seat: int) -> dict[str, Any]:
-    """``GET .../rematch``: whether a rematch was asked for, by which seat of this match."""
+    """``GET .../rematch``: whether a rematch was asked for, by which seat of this match,
+    and whether it was accepted (a computer's rematch starts at once)."""
     link = await service._db(_load_link, service, t.id)
     if link is None:
         return {"offered_by": None, "accepted": False}
-    return {"offered_by": link.offered_by,
-            "accepted": link.invite is None or link.offered_by == seat}
+    return {"offered_by": link.offered_by, "accepted": link.invite is None}
 
 
 async def _create_with_dealer(service: Service, body: dict[str, Any], dealer: int) -> Any:
