@@ -244,12 +244,9 @@ def test_play_again_between_friends_and_the_record_page(
         p.wait_for_function("() => document.body.dataset.status === 'finished'")
     # Deals people can trust: at the end the seed and salt are revealed, and the page
     # checks them against the commitment (SHA-256) it was shown.
-    fair = bool(host.evaluate("fetch(location.pathname.replace('/play/', '/api/matches/')"
-                              " + '/fairness').then(r => r.json()).then(f => f.commitment)"))
-    if fair:
-        host.wait_for_function(
-            "() => document.getElementById('fair-reveal').dataset.verified === 'true'")
-        assert "ginrummy verify" in host.get_by_test_id("fair-reveal").inner_text()
+    host.wait_for_function(
+        "() => document.getElementById('fair-reveal').dataset.verified === 'true'")
+    assert "ginrummy verify" in host.get_by_test_id("fair-reveal").inner_text()
     # R8: runs are shown in rank order, a laid-off card in its place and marked.
     runs = host.evaluate(
         """() => [...document.querySelectorAll('#reveal .group.meld')]
@@ -292,11 +289,10 @@ def test_play_again_between_friends_and_the_record_page(
         p.wait_for_function("() => document.body.dataset.status === 'playing'")
     assert host.url.split("#")[0] == guest.url.split("#")[0]
     # The new match shows its commitment from the start, and no seed yet.
-    if fair:
-        host.wait_for_function(
-            "() => /[0-9a-f]{64}/.test(document.getElementById('fair-line').textContent)")
-        assert re.search(r"\b[0-9a-f]{64}\b", host.get_by_test_id("fairness").inner_text())
-        assert host.get_by_test_id("fair-reveal").is_hidden()
+    host.wait_for_function(
+        "() => /[0-9a-f]{64}/.test(document.getElementById('fair-line').textContent)")
+    assert re.search(r"\b[0-9a-f]{64}\b", host.get_by_test_id("fairness").inner_text())
+    assert host.get_by_test_id("fair-reveal").is_hidden()
     assert guest.get_by_test_id("name-opponent").inner_text() == "Ann"
     assert host.get_by_test_id("name-opponent").inner_text() == "Friend"
 

@@ -11,15 +11,13 @@
 * :func:`seal_new`, :func:`fair_deal`, :func:`seal_record`: deals people can trust. A new
   match gets a secret salt and publishes ``SHA-256(seed, salt)`` at once; the seed and
   salt are shown only once the match is over, and the finished record carries them, so
-  ``ginrummy verify`` can check every deal (docs/fairness.md). Needs
-  :mod:`ginrummy.fairness`; without it these do nothing.
+  ``ginrummy verify`` can check every deal (docs/fairness.md).
 The routes for all of this (and the How to play and Your record pages) are added to the
 app by :mod:`ginrummy.web.extras_app`.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -28,6 +26,7 @@ from sqlalchemy import Column, MetaData, String, Table, Text, insert, select, up
 from sqlalchemy.exc import IntegrityError
 
 from ..cards import Card, to_mask
+from ..fairness import LEGACY_SCHEME, commitment, new_salt, seal
 from ..hand import Phase, View
 from ..knowledge import Knowledge
 from ..match import Match
@@ -308,14 +307,6 @@ async def rematch(service: Service, t: WebTable, seat: int) -> dict[str, Any]:
 # ---------------------------------------------------------------------- fair deals
 
 
-def _fairness() -> Any:
-    """The fairness module (commitment, salt, seal), or None where it is not installed."""
-    try:
-        return importlib.import_module("ginrummy.fairness")
-    except ImportError:
-        return None
-
-
 def _save_salt(service: Service, match_id: str, salt: str) -> None:
     _ensure_tables(service)
     with service.store.engine.begin() as conn:
@@ -332,13 +323,10 @@ def _load_salt(service: Service, match_id: str) -> str | None:
 async def seal_new(service: Service, made: dict[str, Any]) -> dict[str, Any]:
     """Right after a match is created, before anyone has seen a card: draw its secret salt,
     store it, and add the public ``commitment`` to the creation answer."""
-    f = _fairness()
-    if f is None:
-        return made
-    salt = f.new_salt()
+    salt = new_salt()
     await service._db(_save_salt, service, made["id"], salt)
     t = await service.table(made["id"])
-    made["commitment"] = f.commitment(t.stored.seed, salt)
+    made["commitment"] = commitment(t.stored.seed, salt)
     return made
 
 
@@ -346,15 +334,14 @@ async def fair_deal(service: Service, t: WebTable) -> dict[str, Any]:
     """``GET .../fairness``: the commitment from the start; the seed and salt (and the
     scheme the deals follow) once the match is over, never before (R11: they would tell
     the deals to come)."""
-    f = _fairness()
-    salt = await service._db(_load_salt, service, t.id) if f is not None else None
-    if f is None or salt is None:
+    salt = await service._db(_load_salt, service, t.id)
+    if salt is None:
         return {"commitment": None, "deal_scheme": None, "seed": None, "seed_text": None,
                 "salt": None, "over": t.match.is_over()}
     over = t.match.is_over()
     return {
-        "commitment": f.commitment(t.stored.seed, salt),
-        "deal_scheme": f.LEGACY_SCHEME,
+        "commitment": commitment(t.stored.seed, salt),
+        "deal_scheme": LEGACY_SCHEME,
         "seed": t.stored.seed if over else None,
         "seed_text": str(t.stored.seed) if over else None,  # exact in JavaScript too
         "salt": salt if over else None,
@@ -365,13 +352,12 @@ async def fair_deal(service: Service, t: WebTable) -> dict[str, Any]:
 async def seal_record(service: Service, t: WebTable, record: dict[str, Any]) -> dict[str, Any]:
     """A finished match's record with its salt, commitment and deal scheme added, so
     ``ginrummy verify`` can check it; unfinished records are returned as they are."""
-    f = _fairness()
-    if f is None or "seed" not in record or not t.match.is_over():
+    if "seed" not in record or not t.match.is_over():
         return record
     salt = await service._db(_load_salt, service, t.id)
     if salt is None:
         return record
-    return dict(f.seal(record, salt, f.LEGACY_SCHEME))
+    return seal(record, salt, LEGACY_SCHEME)
 
 
 # ---------------------------------------------------------------------- records
