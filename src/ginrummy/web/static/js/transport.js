@@ -11,6 +11,7 @@ let ws = null;
 let backoff = 500;
 let pollTimer = 0;
 let reconnectTimer = 0;
+let tokenInUrl = false; // only for a server that does not read the token from a message
 
 /** Hook the controller in: new STATE, a refusal sentence, a connection line (or ""). */
 export function setHandlers(handlers) {
@@ -41,7 +42,9 @@ export function connect(fatal) {
   if (store.fatal) return;
   clearTimeout(reconnectTimer);
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const url = `${proto}://${location.host}${base()}/ws?token=${encodeURIComponent(store.token)}`;
+  // The token goes in the socket's first message, not in the URL (which logs record).
+  const query = tokenInUrl ? `?token=${encodeURIComponent(store.token)}` : "";
+  const url = `${proto}://${location.host}${base()}/ws${query}`;
   let socket;
   try {
     socket = new WebSocket(url);
@@ -51,6 +54,7 @@ export function connect(fatal) {
   }
   ws = socket;
   socket.onopen = () => {
+    if (!tokenInUrl) socket.send(JSON.stringify({ type: "auth", token: store.token }));
     backoff = 500;
     stopPolling();
     onStatus("");
@@ -71,6 +75,12 @@ export function connect(fatal) {
   socket.onclose = (ev) => {
     if (ws !== socket) return;
     ws = null;
+    if (ev.code === 4401 && !tokenInUrl) {
+      // An older server wants the token in the URL: ask it that way.
+      tokenInUrl = true;
+      connect(fatal);
+      return;
+    }
     if ([1008, 4401, 4403, 4404].includes(ev.code)) {
       refresh(fatal); // the GET says exactly what is wrong with the link
       return;
