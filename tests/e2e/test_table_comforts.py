@@ -71,6 +71,11 @@ def test_drag_to_arrange_survives_reload_and_regroups(
     page.wait_for_function("() => document.querySelectorAll('[data-testid=hand-card]').length")
     assert hand_codes(page) == after  # the player's order survived the reload
     assert page.get_by_test_id("group-button").is_visible()
+    # The keyboard arranges too: Shift+Right moves the focused card one place on.
+    page.locator(f'[data-testid=hand-card][data-card="{after[0]}"]').focus()
+    page.keyboard.press("Shift+ArrowRight")
+    assert hand_codes(page) == [after[1], after[0], *after[2:]]
+    assert page.evaluate("document.activeElement.dataset.card") == after[0]
     page.get_by_test_id("group-button").click()
     assert page.get_by_test_id("sort-button").is_visible()
     assert page.get_by_test_id("group-button").is_hidden()
