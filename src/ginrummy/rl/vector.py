@@ -39,6 +39,9 @@ from .tracker import is_legal
 
 __all__ = ["GinRummyVectorEnv"]
 
+_AUTORESET: Any = (getattr(_compat.gymnasium.vector, "AutoresetMode", None)
+                   if _compat.gymnasium is not None else None)
+
 if TYPE_CHECKING:
     _VecBase = object
 else:
@@ -50,8 +53,8 @@ class GinRummyVectorEnv(_VecBase):
     """``num_envs`` games of one agent against ``opponent``, stepped together."""
 
     metadata: dict[str, Any] = {"render_modes": []}
-    if _compat.gymnasium is not None:
-        metadata["autoreset_mode"] = _compat.gymnasium.vector.AutoresetMode.SAME_STEP
+    if _AUTORESET is not None:  # gymnasium >= 1.1 names the autoreset modes
+        metadata["autoreset_mode"] = _AUTORESET.SAME_STEP
 
     def __init__(
         self,
