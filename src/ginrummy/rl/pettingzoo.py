@@ -8,6 +8,12 @@ mask is all zeros when the agent is not to act); ``step(action_id)`` plays for
 class subclasses ``pettingzoo.AECEnv``; without it, a small built-in base supplies the
 same helper methods (``last``, ``agent_iter``, dead-agent steps), so it works duck-typed.
 
+As PettingZoo's classic games, :func:`env` gives it wrapped (order enforcing, bounds
+checks, an illegal move ending the episode with :func:`illegal_reward`) and
+:func:`raw_env` bare (an illegal move raises and changes nothing). With numpy,
+observations come from a :class:`~ginrummy.rl.tracker.HandTracker` updated at each step
+(the same values as encoding the seat's view, without rebuilding it).
+
 Episodes and rewards are as in :mod:`ginrummy.rl.gym_env`: ``episode="hand"`` gives each
 player the signed points of the hand (zero-sum, R9), ``episode="match"`` gives +1/-1
 (0 and 0 for a tie at the hand limit, R10) at the end of the match.
