@@ -37,13 +37,15 @@ def pile_id(mask: object) -> int:
 def test_single_agent_episode_is_truncated() -> None:
     env = GinRummyEnv(opponent=PileBot(), max_hand_actions=40)
     obs, info = env.reset(seed=1)
-    for n in range(1, 100):
+    steps = 0
+    while steps < 100:
         obs, reward, term, trunc, info = env.step(pile_id(info["action_mask"]))
+        steps += 1
         if trunc:
             break
     assert trunc and not term and reward == 0
     assert env.match is not None and not env.match.hand.is_over()
-    assert 40 <= len(env.match.hand.history) <= 43 and n < 25  # + the replies
+    assert 40 <= len(env.match.hand.history) <= 43 and steps < 25  # + replies
     with pytest.raises(ValueError, match="episode is over"):
         env.step(pile_id(info["action_mask"]))
 
@@ -51,7 +53,7 @@ def test_single_agent_episode_is_truncated() -> None:
 def test_aec_agents_are_truncated() -> None:
     env = GinRummyAECEnv(max_hand_actions=30)
     env.reset(seed=2)
-    for agent in env.agent_iter(max_iter=200):
+    for _agent in env.agent_iter(max_iter=200):
         obs, reward, term, trunc, _ = env.last()
         if term or trunc:
             assert trunc and not term and reward == 0
