@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
+from operator import attrgetter
 from typing import Any
 
 from .cards import (
@@ -27,6 +28,7 @@ from .cards import (
     POINTS,
     Card,
     CardError,
+    CardSet,
     CardsLike,
     cards_mask,
     deck,
@@ -53,6 +55,7 @@ __all__ = [
 ]
 
 _SUIT = 0x1FFF
+_RANK_ALL_SUITS = 1 | 1 << 13 | 1 << 26 | 1 << 39  # rank 0 (aces) of every suit
 
 
 def _build_run_tables() -> tuple[list[int], list[int]]:
@@ -146,6 +149,26 @@ def deadwood_mask(m: int) -> int:
     rd = _RUN_DW
     if not t3:
         return rd[a] + rd[b] + rd[c] + rd[d]
+    if not t3 & (t3 - 1):
+        # One rank held 3+ times (the usual case): try no set, the whole set and, for four
+        # of a kind, each 3-card set; cheaper than pruning the choices first.
+        best = rd[a] + rd[b] + rd[c] + rd[d]
+        full = m & (_RANK_ALL_SUITS << (t3.bit_length() - 1))
+        rest = m ^ full
+        v = rd[rest & _SUIT] + rd[rest >> 13 & _SUIT] + rd[rest >> 26 & _SUIT] + rd[rest >> 39]
+        if v < best:
+            best = v
+        if full.bit_count() == 4:
+            f = full
+            while f:
+                low = f & -f
+                f ^= low
+                rest = m ^ full ^ low
+                v = (rd[rest & _SUIT] + rd[rest >> 13 & _SUIT] + rd[rest >> 26 & _SUIT]
+                     + rd[rest >> 39])
+                if v < best:
+                    best = v
+        return best
     best = 1000
     for sets in _set_choices(m, t3):
         rest = m & ~sets
@@ -297,7 +320,6 @@ def _hand_mask(cards: CardsLike, lo: int = 0, hi: int = 11) -> int:
 
 
 _CARDS: tuple[Card, ...] = tuple(deck())
-_RANK_ALL_SUITS = sum(1 << (13 * s) for s in range(4))
 
 
 def _run_spans(m: int) -> tuple[tuple[int, int], ...]:
@@ -401,13 +423,21 @@ def deadwood(cards: CardsLike) -> int:
     >>> deadwood("KS QS JS TD")
     10
     """
-    if type(cards) is list:  # the common case, Card objects: no call but the solver's
+    given: Any = cards
+    if type(given) is list:  # Card objects, the common case: no call but the solver's
+        m: int
         try:
-            m = sum([c.mask for c in cards])
+            m = sum(map(_MASK_OF, given))
         except AttributeError:
             m = -1
-        if 0 <= m <= ALL_CARDS and m.bit_count() == len(cards) <= 11:
+        if 0 <= m <= ALL_CARDS and m.bit_count() == len(given) <= 11:
+            a, b, c, d = m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39
+            if not (a & b & (c | d)) | (c & d & (a | b)):  # no rank held 3 times: runs only
+                rd = _RUN_DW
+                return rd[a] + rd[b] + rd[c] + rd[d]
             return deadwood_mask(m)
+    elif type(given) is CardSet and given.mask.bit_count() <= 11:
+        return deadwood_mask(given.mask)
     return deadwood_mask(_hand_mask(cards))
 
 
@@ -436,16 +466,47 @@ def deadwood_by_discard(cards: CardsLike) -> dict[Card, int]:
     (19, 37)
     """
     m = -1
-    if type(cards) is list and len(cards) == 11:  # Card objects: the common case
+    given: Any = cards
+    tc = type(given)
+    if tc is CardSet:
+        m = given.mask
+    elif tc is list and len(given) == 11:
         try:
-            m = sum([c.mask for c in cards])
+            m = sum(map(_MASK_OF, given))
         except AttributeError:
             m = -1
     if not (0 <= m <= ALL_CARDS and m.bit_count() == 11):
         m = _hand_mask(cards, 11, 11)
-    deck_ = _CARDS
-    # deadwood_by_discard_mask lists its keys in increasing order (see its docstring)
-    return {deck_[k]: v for k, v in deadwood_by_discard_mask(m).items()}
+    a, b, c, d = m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        deck_ = _CARDS
+        # deadwood_by_discard_mask lists its keys in increasing order (see its docstring)
+        return {deck_[k]: v for k, v in deadwood_by_discard_mask(m).items()}
+    # No sets possible: the run-only deadwood, with Card keys straight from the tables.
+    rd = _RUN_DW
+    ra, rb, rc, rdd = rd[a], rd[b], rd[c], rd[d]
+    total = ra + rb + rc + rdd
+    out: dict[Card, int] = {}
+    for suit, x, own in ((0, a, ra), (1, b, rb), (2, c, rc), (3, d, rdd)):
+        table = _CARD_DROPS[suit]
+        drops = table[x]
+        if drops is None:
+            drops = table[x] = _card_drops(suit, x)
+        base = total - own
+        for card, v in drops:
+            out[card] = base + v
+    return out
+
+
+_MASK_OF = attrgetter("mask")
+
+# _CARD_DROPS[s][x]: _DROPS[x] with each rank replaced by the card of suit s; filled on
+# first use (a table of the deck's structure like _DROPS, not a cache of answers).
+_CARD_DROPS: list[list[tuple[tuple[Card, int], ...] | None]] = [[None] * 8192 for _ in range(4)]
+
+
+def _card_drops(suit: int, x: int) -> tuple[tuple[Card, int], ...]:
+    return tuple((_CARDS[13 * suit + r], v) for r, v in _DROPS[x])
 
 
 def is_meld(cards: CardsLike) -> bool:
