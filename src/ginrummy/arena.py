@@ -169,7 +169,7 @@ def play_match(
             seat = hand.to_play
             assert seat is not None
             current = seat
-            view = match.view(seat)
+            view = hand.view(seat)
             t0 = time.perf_counter()
             action = by_seat[seat].decide(view)
             stats.times[seat_to_player[seat]].append(time.perf_counter() - t0)

@@ -399,6 +399,35 @@ class Operation(NamedTuple):
 
 
 _HIDDEN_STOCK_DRAW = (Operation(0, DRAW_STOCK), Operation(1, DRAW_STOCK))
+_new_tuple = tuple.__new__
+
+# Every operation exists once, like every action: no allocation as a hand is played.
+_PLAIN_OPS = tuple(tuple(_new_tuple(Operation, (seat, a, None)) for a in _ALL_ACTIONS)
+                   for seat in (0, 1))
+_STOCK_OPS = tuple(tuple(_new_tuple(Operation, (seat, DRAW_STOCK, c)) for c in deck())
+                   for seat in (0, 1))
+_PILE_OPS = tuple(tuple(_new_tuple(Operation, (seat, DRAW_DISCARD, c)) for c in deck())
+                  for seat in (0, 1))
+
+# _SUIT_DISCARDS[s][x]: the discards (without knock) of the cards of suit s in the 13-bit
+# rank mask x, filled on first use.
+_SUIT_DISCARDS: list[list[tuple[Action, ...] | None]] = [[None] * 8192 for _ in range(4)]
+
+
+def _suit_discards(suit: int, x: int) -> tuple[Action, ...]:
+    t = _SUIT_DISCARDS[suit][x]
+    if t is None:
+        t = _SUIT_DISCARDS[suit][x] = tuple(
+            _DISCARDS[13 * suit + r][0] for r in range(13) if x >> r & 1)
+    return t
+
+
+def _plain_discards(m: int) -> tuple[Action, ...]:
+    """The discards without knock of every card in mask ``m``, in card order."""
+    sd = _SUIT_DISCARDS
+    x0, x1, x2, x3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
+    return ((sd[0][x0] or _suit_discards(0, x0)) + (sd[1][x1] or _suit_discards(1, x1))
+            + (sd[2][x2] or _suit_discards(2, x2)) + (sd[3][x3] or _suit_discards(3, x3)))
 
 
 class History(Sequence[Operation]):
@@ -812,7 +841,6 @@ class View(NamedTuple):
 
 
 _MISSING: Any = object()
-_new_view = tuple.__new__
 
 
 # ----------------------------------------------------------------------------- the hand
@@ -861,8 +889,6 @@ class Hand:
         # seat's views (each view holds a prefix, so no view copies the history)
         self._seen: tuple[list[Operation], list[Operation]] = ([], [])
         self._views_out = False  # whether a view may hold the current lists
-        # what _apply changed beyond the cards, one entry per history entry (for pop)
-        self._undo: list[tuple[Any, ...]] = []
 
     def copy(self) -> Hand:
         """An independent copy of this position: playing on one never changes the other
@@ -873,7 +899,6 @@ class Hand:
         twin._stock = list(self._stock)
         twin.discards = list(self.discards)
         twin.history = list(self.history)
-        twin._undo = list(self._undo)
         twin._seen = (list(self._seen[0]), list(self._seen[1]))
         return twin
 
@@ -890,22 +915,36 @@ class Hand:
         """
         if not self.history:
             raise IllegalActionError("There is no action to take back.")
-        op = self.history.pop()
-        (self.to_play, self.phase, self._taken, self._by_discard, self._legal,
-         self.result) = self._undo.pop()
+        history = self.history
+        op = history.pop()
+        # Everything else before the action follows from the history: no undo records.
         seat = op.seat
         action = op.action
-        if action.act == "draw":
+        self.to_play = seat
+        self.result = None
+        self._by_discard = None
+        self._legal = None
+        self._taken = None
+        kind = action.act
+        if kind is ActionKind.PASS:
+            self.phase = Phase.OFFER
+        elif kind is ActionKind.DRAW:
             card = op.card
             assert card is not None
             self._masks[seat] &= ~card.mask
-            if action.source == "stock":
+            if action is DRAW_STOCK:
                 self._stock.append(card)
+                self.phase = Phase.DRAW
             else:
                 self.discards.append(card)
-        elif action.act == "discard":
+                # taking the up-card as the first or second action is the offer (R4)
+                self.phase = Phase.OFFER if len(history) < 2 else Phase.DRAW
+        else:
             card = self.discards.pop()
             self._masks[seat] |= card.mask
+            self.phase = Phase.DISCARD
+            if history and history[-1].action is DRAW_DISCARD:
+                self._taken = history[-1].card  # R5 applies again
         s0, s1 = self._seen
         if self._views_out:
             # views already taken hold these lists: truncate copies, so they stay as they were
@@ -991,13 +1030,9 @@ class Hand:
             if self._by_discard is None and deadwood_mask(m) > lim + 10:
                 # Discarding a card c leaves at least deadwood(hand) - points(c) >=
                 # deadwood(hand) - 10, so no discard allows a knock (R6): skip the table.
-                while m:
-                    low = m & -m
-                    i = low.bit_length() - 1
-                    m ^= low
-                    if i != taken:
-                        out.append(_DISCARDS[i][0])
-                self._legal = legal = tuple(out)
+                if taken >= 0:
+                    m &= ~(1 << taken)
+                self._legal = legal = _plain_discards(m)
                 return legal
             for i, v in self._discard_table().items():
                 if i == taken:
@@ -1138,23 +1173,27 @@ class Hand:
     def _apply(self, action: Action) -> Operation:
         seat = self.to_play
         assert seat is not None
-        self._undo.append(
-            (seat, self.phase, self._taken, self._by_discard, self._legal, self.result))
         self._legal = None
-        if action.act == "pass":
-            op = Operation(seat, action)
+        kind = action.act
+        if kind is ActionKind.PASS:
+            op = _PLAIN_OPS[seat][0]
             if seat == self.dealer:
                 self.to_play = 1 - self.dealer  # R4.3: non-dealer opens
                 self.phase = Phase.DRAW
             else:
                 self.to_play = self.dealer
-        elif action.act == "draw":
-            card = self._stock.pop() if action.source == "stock" else self.discards.pop()
-            self._taken = card if action.source == "discard" else None
+        elif kind is ActionKind.DRAW:
+            if action is DRAW_STOCK:
+                card = self._stock.pop()
+                self._taken = None
+                op = _STOCK_OPS[seat][card.index]
+            else:
+                card = self.discards.pop()
+                self._taken = card
+                op = _PILE_OPS[seat][card.index]
             self._masks[seat] |= card.mask
             self._by_discard = None
             self.phase = Phase.DISCARD
-            op = Operation(seat, action, card)
         else:
             out_card = action.card
             assert out_card is not None
@@ -1163,7 +1202,7 @@ class Hand:
             self.discards.append(card)
             self._taken = None
             self._by_discard = None
-            op = Operation(seat, action)
+            op = _PLAIN_OPS[seat][action.code]
             if action.knock:
                 sd = showdown_mask(self._masks[seat], self._masks[1 - seat])
                 self._finish(_score(seat, sd))
@@ -1200,7 +1239,7 @@ class Hand:
             revealed = (tuple(self.cards_of(0)), tuple(self.cards_of(1)))
         self._views_out = True
         to_play = self.to_play
-        return _new_view(View, (
+        return _new_tuple(View, (
             seat, self.dealer, self.hand_index, self.scores, self.options, self.knock_limit,
             self.phase, to_play, CardSet._of(self._masks[seat]), self.deal.upcard,
             tuple(self.discards), len(self._stock),
