@@ -17,7 +17,7 @@ Two facts make the solver small and fast:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 from operator import attrgetter
@@ -32,6 +32,7 @@ from .cards import (
     CardsLike,
     cards_mask,
     deck,
+    format_cards,
     from_mask,
     parse_cards,
     trips,
@@ -257,35 +258,49 @@ _ALL_SET_OPTIONS = [
 # ----------------------------------------------------------------------------- public API
 
 
-@dataclass(frozen=True, slots=True)
-class Meld:
-    """A set (3-4 cards of one rank) or a run (3+ consecutive cards of one suit), R2."""
+class Meld(tuple[Card, ...]):
+    """A set (3-4 cards of one rank) or a run (3+ consecutive cards of one suit), R2: a
+    tuple of its cards (runs low to high, sets in suit order) that knows which it is.
 
-    cards: tuple[Card, ...]
+    >>> m = arrange("7C 8C 9C").melds[0]
+    >>> m.kind, str(m), m.points, m == tuple(parse_cards("7C 8C 9C"))
+    ('run', '7C 8C 9C', 24, True)
+    """
+
+    __slots__ = ()
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards, as a plain tuple."""
+        return tuple(self)
 
     @property
     def kind(self) -> str:
         """``"set"`` or ``"run"``."""
-        return "set" if self.cards[0].rank_index == self.cards[-1].rank_index else "run"
+        return "set" if self[0].rank_index == self[-1].rank_index else "run"
+
+    @property
+    def points(self) -> int:
+        """The cards' points (R1)."""
+        return sum(c.points for c in self)
 
     def __str__(self) -> str:
-        return " ".join(str(c) for c in self.cards)
+        return " ".join(str(c) for c in self)
 
-    def __iter__(self) -> Iterator[Card]:
-        return iter(self.cards)
-
-    def __len__(self) -> int:
-        return len(self.cards)
+    def describe(self, symbols: bool = False) -> str:
+        """``[7C 8C 9C]``, or with suit symbols."""
+        return "[" + format_cards(self, symbols) + "]"
 
 
 @dataclass(frozen=True, slots=True)
 class Arrangement:
     """A way to lay out a hand: melds, the cards left over, and their point total.
 
-    ``melds`` are tuples of cards (runs low to high, sets in suit order), sets first.
+    ``melds`` are :class:`Meld` values, tuples of cards (runs low to high, sets in suit
+    order), sets first.
     """
 
-    melds: tuple[tuple[Card, ...], ...]
+    melds: tuple[Meld, ...]
     deadwood_cards: tuple[Card, ...]
     deadwood: int
 
@@ -302,6 +317,16 @@ class Arrangement:
             "deadwood_cards": [str(c) for c in self.deadwood_cards],
             "deadwood": self.deadwood,
         }
+
+    def describe(self, symbols: bool = False) -> str:
+        """The narration the text faces show: ``[7C 8C 9C]  deadwood KD 2H = 12``.
+
+        >>> arrange("7C 8C 9C KD 2H").describe()
+        '[7C 8C 9C]  deadwood KD 2H = 12'
+        """
+        melds = "  ".join(m.describe(symbols) for m in self.melds) or "no melds"
+        loose = format_cards(self.deadwood_cards, symbols) or "-"
+        return f"{melds}  deadwood {loose} = {self.deadwood}"
 
     def __str__(self) -> str:
         parts = ["[" + " ".join(map(str, m)) + "]" for m in self.melds]
@@ -343,18 +368,18 @@ _RUN_SPANS: list[tuple[tuple[int, int], ...]] = [_run_spans(m) for m in range(81
 
 def _arrangement(m: int, sets: int) -> Arrangement:
     """The arrangement of hand ``m`` with the given set cards (runs follow, R2)."""
-    melds: list[tuple[Card, ...]] = []
+    melds: list[Meld] = []
     cards = _CARDS
     if sets:
         ranks = (sets | sets >> 13 | sets >> 26 | sets >> 39) & _SUIT
         while ranks:
             low = ranks & -ranks
             ranks ^= low
-            melds.append(tuple(from_mask(sets & _RANK_ALL_SUITS * low)))
+            melds.append(Meld(from_mask(sets & _RANK_ALL_SUITS * low)))
     rest = m & ~sets
     for off in (0, 13, 26, 39):
         for lo, hi in _RUN_SPANS[rest >> off & _SUIT]:
-            melds.append(cards[off + lo : off + hi])
+            melds.append(Meld(cards[off + lo : off + hi]))
     dead = tuple(from_mask(rest & ~_run_melded(rest)))
     return Arrangement(tuple(melds), dead, sum(c.points for c in dead))
 
@@ -641,6 +666,27 @@ class Showdown:
     def laid_off(self) -> tuple[Card, ...]:
         """The defender's laid-off cards, in the order of ``layoffs`` (by meld, then card)."""
         return tuple(c for c, _ in self.layoffs)
+
+    def describe(self, knocker: str = "The knocker", defender: str = "The defender",
+                 symbols: bool = False) -> list[str]:
+        """The showdown as the text faces narrate it, one line each: what each player
+        shows, then the lay-offs (R8).
+
+        >>> sd = showdown("5C 6C 7C JD JH JS 2S 3S 4S 9H", "8C 9C 2D 3D 4D KH KD QC TH AH")
+        >>> for line in sd.describe("Ann", "Bob"):
+        ...     print(line)
+        Ann shows [JD JH JS]  [5C 6C 7C]  [2S 3S 4S]  deadwood 9H = 9
+        Bob shows [2D 3D 4D]  deadwood QC KD AH TH KH = 41
+        Bob lays off 8C on [5C 6C 7C], 9C on [5C 6C 7C]
+        """
+        lines = [f"{knocker} shows {self.knocker_arrangement.describe(symbols)}",
+                 f"{defender} shows {self.defender_arrangement.describe(symbols)}"]
+        if self.layoffs:
+            melds = self.knocker_arrangement.melds
+            lays = ", ".join(f"{format_cards([c], symbols)} on {melds[i].describe(symbols)}"
+                             for c, i in self.layoffs)
+            lines.append(f"{defender} lays off {lays}")
+        return lines
 
 
 def _meld_maps(melds: Sequence[Sequence[Card]]) -> tuple[int, int, dict[int, int], dict[int, int]]:

@@ -17,7 +17,7 @@ from .actions import (
     Operation,
     Phase,
 )
-from .cards import Card, CardError, CardSet, parse_cards
+from .cards import Card, CardError, CardSet, format_cards, parse_cards
 from .melds import Showdown
 from .options import Options
 
@@ -116,6 +116,39 @@ class HandResult:
             "deadwood": list(self.deadwood) if self.deadwood else None,
             "layoffs": [str(c) for c in self.layoffs],
         }
+
+    def describe(self, names: Sequence[str] = ("Seat 0", "Seat 1"),
+                 symbols: bool = False) -> list[str]:
+        """How the hand ended, as the text faces narrate it: the showdown (when known)
+        and who scores what (R7-R9), one line each. ``names`` are the seats' names.
+
+        >>> HandResult(HandEnd.DEAD).describe()
+        ['Two cards left in the stock: a dead hand. Nobody scores.']
+        >>> HandResult.from_json({"result": "undercut", "knocker": 0, "scorer": 1,
+        ...     "points": 27, "deadwood": [8, 6], "layoffs": []}).describe(["Ann", "Bob"])
+        ['Ann knocks with 8 deadwood; Bob has 6.', 'Undercut: Bob scores 27 (25 + 8 - 6).']
+        """
+        if self.result is HandEnd.DEAD or self.knocker is None:
+            return ["Two cards left in the stock: a dead hand. Nobody scores."]
+        k, d = self.knocker, 1 - self.knocker
+        lines = []
+        if self.showdown is not None:
+            lines += self.showdown.describe(names[k], names[d], symbols)
+        elif self.deadwood is not None:
+            verb = "goes gin" if self.result is HandEnd.GIN else \
+                f"knocks with {self.deadwood[k]} deadwood"
+            lay = f" after laying off {format_cards(self.layoffs, symbols)}" \
+                if self.layoffs else ""
+            lines.append(f"{names[k]} {verb}; {names[d]} has {self.deadwood[d]}{lay}.")
+        scorer = names[self.scorer] if self.scorer is not None else "nobody"
+        how = ""
+        if self.deadwood is not None:
+            kd, dd = self.deadwood[k], self.deadwood[d]
+            how = {HandEnd.GIN: f" (25 + {dd})", HandEnd.UNDERCUT: f" (25 + {kd} - {dd})",
+                   HandEnd.KNOCK: f" ({dd} - {kd})"}[self.result]
+        what = {HandEnd.KNOCK: "Knock", HandEnd.GIN: "Gin", HandEnd.UNDERCUT: "Undercut"}
+        lines.append(f"{what[self.result]}: {scorer} scores {self.points}{how}.")
+        return lines
 
     @classmethod
     def from_json(cls, obj: Any) -> HandResult:
