@@ -509,29 +509,27 @@ def deadwood_by_discard(cards: CardsLike) -> dict[Card, int]:
         return {deck_[k]: v for k, v in deadwood_by_discard_mask(m).items()}
     # No sets possible: the run-only deadwood, with Card keys straight from the tables.
     rd = _RUN_DW
+    drops = _DROPS
     ra, rb, rc, rdd = rd[a], rd[b], rd[c], rd[d]
     total = ra + rb + rc + rdd
     out: dict[Card, int] = {}
-    for suit, x, own in ((0, a, ra), (1, b, rb), (2, c, rc), (3, d, rdd)):
-        table = _CARD_DROPS[suit]
-        drops = table[x]
-        if drops is None:
-            drops = table[x] = _card_drops(suit, x)
-        base = total - own
-        for card, v in drops:
-            out[card] = base + v
+    suit, base = _SUIT_CARDS[0], total - ra
+    for r, v in drops[a]:
+        out[suit[r]] = base + v
+    suit, base = _SUIT_CARDS[1], total - rb
+    for r, v in drops[b]:
+        out[suit[r]] = base + v
+    suit, base = _SUIT_CARDS[2], total - rc
+    for r, v in drops[c]:
+        out[suit[r]] = base + v
+    suit, base = _SUIT_CARDS[3], total - rdd
+    for r, v in drops[d]:
+        out[suit[r]] = base + v
     return out
 
 
 _MASK_OF = attrgetter("mask")
-
-# _CARD_DROPS[s][x]: _DROPS[x] with each rank replaced by the card of suit s; filled on
-# first use (a table of the deck's structure like _DROPS, not a cache of answers).
-_CARD_DROPS: list[list[tuple[tuple[Card, int], ...] | None]] = [[None] * 8192 for _ in range(4)]
-
-
-def _card_drops(suit: int, x: int) -> tuple[tuple[Card, int], ...]:
-    return tuple((_CARDS[13 * suit + r], v) for r, v in _DROPS[x])
+_SUIT_CARDS = tuple(_CARDS[13 * s : 13 * s + 13] for s in range(4))
 
 
 def is_meld(cards: CardsLike) -> bool:
