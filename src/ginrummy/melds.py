@@ -503,11 +503,8 @@ def deadwood_by_discard(cards: CardsLike) -> dict[Card, int]:
     if not (0 <= m <= ALL_CARDS and m.bit_count() == 11):
         m = _hand_mask(cards, 11, 11)
     a, b, c, d = m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39
-    if (a & b & (c | d)) | (c & d & (a | b)):
-        deck_ = _CARDS
-        # deadwood_by_discard_mask lists its keys in increasing order (see its docstring)
-        return {deck_[k]: v for k, v in deadwood_by_discard_mask(m).items()}
-    # No sets possible: the run-only deadwood, with Card keys straight from the tables.
+    # Runs only (no sets) first: every card gets a value, in index order, Card keys
+    # straight from the tables.
     rd = _RUN_DW
     drops = _DROPS
     ra, rb, rc, rdd = rd[a], rd[b], rd[c], rd[d]
@@ -525,6 +522,33 @@ def deadwood_by_discard(cards: CardsLike) -> dict[Card, int]:
     suit, base = _SUIT_CARDS[3], total - rdd
     for r, v in drops[d]:
         out[suit[r]] = base + v
+    t3 = (a & b & (c | d)) | (c & d & (a | b))  # cards.trips(m), inlined: the hot path
+    if not t3:
+        return out
+    # Then every other set choice (as deadwood_by_discard_mask): a discard outside the
+    # chosen sets may do better with them.
+    per_rank = []
+    while t3:
+        low = t3 & -t3
+        r = low.bit_length() - 1
+        t3 ^= low
+        present = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
+        per_rank.append(_ALL_SET_OPTIONS[r][present])
+    choices = per_rank[0] if len(per_rank) == 1 else [sum(x) for x in product(*per_rank)]
+    for sets in choices:
+        if not sets:
+            continue  # the runs-only choice, done above
+        rest = m & ~sets
+        sa, sb, sc, sd = rest & _SUIT, rest >> 13 & _SUIT, rest >> 26 & _SUIT, rest >> 39
+        ra, rb, rc, rdd = rd[sa], rd[sb], rd[sc], rd[sd]
+        total = ra + rb + rc + rdd
+        for suit, x, base in ((_SUIT_CARDS[0], sa, total - ra), (_SUIT_CARDS[1], sb, total - rb),
+                              (_SUIT_CARDS[2], sc, total - rc),
+                              (_SUIT_CARDS[3], sd, total - rdd)):
+            for r, v in drops[x]:
+                card = suit[r]
+                if base + v < out[card]:
+                    out[card] = base + v
     return out
 
 
