@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from ginrummy.web.app import create_app
+from ginrummy.web.seeds import SeedCipher, load_key
 from ginrummy.web.service import build_match, deal_for
 from ginrummy.web.store import (
     NO_TOKEN,
@@ -179,7 +180,7 @@ def test_match_rebuilt_from_database_is_identical(db_url: str) -> None:
             r = c.post(f"/api/matches/{mid}/actions", headers=auth(toks[seat]),
                        json={"action": after[seat]["legal"][0], "version": after[seat]["version"]})
             assert r.status_code == 200 and r.json()["version"] == before[0]["version"] + 1
-    sm = Store(db_url).load(mid)
+    sm = Store(db_url, SeedCipher(load_key(None, None))).load(mid)
     assert sm is not None
     assert build_match(sm).to_record() == build_match(sm).to_record()
 

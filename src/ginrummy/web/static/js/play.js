@@ -142,7 +142,8 @@ function connect() {
   if (fatal) return;
   clearTimeout(reconnectTimer);
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const url = `${proto}://${location.host}${base}/ws?token=${encodeURIComponent(token)}`;
+  // The token goes in the first message, never in the URL (which access logs record).
+  const url = `${proto}://${location.host}${base}/ws`;
   let socket;
   try {
     socket = new WebSocket(url);
@@ -152,6 +153,7 @@ function connect() {
   }
   ws = socket;
   socket.onopen = () => {
+    socket.send(JSON.stringify({ type: "auth", token }));
     backoff = 500;
     stopPolling();
     setConnection("");
