@@ -29,12 +29,11 @@ from ..cards import Card, iter_mask
 from ..hand import Action, View
 from ..knowledge import Knowledge, meld_partners
 from ..melds import deadwood_by_discard_mask, deadwood_mask, showdown_mask
+from ..scoring import knock_points
 from .marjj import MarjjBot
 
 __all__ = ["StrongBot", "draw_outlook", "meld_chance", "sample_opponent", "settle", "strong_fast"]
 
-GIN_BONUS = 25
-UNDERCUT_BONUS = 25
 
 
 def sample_opponent(k: Knowledge, rng: random.Random, unknown: list[int], draws: int) -> int:
@@ -83,12 +82,7 @@ def draw_outlook(hand10: int, pool: int,
 def settle(knocker: int, defender: int) -> int:
     """Points of a knock from the knocker's side (R9): positive if the knocker scores,
     negative (with the undercut bonus) if the defender does; a tie is an undercut."""
-    sd = showdown_mask(knocker, defender)
-    if sd.gin:
-        return sd.defender_deadwood + GIN_BONUS
-    if sd.defender_deadwood <= sd.knocker_deadwood:
-        return -(sd.knocker_deadwood - sd.defender_deadwood + UNDERCUT_BONUS)
-    return sd.defender_deadwood - sd.knocker_deadwood
+    return knock_points(showdown_mask(knocker, defender))
 
 
 def meld_chance(card: int, k: Knowledge) -> float:
