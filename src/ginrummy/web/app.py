@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from . import extras, extras_app
 from .broker import make_broker
 from .computer import ComputerDriver
 from .guard import (
@@ -246,6 +247,7 @@ def create_app(
     async def play_page(match_id: str) -> Response:
         return _page("play.html", "table")
 
+    extras_app.register(app, service, STATIC_DIR)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -271,7 +273,8 @@ def create_app(
     @app.post("/api/matches")
     async def create(request: Request) -> JSONResponse:
         await limit("create", request)
-        return JSONResponse(await service.create(await _json_body(request)), status_code=201)
+        made = await extras.seal_new(service, await service.create(await _json_body(request)))
+        return JSONResponse(made, status_code=201)
 
     @app.post("/api/matches/lookup")
     async def lookup(request: Request) -> dict[str, Any]:
@@ -282,7 +285,7 @@ def create_app(
     async def join(match_id: str, request: Request) -> dict[str, Any]:
         await limit("join", request)
         t = await service.table(match_id)
-        return await service.join(t, await _json_body(request))
+        return await extras.join(service, t, await _json_body(request))
 
     @app.get("/api/matches/{match_id}")
     async def get_state(match_id: str, request: Request) -> dict[str, Any]:
@@ -305,7 +308,7 @@ def create_app(
     async def record(match_id: str) -> JSONResponse:
         t = await service.table(match_id)
         return JSONResponse(
-            await service.record(t),
+            await extras.seal_record(service, t, await service.record(t)),
             headers={"Content-Disposition": f'attachment; filename="ginrummy-{t.id}.json"'},
         )
 

@@ -35,6 +35,7 @@ from ..hand import (
 from ..match import Match, MatchOverError
 from ..melds import arrangements_mask
 from ..options import Options, OptionsError
+from . import extras
 from .broker import Broker, LocalBroker
 from .computer import ComputerDriver
 from .replays import ReplayCache
@@ -619,7 +620,7 @@ class Service:
             )
         )
         outcome = m.outcome()
-        return {
+        return extras.state_extras(v) | {
             "id": sm.id,
             "seat": seat,
             "version": sm.version,
