@@ -233,3 +233,24 @@ def test_process_restarted_mid_match_loses_nothing(two: tuple[Serve, Serve]) -> 
     finally:
         for s in seats:
             s.close()
+
+
+def test_a_seat_claimed_through_another_process_is_known_at_once(
+    serves: list[Serve], postgres_url: str
+) -> None:
+    """No broker, so no "changed" event ever reaches A: a token that A's copy of the table
+    does not know is checked again against the database before it is refused."""
+    env = {KEY_ENV: new_key_text()}
+    a = Serve("--db", postgres_url, *OPEN, env=env)
+    serves.append(a)
+    b = Serve("--db", postgres_url, *OPEN, env=env)
+    serves.append(b)
+    m = a.http.post("/api/matches", json={"opponent": "friend", "name": "Ann"}).json()
+    assert a.get(m["id"], m["token"])["status"] == "waiting"  # A now holds the table
+    code = m["invite_url"].split("#invite=", 1)[1]
+    j = b.http.post(f"/api/matches/{m['id']}/join", json={"invite": code})
+    assert j.status_code == 200, j.text
+    assert a.get(m["id"], j.json()["token"])["view"]["seat"] == 1
+    wrong = a.http.get(f"/api/matches/{m['id']}",
+                       headers={"Authorization": "Bearer not-a-seat-token"})
+    assert wrong.status_code == 403

@@ -6,17 +6,19 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from ginrummy.match import Match
 from ginrummy.web.computer import ComputerDriver, decide_once
 
+T = TypeVar("T")
 
-def _run(coro: Coroutine[Any, Any, Any]) -> Any:
-    """Run ``coro`` on a fresh event loop in its own thread: the browser tests' session may
-    keep an event loop running in this one, where ``asyncio.run`` refuses to start."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
+
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine on a fresh event loop in its own thread (another test may leave
+    a loop running in this one)."""
+    with ThreadPoolExecutor(1) as ex:
+        return ex.submit(asyncio.run, coro).result()
 
 
 def _view() -> object:

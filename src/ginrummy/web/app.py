@@ -264,7 +264,7 @@ def create_app(
     async def seat_table(match_id: str, request: Request) -> tuple[Table, int]:
         await limit("actions", request)
         t = await service.table(match_id)
-        return t, service.authenticate(t, _bearer(request))
+        return t, await service.authenticate_fresh(t, _bearer(request))
 
     @app.get("/api/bots")
     async def bots() -> dict[str, Any]:
@@ -332,7 +332,7 @@ def create_app(
             token = websocket.query_params.get("token")  # deprecated: logs would show it
             if token is None:
                 token = await _ws_auth(websocket, settings.ws_auth_seconds)
-            seat = service.authenticate(t, token)
+            seat = await service.authenticate_fresh(t, token)
         except TableError as e:
             await websocket.send_json({"type": "error", "status": e.status, "message": e.message})
             await websocket.close(code=4000 + e.status)

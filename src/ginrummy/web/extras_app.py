@@ -46,11 +46,12 @@ def register(app: FastAPI, service: Service, static_dir: Path) -> None:
     @app.get("/api/matches/{match_id}/rematch")
     async def get_rematch(match_id: str, request: Request) -> dict[str, Any]:
         t = await service.table(match_id)
-        return await rematch_status(service, t, service.authenticate(t, _bearer(request)))
+        seat = await service.authenticate_fresh(t, _bearer(request))
+        return await rematch_status(service, t, seat)
 
     @app.post("/api/matches/{match_id}/rematch")
     async def post_rematch(match_id: str, request: Request) -> dict[str, Any]:
         t = await service.table(match_id)
-        seat = service.authenticate(t, _bearer(request))
+        seat = await service.authenticate_fresh(t, _bearer(request))
         return await rematch(service, t, seat)
 

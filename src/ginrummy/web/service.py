@@ -544,6 +544,19 @@ class Service:
             raise TableError(403, "That token does not belong to a seat at this match.")
         return seat
 
+    async def authenticate_fresh(self, t: Table, token: str | None) -> int:
+        """:meth:`authenticate`, but a token this copy does not know is checked again after
+        reading what other processes stored: the friend may have joined through another
+        process a moment ago, before its "changed" event arrived here."""
+        try:
+            return self.authenticate(t, token)
+        except TableError as e:
+            if e.status != 403:
+                raise
+        async with t.lock:
+            await self._refresh_locked(t)
+        return self.authenticate(t, token)
+
     # ------------------------------------------------------------------ state
 
     def status_of(self, t: Table) -> str:
