@@ -25,6 +25,7 @@ EXTERNAL = {
     "match": ("ginrummy.arena", "bot-vs-bot matches with statistics (INTERFACES §6)"),
     "bot": ("ginrummy.protocol", "run a bot over the ginrummy-bot/1 protocol (INTERFACES §5)"),
     "bench": ("ginrummy.bench", "solver and state-machine benchmarks"),
+    "review": ("ginrummy.review", "grade every decision of a record, as a coach (INTERFACES §7)"),
 }
 
 

@@ -1,0 +1,118 @@
+"""The "why" of a graded decision, in words, from the deciding seat's view only (R11).
+
+Only facts the seat could see are used: its cards, the discard pile, the cards the
+opponent took from the pile (read once, through :class:`~ginrummy.knowledge.Knowledge`),
+and the evaluator's figures for the two actions.
+
+>>> from ginrummy.cards import parse_cards
+>>> melds_broken(parse_cards("7C 8C 9C 2D 5H 9H KS QS 4D 3S JH"), parse_cards("8C")[0])
+'breaks the 7-8-9 of clubs'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..cards import SUIT_NAMES, Card
+from ..hand import Action, View
+from ..knowledge import Knowledge
+from ..melds import arrange, deadwood_by_discard
+
+if TYPE_CHECKING:
+    from ..evaluator import ActionValue
+
+__all__ = ["explain", "melds_broken", "meld_words"]
+
+
+def _cards(mask: int) -> list[Card]:
+    return [Card.from_index(i) for i in range(52) if mask >> i & 1]
+
+
+def meld_words(meld: Sequence[Card]) -> str:
+    """``the 7-8-9 of clubs`` or ``the three nines``-style words for a meld (R2)."""
+    ranks = sorted(meld, key=lambda c: c.rank_index)
+    if ranks[0].rank_index == ranks[-1].rank_index:
+        return f"the set of {ranks[0].rank}s"
+    return "the " + "-".join(c.rank for c in ranks) + f" of {SUIT_NAMES[ranks[0].suit]}"
+
+
+def melds_broken(hand: Sequence[Card], card: Card) -> str | None:
+    """``breaks the 7-8-9 of clubs`` when ``card`` is in a meld of the hand's best
+    arrangement, else None."""
+    for meld in arrange(list(hand)).melds:
+        if card in meld:
+            return f"breaks {meld_words(meld)}"
+    return None
+
+
+def _feeds(view: View, card: Card) -> str | None:
+    """Words for a discard that helps a meld the opponent is visibly collecting: they took
+    cards of the same rank, or of the same suit within two ranks, from the pile."""
+    taken = _cards(Knowledge.of(view).opp_known)
+    same_rank = [c for c in taken if c.rank_index == card.rank_index]
+    near = [c for c in taken if c.suit_index == card.suit_index
+            and 0 < abs(c.rank_index - card.rank_index) <= 2]
+    if len(near) >= 1 and (len(near) >= 2 or not same_rank):
+        shown = " and ".join(str(c) for c in near)
+        return f"feeds the run the opponent is collecting: they took {shown}"
+    if same_rank:
+        shown = " and ".join(str(c) for c in same_rank)
+        return f"feeds the set the opponent is collecting: they took {shown}"
+    return None
+
+
+def _take_words(view: View, verb: str) -> str | None:
+    """What taking the top discard would do for the hand (melds made, deadwood)."""
+    top = view.discards[-1]
+    with_top = [*view.hand, top]
+    by = deadwood_by_discard(with_top)
+    best_dw = min(v for c, v in by.items() if c != top)
+    for meld in arrange(with_top).melds:
+        if top in meld:
+            return f"{verb} {top} makes {meld_words(meld)} (deadwood {best_dw} after the discard)"
+    return f"{verb} {top} would leave {best_dw} deadwood after the discard"
+
+
+def explain(view: View, played: Action, played_value: ActionValue,
+            best_value: ActionValue) -> str | None:
+    """Why ``best_value.action`` beats ``played`` where that can be said in words."""
+    best = best_value.action
+    if played.act == "discard" and best.act == "discard":
+        return _explain_discard(view, played, played_value, best, best_value)
+    if best.act == "draw" and best.source == "discard":
+        return _take_words(view, "taking")
+    if played.act == "draw" and played.source == "discard":
+        reason = _take_words(view, "taking")
+        return f"the stock was better: {reason}" if reason else None
+    return None
+
+
+def _explain_discard(view: View, played: Action, pv: ActionValue, best: Action,
+                     bv: ActionValue) -> str | None:
+    assert played.card is not None and best.card is not None
+    by = deadwood_by_discard(list(view.hand))
+    dw_played, dw_best = by[played.card], by[best.card]
+    parts: list[str] = []
+    if best.knock and dw_best == 0 and not (played.knock and dw_played == 0):
+        parts.append(f"gin was there: discard {best.card} and go gin")
+    elif best.knock and not played.knock:
+        parts.append(f"knocking with {dw_best} deadwood (discard {best.card}) was better "
+                     "than playing on")
+    elif played.knock and not best.knock:
+        parts.append(f"knocking with {dw_played} deadwood was premature: the opponent "
+                     "could lay off or undercut")
+    broken = melds_broken(view.hand, played.card)
+    if broken and not played.knock:
+        parts.append(broken)
+    if dw_played > dw_best and not parts:
+        parts.append(f"leaves {dw_played} deadwood where {best.card} leaves {dw_best}")
+    fed = _feeds(view, played.card)
+    if fed:
+        parts.append(fed)
+    if not parts:
+        gain = bv.points - pv.points
+        if gain >= 1:
+            parts.append(f"{best.card} is the safer or more useful discard "
+                         f"({gain:+.1f} points expected this hand)")
+    return "; ".join(parts) or None

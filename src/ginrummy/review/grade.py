@@ -1,0 +1,175 @@
+"""Grading: every decision of a record, from the deciding seat's view only (R11).
+
+A *moment* is a point in a hand where the seat to play had two or more legal actions.
+Each moment's view (what that seat could see, never the hidden cards) goes to the
+:class:`~ginrummy.evaluator.Evaluator`; the played action and the best are read from the
+same evaluation, so they share their samples. Evaluations run in worker processes
+(``jobs``); each moment gets its own evaluator seeded from ``(seed, hand, action)``, so the
+result does not depend on the number of workers or on the order of the work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..hand import Action, Hand, View
+from ..match import Match
+
+if TYPE_CHECKING:
+    from ..evaluator import ActionValue, Evaluation
+
+__all__ = [
+    "DEFAULT_BUDGET_MS",
+    "Graded",
+    "Moment",
+    "evaluate_moments",
+    "grade",
+    "mark_for",
+    "moment_seed",
+    "moments",
+]
+
+DEFAULT_BUDGET_MS = 100.0
+"""Evaluation time per decision in a review (ms), unless asked otherwise."""
+
+# Marks by the win chance a decision lost (match-winning chance, 0..1). How these were
+# chosen from reviews of bots of known strength is in docs/review.md.
+INACCURACY = 0.01
+MISTAKE = 0.03
+BLUNDER = 0.08
+MARKS = (("blunder", BLUNDER), ("mistake", MISTAKE), ("inaccuracy", INACCURACY))
+SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
+def mark_for(loss: float) -> str | None:
+    """The mark a decision earns for losing ``loss`` of match-winning chance.
+
+    >>> mark_for(0.0), mark_for(0.015), mark_for(0.05), mark_for(0.3)
+    (None, 'inaccuracy', 'mistake', 'blunder')
+    """
+    for name, threshold in MARKS:
+        if loss >= threshold:
+            return name
+    return None
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A decision to grade: hand ``hand``'s action ``action`` (indexes as in §3), the seat's
+    view just before it, and what was played."""
+
+    hand: int
+    action: int
+    seat: int
+    view: View
+    played: Action
+
+
+def moments(match: Match, hands: Sequence[int], seats: Sequence[int]) -> list[Moment]:
+    """Every decision of ``seats`` in the listed ``hands``, replayed from each hand's deal.
+
+    Only views are kept: a moment carries what its seat could see and nothing else.
+    """
+    out = []
+    for i in hands:
+        played = match.hands[i]
+        hand = Hand(played.deal, played.dealer, played.options, played.hand_index,
+                    played.scores)
+        for j, op in enumerate(played.history):
+            if op.seat in seats and len(hand.legal_actions()) >= 2:
+                out.append(Moment(i, j, op.seat, hand.view(op.seat), op.action))
+            hand.play(op.action, op.seat)
+    return out
+
+
+def moment_seed(seed: int, hand: int, action: int) -> int:
+    """The evaluator seed of one moment: a function of the review seed and its place only."""
+    digest = hashlib.sha256(f"ginrummy-review/{seed}/{hand}/{action}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class _Settings:
+    budget_ms: float | None
+    samples: int | None
+    seed: int
+
+
+_SETTINGS: _Settings | None = None
+
+
+def _init(settings: _Settings) -> None:
+    global _SETTINGS
+    _SETTINGS = settings
+
+
+def _evaluate(task: tuple[int, int, View]) -> Evaluation:
+    from ..evaluator import Evaluator
+
+    assert _SETTINGS is not None
+    hand, action, view = task
+    ev = Evaluator(budget_ms=_SETTINGS.budget_ms, samples=_SETTINGS.samples,
+                   seed=moment_seed(_SETTINGS.seed, hand, action))
+    return ev.evaluate(view)
+
+
+def evaluate_moments(
+    items: Sequence[Moment],
+    *,
+    budget_ms: float | None = DEFAULT_BUDGET_MS,
+    samples: int | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[Evaluation]:
+    """One evaluation per moment, in order; ``progress(done)`` after each."""
+    settings = _Settings(budget_ms, samples, seed)
+    tasks = [(m.hand, m.action, m.view) for m in items]
+    results: list[Evaluation] = []
+
+    def collect(it: Iterator[Evaluation]) -> None:
+        for ev in it:
+            results.append(ev)
+            if progress is not None:
+                progress(len(results))
+
+    if jobs <= 1 or len(tasks) <= 1:
+        _init(settings)
+        collect(map(_evaluate, tasks))
+    else:
+        workers = min(jobs, len(tasks))
+        with multiprocessing.Pool(workers, initializer=_init, initargs=(settings,)) as pool:
+            collect(pool.imap(_evaluate, tasks, chunksize=1))
+    return results
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A graded decision: the played and best actions with their values from one
+    evaluation, the win chance lost (never negative), the mark and the reason in words."""
+
+    moment: Moment
+    played: ActionValue
+    best: ActionValue
+    loss: float
+    mark: str | None
+    why: str | None
+
+
+def grade(moment: Moment, evaluation: Evaluation,
+          explain: Callable[[View, Action, ActionValue, ActionValue], str | None] | None = None,
+          ) -> Graded:
+    """Grade one moment from its evaluation: a played action that is the best loses 0."""
+    best = evaluation.best()
+    played = evaluation.value_of(moment.played)
+    if played.action == best.action:
+        return Graded(moment, played, best, 0.0, None, None)
+    loss = max(0.0, round(best.win, 4) - round(played.win, 4))
+    loss = round(loss, 4)
+    mark = mark_for(loss)
+    why = explain(moment.view, moment.played, played, best) if explain and loss > 0 else None
+    return Graded(moment, played, best, loss, mark, why)
