@@ -361,6 +361,20 @@ for _name, _prep, _base in [
 # ----------------------------------------------------------------------------- the command
 
 
+# ----------------------------------------------------------------------------- evaluator
+def _register_evaluator() -> None:
+    """The evaluator's play-outs per second and the ``expert`` bot's time per decision
+    (percentiles: ``benchmarks/expert_timing.py``)."""
+    from .evaluator.timing import evaluator_prepare, expert_prepare
+
+    register(Benchmark("evaluator play-outs (all legal actions, 8 samples)",
+                       evaluator_prepare(8), "play-out"))
+    register(Benchmark("expert decision (real positions)", expert_prepare, "decision"))
+
+
+_register_evaluator()
+
+
 def _format_table(results: Sequence[Result]) -> str:
     sources: list[str] = []
     for r in results:

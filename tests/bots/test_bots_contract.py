@@ -8,18 +8,22 @@ from typing import Any
 import pytest
 
 from ginrummy.bots import BOTS, Bot, make_bot
+from ginrummy.bots.expert import ExpertBot
 from ginrummy.bots.strong import StrongBot
 from ginrummy.cards import Card
 from ginrummy.hand import Action, View
 from ginrummy.match import Match
 
-FAST = {"strong": "strong-fast", "hard": "strong-fast"}
-"""The full-strength search bots are exercised through their cheap variant here."""
+FAST = {"strong": "strong-fast"}
+EXPERTS = {"expert", "expert-fast", "hard"}
+"""The full-strength search bots are exercised through cheap variants here."""
 
 
 def _bot(name: str, seed: int) -> Bot:
     if name in FAST:
         return StrongBot(seed, samples=6)
+    if name in EXPERTS:
+        return ExpertBot(seed, samples=3)
     return make_bot(name, seed)
 
 
@@ -85,7 +89,7 @@ def _cards_in(obj: Any) -> set[str]:
     return set()
 
 
-@pytest.mark.parametrize("name", ["simple", "marjj", "strong"])
+@pytest.mark.parametrize("name", ["simple", "marjj", "strong", "expert"])
 def test_bots_get_only_views_without_hidden_cards_r11(name: str) -> None:
     spies = [_Spy(_bot(name, 3)), _Spy(_bot("random", 4))]
     match = Match(seed=5)

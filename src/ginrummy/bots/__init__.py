@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Bot, BotError
+from .expert import ExpertBot, expert_fast
 from .marjj import MarjjBot
 from .random_bot import RandomBot
 from .simple import EasyBot, SimpleBot
@@ -25,7 +26,9 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "medium": MarjjBot,
     "strong": StrongBot,
     "strong-fast": strong_fast,
-    "hard": StrongBot,
+    "expert": ExpertBot,
+    "expert-fast": expert_fast,
+    "hard": ExpertBot,
 }
 """Bot factories by name; difficulty aliases (easy/medium/hard) map onto these."""
 

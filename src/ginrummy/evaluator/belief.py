@@ -1,0 +1,144 @@
+"""A belief over the opponent's hidden cards, read from one seat's view only (R11).
+
+The opponent holds the pile cards it took and did not throw back (public) plus
+``opp_unknown`` cards from the unseen ones. A sample of those cards replays, cheaply,
+how they came to be held:
+
+1. weights: an unseen card that would meld (R2) with a card the opponent discarded or
+   passed on is less likely held (``shed_factor`` per such card: players keep cards
+   that fit); one that melds with a card it took from the pile is more likely
+   (``took_factor``);
+2. deal: draw the unknown cards by those weights (without replacement);
+3. improve: for each stock draw the opponent made (at most ``max_improve``), with chance
+   ``improve``, add one more weighted card and drop the card that leaves the most
+   deadwood: the opponent has been keeping its best cards (the chance spreads hand
+   quality as wide as real play shows it);
+4. no knock so far: a hand that would have allowed gin at the opponent's last discard
+   is redrawn (it would have knocked, R6), and one that allowed a knock in its first
+   ``KNOCK_TURNS`` turns is redrawn with chance ``early_knock_reject``.
+
+The stock is the rest of the unseen cards in a uniformly random order.
+``scripts/calibration.py`` measures how well these probabilities match what happens.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..cards import iter_mask
+from ..knowledge import Knowledge
+from ..melds import deadwood_by_discard_mask, deadwood_mask
+from .rollout import KNOCK_TURNS
+
+__all__ = ["Belief", "BeliefParams"]
+
+
+@dataclass(frozen=True, slots=True)
+class BeliefParams:
+    """The belief model's knobs (see the module docstring); defaults from calibration."""
+
+    shed_factor: float = 0.8
+    took_factor: float = 1.5
+    improve: float = 0.8
+    max_improve: int = 10
+    early_knock_reject: float = 0.8
+    retries: int = 4
+
+
+def _related(a: int, b: int) -> bool:
+    """Whether two card indexes can share a meld (same rank, or same suit within two)."""
+    if a % 13 == b % 13:
+        return True
+    return a // 13 == b // 13 and abs(a - b) <= 2
+
+
+class Belief:
+    """Sampler of opponent hands and stocks consistent with a :class:`Knowledge`."""
+
+    def __init__(self, k: Knowledge, knock_limit: int, params: BeliefParams | None = None,
+                 opp_turns: int | None = None) -> None:
+        self.k = k
+        self.params = params or BeliefParams()
+        self.knock_limit = knock_limit
+        self.unknown: list[int] = list(iter_mask(k.unseen))
+        self.opp_turns = k.opp_discarded.bit_count() if opp_turns is None else opp_turns
+        shed = list(iter_mask(k.opp_discarded | k.opp_passed))
+        took = list(iter_mask(k.opp_known))
+        p = self.params
+        self.weights: list[float] = []
+        for u in self.unknown:
+            w = 1.0
+            for s in shed:
+                if _related(u, s):
+                    w *= p.shed_factor
+            for t in took:
+                if _related(u, t):
+                    w *= p.took_factor
+            self.weights.append(w)
+        self.draws = max(0, min(self.opp_turns, p.max_improve,
+                                len(self.unknown) - k.opp_unknown))
+
+    def _draw(self, rng: random.Random, n: int) -> list[int]:
+        """``n`` unknown cards drawn by weight without replacement (Efraimidis-Spirakis),
+        in draw order."""
+        keyed = sorted(((rng.random() ** (1.0 / w), u)
+                        for u, w in zip(self.unknown, self.weights, strict=True)), reverse=True)
+        return [u for _, u in keyed[:n]]
+
+    def _one(self, rng: random.Random) -> int:
+        k = self.k
+        n = k.opp_unknown
+        improve = self.params.improve
+        if improve < 0:  # a fresh chance per sample, uniform on 0..-improve
+            improve = -improve * rng.random()
+        extra = sum(1 for _ in range(self.draws) if rng.random() < improve)
+        cards = self._draw(rng, n + extra)
+        hand = k.opp_known
+        for u in cards[:n]:
+            hand |= 1 << u
+        for u in cards[n:]:
+            table = deadwood_by_discard_mask(hand | 1 << u)
+            worst = -1
+            worst_v = 1000
+            for i, v in table.items():
+                if v < worst_v and not k.opp_known >> i & 1:
+                    worst, worst_v = i, v
+            hand = (hand | 1 << u) & ~(1 << worst)
+        return hand
+
+    def plausible(self, hand: int, rng: random.Random) -> bool:
+        """Whether a sampled hand agrees with the opponent not having knocked (R6)."""
+        if self.opp_turns == 0:
+            return True
+        dw = deadwood_mask(hand)
+        if dw == 0:
+            return False
+        if dw <= self.knock_limit and self.opp_turns <= KNOCK_TURNS:
+            return rng.random() >= self.params.early_knock_reject
+        return True
+
+    def sample_hand(self, rng: random.Random) -> int:
+        """One opponent hand (a 52-bit mask of its cards) from the belief."""
+        hand = self._one(rng)
+        for _ in range(self.params.retries):
+            if self.plausible(hand, rng):
+                break
+            hand = self._one(rng)
+        return hand
+
+    def sample(self, rng: random.Random) -> tuple[int, list[int]]:
+        """One opponent hand and the stock (a list of card indexes, top at the end)."""
+        hand = self.sample_hand(rng)
+        stock = [u for u in self.unknown if not hand >> u & 1]
+        rng.shuffle(stock)
+        return hand, stock
+
+    def card_chances(self, rng: random.Random, n: int) -> dict[int, float]:
+        """Each unseen card's estimated chance to be in the opponent's hand (``n`` samples)."""
+        counts = dict.fromkeys(self.unknown, 0)
+        for _ in range(n):
+            for u in iter_mask(self.sample_hand(rng) & ~self.k.opp_known):
+                counts[u] += 1
+        return {u: c / n for u, c in counts.items()}
+

@@ -1,0 +1,98 @@
+"""Speed of the evaluator and the ``expert`` bot, for ``ginrummy bench`` and
+``benchmarks/expert_timing.py``: play-outs per second, and decision times.
+
+Inputs are real positions: the views met while ``strong`` plays itself from a seeded deal.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from ..bots.expert import ExpertBot
+from ..bots.strong import StrongBot
+from ..hand import View
+from ..match import Match
+from . import Evaluator
+
+__all__ = ["decision_times", "evaluator_prepare", "expert_prepare", "positions", "summary"]
+
+
+def positions(rng: random.Random, n: int) -> list[View]:
+    """``n`` decision views (every phase) from seeded ``strong`` self-play."""
+    out: list[View] = []
+    while len(out) < n:
+        seed = rng.randrange(1 << 30)
+        match = Match(seed=seed)
+        bots = [StrongBot(seed), StrongBot(seed + 1)]
+        while not match.is_over() and len(out) < n:
+            seat = match.to_play
+            assert seat is not None
+            view = match.view(seat)
+            if len(view.legal) > 1:
+                out.append(view)
+            match.play(bots[seat].decide(view), seat)
+    return out
+
+
+def evaluator_prepare(samples: int = 8) -> Callable[[random.Random, int], Callable[[], int]]:
+    """A bench input builder: about ``n`` play-outs (all legal actions, ``samples`` sampled
+    deals per view); the runner returns the play-outs done."""
+
+    def prepare(rng: random.Random, n: int) -> Callable[[], int]:
+        views = positions(rng, max(1, n // (4 * samples)))
+        ev = Evaluator(samples=samples, seed=rng.randrange(1 << 30))
+
+        def run() -> int:
+            done = 0
+            for v in views:
+                done += ev.evaluate(v).samples * len(v.legal)
+            return done
+
+        return run
+
+    return prepare
+
+
+def expert_prepare(rng: random.Random, n: int) -> Callable[[], int]:
+    """A bench input builder: ``max(2, n // 100)`` expert decisions; the runner returns how
+    many it made."""
+    views = positions(rng, max(2, n // 100))
+    bot = ExpertBot(rng.randrange(1 << 30))
+
+    def run() -> int:
+        for v in views:
+            bot.decide(v)
+        return len(views)
+
+    return run
+
+
+def decision_times(n: int, seed: int = 0, samples: int | None = None,
+                   ) -> tuple[list[float], list[float]]:
+    """Wall-clock and CPU seconds (this thread) of each of ``n`` expert decisions on real
+    positions; CPU time is what one core would take on an otherwise idle machine."""
+    rng = random.Random(seed)
+    views = positions(rng, n)
+    bot = ExpertBot(seed) if samples is None else ExpertBot(seed, samples=samples)
+    wall: list[float] = []
+    cpu: list[float] = []
+    for v in views:
+        start, start_cpu = time.perf_counter(), time.thread_time()
+        bot.decide(v)
+        cpu.append(time.thread_time() - start_cpu)
+        wall.append(time.perf_counter() - start)
+    return wall, cpu
+
+
+def summary(times: list[float]) -> dict[str, float]:
+    """Median, 90th, 99th percentile and maximum, in milliseconds."""
+    ts = sorted(times)
+
+    def pct(q: float) -> float:
+        return ts[min(len(ts) - 1, int(q * len(ts)))] * 1000
+
+    return {"n": len(ts), "median_ms": statistics.median(ts) * 1000, "p90_ms": pct(0.9),
+            "p99_ms": pct(0.99), "max_ms": ts[-1] * 1000}

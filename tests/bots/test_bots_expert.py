@@ -1,0 +1,86 @@
+"""The ``expert`` bot: registered (and the ``hard`` level), legal and reproducible, gin
+without search (R6), a real evaluation otherwise, and playable over the bot protocol."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from ginrummy.bots import make_bot
+from ginrummy.bots.expert import ExpertBot
+from ginrummy.cards import Card, deck, parse_cards
+from ginrummy.hand import DRAW_STOCK, PASS, Action, Deal, Hand
+from ginrummy.match import Match
+from ginrummy.protocol import PROTOCOL, decide_message
+
+
+def test_registered_as_expert_and_hard() -> None:
+    assert isinstance(make_bot("expert", 1), ExpertBot)
+    assert isinstance(make_bot("hard", 1), ExpertBot)
+    assert make_bot("expert").name == "expert"
+
+
+def _play(seed: int) -> list[Action]:
+    bots = [ExpertBot(seed, samples=4), make_bot("strong", seed)]
+    match = Match(seed=seed)
+    actions = []
+    while not match.is_over() and len(match.hands) <= 2:
+        seat = match.to_play
+        assert seat is not None
+        view = match.view(seat)
+        action = bots[seat].decide(view)
+        assert action in view.legal
+        actions.append(action)
+        match.play(action, seat)
+    return actions
+
+
+def test_legal_and_deterministic_for_a_seed() -> None:
+    assert _play(5) == _play(5)
+
+
+def test_gin_is_knocked_without_search_r6() -> None:
+    mine = "2C 3C 4C 7D 8D 9D KS KH KD 5S"
+    other = "AD 2D 3D 4D 5D 6D TS JS QS 9C"
+    used = set(parse_cards(mine + " " + other + " 6C KC"))
+    stock = [Card.parse("KC")] + [c for c in deck() if c not in used]
+    hand = Hand(Deal.build(other, mine, "6C", stock), dealer=0)
+    for a in (PASS, PASS, DRAW_STOCK):
+        hand.play(a)
+    bot = ExpertBot(1, samples=8)
+    assert bot.decide(hand.view(1)) == Action.discard("5S", knock=True)
+    assert bot.last is None
+
+
+def test_a_real_choice_is_evaluated() -> None:
+    match = Match(seed=8)
+    bot = ExpertBot(2, samples=6)
+    for _ in range(40):
+        seat = match.to_play
+        assert seat is not None
+        view = match.view(seat)
+        action = bot.decide(view)
+        if bot.last is not None:
+            assert action in [v.action for v in bot.last.values]
+            assert bot.last.samples == 6
+            return
+        match.play(action, seat)
+    raise AssertionError("no evaluated decision in 40 moves")
+
+
+def test_ginrummy_bot_expert_over_the_protocol() -> None:
+    match = Match(seed=11)
+    seat = match.to_play
+    assert seat is not None
+    view = match.view(seat)
+    lines = [{"type": "hello", "protocol": PROTOCOL}, decide_message(view), {"type": "bye"}]
+    proc = subprocess.run(
+        [sys.executable, "-m", "ginrummy.cli", "bot", "expert", "--seed", "2"],
+        input="".join(json.dumps(x) + "\n" for x in lines), capture_output=True, text=True,
+        timeout=60, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    answers = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert answers[0] == {"type": "hello", "name": "expert"}
+    assert answers[1]["action"] in [a.to_json() for a in view.legal]
