@@ -18,6 +18,7 @@ from .explain import explain
 from .grade import (
     BLUNDER,
     DEFAULT_BUDGET_MS,
+    DEFAULT_SAMPLES,
     INACCURACY,
     MISTAKE,
     Graded,
@@ -32,6 +33,7 @@ from .report import RATINGS, Review, plays_like, rating_for
 __all__ = [
     "BLUNDER",
     "DEFAULT_BUDGET_MS",
+    "DEFAULT_SAMPLES",
     "INACCURACY",
     "MISTAKE",
     "RATINGS",
@@ -52,7 +54,7 @@ def review_match(
     seats: Sequence[int] = (0, 1),
     hands: Sequence[int] | None = None,
     budget_ms: float | None = DEFAULT_BUDGET_MS,
-    samples: int | None = None,
+    samples: int | None = DEFAULT_SAMPLES,
     seed: int = 0,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
@@ -60,8 +62,9 @@ def review_match(
 ) -> Review:
     """Grade the decisions of ``seats`` in ``hands`` (default: all) of ``match``.
 
-    ``samples`` fixes the evaluator's work per decision (reproducible); otherwise each
-    decision gets ``budget_ms``. ``progress(done, total)`` is called as decisions finish.
+    Each decision gets at most ``samples`` screening samples and ``budget_ms`` of time,
+    whichever comes first (``budget_ms=None``: the samples only, reproducible).
+    ``progress(done, total)`` is called as decisions finish.
     """
     seat_t = tuple(sorted(set(seats)))
     hand_t = tuple(range(len(match.hands)) if hands is None else hands)
@@ -70,7 +73,7 @@ def review_match(
     if progress is not None:
         progress(0, total)
     evals = evaluate_moments(
-        todo, budget_ms=None if samples is not None else budget_ms, samples=samples,
+        todo, budget_ms=budget_ms, samples=samples,
         seed=seed, jobs=jobs,
         progress=None if progress is None else (lambda done: progress(done, total)),
     )

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from ..match import Match
 from ..record import RecordError, loads, read_partial
-from .grade import DEFAULT_BUDGET_MS
+from .grade import DEFAULT_BUDGET_MS, DEFAULT_SAMPLES
 
 __all__ = ["ProgressBar", "build_parser", "parse_hands", "run"]
 
@@ -53,9 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", help="review one seat only (0 or 1)")
     p.add_argument("--hands", help="comma-separated hand indexes (0-based), e.g. 0,2")
     p.add_argument("--budget-ms", dest="budget_ms",
-                   help=f"evaluation time per decision in ms (default {DEFAULT_BUDGET_MS:g})")
-    p.add_argument("--samples", help="fixed samples per decision instead of a time budget "
-                                     "(reproducible reviews)")
+                   help="at most this much evaluation time per decision, in ms "
+                        f"(default {DEFAULT_BUDGET_MS:g})")
+    p.add_argument("--samples", help="at most this many screening samples per decision "
+                                     f"(default {DEFAULT_SAMPLES}; the best few actions are "
+                                     "then measured on four times as many)")
     p.add_argument("--jobs", default="1", help="worker processes (default 1)")
     p.add_argument("--seed", default="0", help="evaluator seed (default 0)")
     p.add_argument("--marks-only", action="store_true",
@@ -120,7 +122,7 @@ def run(argv: list[str]) -> int:
         return _fail(args, f"--seat must be 0 or 1, not {args.seat!r}.")
     try:
         budget = _number(args.budget_ms, "--budget-ms", float, DEFAULT_BUDGET_MS)
-        samples = _number(args.samples, "--samples", int, None)
+        samples = _number(args.samples, "--samples", int, DEFAULT_SAMPLES)
         jobs = _number(args.jobs, "--jobs", int, 1)
         seed = int(args.seed)
     except ValueError as e:

@@ -62,16 +62,20 @@ def _feeds(view: View, card: Card) -> str | None:
     return None
 
 
-def _take_words(view: View, verb: str) -> str | None:
-    """What taking the top discard would do for the hand (melds made, deadwood)."""
+def _take_words(view: View) -> tuple[str, bool]:
+    """What taking the top discard would do for the hand, and whether it helps (makes a
+    meld or lowers the deadwood after the discard)."""
     top = view.discards[-1]
+    now = arrange(list(view.hand)).deadwood
     with_top = [*view.hand, top]
     by = deadwood_by_discard(with_top)
-    best_dw = min(v for c, v in by.items() if c != top)
+    after = min(v for c, v in by.items() if c != top)  # R5: not straight back
     for meld in arrange(with_top).melds:
         if top in meld:
-            return f"{verb} {top} makes {meld_words(meld)} (deadwood {best_dw} after the discard)"
-    return f"{verb} {top} would leave {best_dw} deadwood after the discard"
+            return f"taking {top} makes {meld_words(meld)} (deadwood {now} -> {after})", True
+    if after < now:
+        return f"taking {top} lowers the deadwood from {now} to {after}", True
+    return f"taking {top} makes no meld and lowers no deadwood ({now} -> {after})", False
 
 
 def explain(view: View, played: Action, played_value: ActionValue,
@@ -80,11 +84,12 @@ def explain(view: View, played: Action, played_value: ActionValue,
     best = best_value.action
     if played.act == "discard" and best.act == "discard":
         return _explain_discard(view, played, played_value, best, best_value)
-    if best.act == "draw" and best.source == "discard":
-        return _take_words(view, "taking")
-    if played.act == "draw" and played.source == "discard":
-        reason = _take_words(view, "taking")
-        return f"the stock was better: {reason}" if reason else None
+    if best.act == "draw" and best.source == "discard" and view.discards:
+        words, helps = _take_words(view)
+        return words if helps else None
+    if played.act == "draw" and played.source == "discard" and view.discards:
+        words, helps = _take_words(view)
+        return None if helps else f"{words}; the stock offers more"
     return None
 
 

@@ -2,8 +2,12 @@
 
 A *moment* is a point in a hand where the seat to play had two or more legal actions.
 Each moment's view (what that seat could see, never the hidden cards) goes to the
-:class:`~ginrummy.evaluator.Evaluator`; the played action and the best are read from the
-same evaluation, so they share their samples. Evaluations run in worker processes
+:class:`~ginrummy.evaluator.Evaluator` in two stages: a first evaluation of every legal
+action picks a shortlist (the best few and the played action); a second, independent
+evaluation of the shortlist alone, with several times the samples per action, gives the
+played action's and the best's estimates, from the same samples. Screening first and
+measuring on fresh samples keeps the luck of the screen (the best of twenty noisy
+estimates is biased upwards) out of the loss. Evaluations run in worker processes
 (``jobs``); each moment gets its own evaluator seeded from ``(seed, hand, action)``, so the
 result does not depend on the number of workers or on the order of the work.
 """
@@ -24,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
+    "DEFAULT_SAMPLES",
     "Graded",
     "Moment",
     "evaluate_moments",
@@ -33,8 +38,11 @@ __all__ = [
     "moments",
 ]
 
-DEFAULT_BUDGET_MS = 100.0
-"""Evaluation time per decision in a review (ms), unless asked otherwise."""
+DEFAULT_SAMPLES = 24
+"""Screening samples per decision in a review (the measure takes four times as many)."""
+DEFAULT_BUDGET_MS = 250.0
+"""At most this much time per decision (ms) in a review, unless asked otherwise: on a
+busy machine the time runs out before the samples do."""
 
 # Marks by the win chance a decision lost (match-winning chance, 0..1). How these were
 # chosen from reviews of bots of known strength is in docs/review.md.
@@ -107,28 +115,63 @@ def _init(settings: _Settings) -> None:
     _SETTINGS = settings
 
 
-def _evaluate(task: tuple[int, int, View]) -> Evaluation:
+SHORTLIST = 3
+"""How many of the screen's best actions go to the second evaluation (with the played)."""
+SCREEN_SHARE = 0.4
+"""The share of a decision's time budget spent screening every action."""
+MEASURE_FACTOR = 4
+"""With a sample budget: the second evaluation's samples per the screen's."""
+
+
+def evaluate_view(view: View, played: Action | None = None, *,
+                  budget_ms: float | None = DEFAULT_BUDGET_MS,
+                  samples: int | None = DEFAULT_SAMPLES, seed: int = 0) -> Evaluation:
+    """Screen every legal action of ``view``, then measure the shortlist (the best
+    :data:`SHORTLIST` and ``played``) on fresh common samples; the second evaluation.
+
+    ``samples`` caps the screen's samples (the measure gets :data:`MEASURE_FACTOR` times as
+    many) and ``budget_ms`` the time of both together, whichever comes first. With
+    ``budget_ms=None`` the result depends on the view and the seed alone.
+    """
     from ..evaluator import Evaluator
 
+    if samples is None and budget_ms is None:
+        samples = DEFAULT_SAMPLES
+    screen_ms = measure_ms = None
+    if budget_ms is not None:
+        screen_ms, measure_ms = SCREEN_SHARE * budget_ms, (1 - SCREEN_SHARE) * budget_ms
+    first = Evaluator(samples=samples, budget_ms=screen_ms, seed=seed)
+    second = Evaluator(samples=None if samples is None else MEASURE_FACTOR * samples,
+                       budget_ms=measure_ms, seed=seed + 1)
+    screen = first.evaluate(view)
+    ranked = sorted(screen.values, key=lambda v: (-v.win, -v.points))
+    keep = {v.action for v in ranked[:SHORTLIST]}
+    if played is not None:
+        keep.add(played)
+    shortlist = [a for a in view.legal if a in keep]
+    return second.evaluate_actions(view, shortlist)
+
+
+def _evaluate(task: tuple[int, int, View, Action]) -> Evaluation:
     assert _SETTINGS is not None
-    hand, action, view = task
-    ev = Evaluator(budget_ms=_SETTINGS.budget_ms, samples=_SETTINGS.samples,
-                   seed=moment_seed(_SETTINGS.seed, hand, action))
-    return ev.evaluate(view)
+    hand, action, view, played = task
+    return evaluate_view(view, played, budget_ms=_SETTINGS.budget_ms,
+                         samples=_SETTINGS.samples,
+                         seed=moment_seed(_SETTINGS.seed, hand, action))
 
 
 def evaluate_moments(
     items: Sequence[Moment],
     *,
     budget_ms: float | None = DEFAULT_BUDGET_MS,
-    samples: int | None = None,
+    samples: int | None = DEFAULT_SAMPLES,
     seed: int = 0,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> list[Evaluation]:
     """One evaluation per moment, in order; ``progress(done)`` after each."""
     settings = _Settings(budget_ms, samples, seed)
-    tasks = [(m.hand, m.action, m.view) for m in items]
+    tasks = [(m.hand, m.action, m.view, m.played) for m in items]
     results: list[Evaluation] = []
 
     def collect(it: Iterator[Evaluation]) -> None:

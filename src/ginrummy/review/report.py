@@ -239,13 +239,13 @@ class Review:
                 head = (f"  {g.moment.action + 1:>3}. {self.name(g.moment.seat)}: "
                         f"{action_words(g.moment.played)} {mark}")
                 if g.loss == 0:
-                    lines.append(f"{head} (best, {g.best.win:.0%})" if g.played.action ==
+                    lines.append(f"{head} (best, {g.best.win:.1%})" if g.played.action ==
                                  g.best.action else f"{head} (as good as the best, "
-                                 f"{g.best.win:.0%})")
+                                 f"{g.best.win:.1%})")
                     continue
-                lines.append(f"{head} -{100 * g.loss:.1f} points of win chance "
-                             f"({g.played.win:.0%} vs {g.best.win:.0%}); best: "
-                             f"{action_words(g.best.action)}")
+                lines.append(f"{head} loses {100 * g.loss:.1f}% win chance "
+                             f"({g.played.win:.1%} where {action_words(g.best.action)} "
+                             f"has {g.best.win:.1%})")
                 if g.why:
                     lines.append(f"       why: {g.why}")
             r = hand.result
