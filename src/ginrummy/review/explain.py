@@ -17,12 +17,15 @@ from typing import TYPE_CHECKING
 from ..cards import SUIT_NAMES, Card
 from ..hand import Action, View
 from ..knowledge import Knowledge
-from ..melds import arrange, deadwood_by_discard
+from ..melds import arrange, deadwood_by_discard, showdown_mask
 
 if TYPE_CHECKING:
     from ..evaluator import ActionValue
 
-__all__ = ["explain", "melds_broken", "meld_words"]
+__all__ = ["explain", "melds_broken", "meld_words", "undercut_chance"]
+
+UNDERCUT_SAMPLES = 200
+"""Opponent hands sampled to estimate how often a knock is undercut."""
 
 
 def _cards(mask: int) -> list[Card]:
@@ -44,6 +47,24 @@ def melds_broken(hand: Sequence[Card], card: Card) -> str | None:
         if card in meld:
             return f"breaks {meld_words(meld)}"
     return None
+
+
+def undercut_chance(view: View, card: Card, samples: int = UNDERCUT_SAMPLES) -> float:
+    """How often knocking with ``card`` would be undercut (R8, R9), over opponent hands
+    sampled from the view (the evaluator's belief; hidden cards are never read)."""
+    import random
+
+    from ..evaluator.belief import Belief
+
+    k = Knowledge.of(view)
+    belief = Belief(k, view.knock_limit)
+    rng = random.Random(repr((k.mine, k.opp_known, k.opp_discarded, view.stock_count)))
+    knocker = k.mine & ~card.mask
+    hits = 0
+    for _ in range(samples):
+        sd = showdown_mask(knocker, belief.sample_hand(rng))
+        hits += not sd.gin and sd.defender_deadwood <= sd.knocker_deadwood
+    return hits / samples
 
 
 def _feeds(view: View, card: Card) -> str | None:
@@ -102,11 +123,13 @@ def _explain_discard(view: View, played: Action, pv: ActionValue, best: Action,
     if best.knock and dw_best == 0 and not (played.knock and dw_played == 0):
         parts.append(f"gin was there: discard {best.card} and go gin")
     elif best.knock and not played.knock:
+        chance = undercut_chance(view, best.card)
         parts.append(f"knocking with {dw_best} deadwood (discard {best.card}) was better "
-                     "than playing on")
+                     f"than playing on: an undercut is only about {chance:.0%} likely")
     elif played.knock and not best.knock:
-        parts.append(f"knocking with {dw_played} deadwood was premature: the opponent "
-                     "could lay off or undercut")
+        chance = undercut_chance(view, played.card)
+        parts.append(f"knocking with {dw_played} deadwood here loses to an undercut about "
+                     f"{chance:.0%} of the time; playing on was better")
     broken = melds_broken(view.hand, played.card)
     if broken and not played.knock:
         parts.append(broken)
