@@ -29,5 +29,9 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/ginrummy bench
 
+# Chromium (Debian's package) for the browser tests; Playwright comes with the dev extra.
+e2e-deps: $(STAMP)
+	PYTHON=$(BIN)/python bash scripts/e2e_deps.sh
+
 clean:
 	rm -rf $(VENV) build *.egg-info

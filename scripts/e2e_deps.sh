@@ -12,7 +12,8 @@ fi
 $SUDO apt-get update
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
 
-python3 -m pip install "playwright>=1.40"
+PYTHON=${PYTHON:-python3}   # `make e2e-deps` passes the project's .venv/bin/python
+"$PYTHON" -m pip install "playwright>=1.40"
 
 echo "chromium: $(command -v chromium)"
-python3 -c "from importlib.metadata import version; print('playwright', version('playwright'))"
+"$PYTHON" -c "from importlib.metadata import version; print('playwright', version('playwright'))"

@@ -4,8 +4,12 @@ Each pairing is played with ``ginrummy match`` semantics (duplicate pairs on the
 deals with seats swapped, the first dealer alternating), so the figures can be checked
 one by one with the command printed beside them.
 
-    python3 scripts/results.py --matches 200 --jobs 2          # every pairing
-    python3 scripts/results.py --matches 2000 --only strong    # just strong's rows
+    python scripts/results.py --matches 200 --jobs 2          # every pairing
+    python scripts/results.py --matches 2000 --only strong    # just strong's rows
+    python scripts/results.py --ray auto --matches 2000       # on a Ray cluster
+
+Run it with the project's environment active (``. .venv/bin/activate``) or as
+``.venv/bin/python scripts/results.py``.
 """
 
 from __future__ import annotations
@@ -17,33 +21,40 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ginrummy.arena import run_matches, summarize
+try:
+    from ginrummy.arena import RayUnavailable, connect_ray, run_matches, summarize
+except ModuleNotFoundError as e:  # run by a Python without the package
+    sys.exit(f"results.py: {e}. Activate the project's environment first "
+             "(. .venv/bin/activate) or run .venv/bin/python scripts/results.py.")
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = ["strong", "marjj", "simple", "random"]
 
 
-def pairings(only: str | None) -> list[tuple[str, str]]:
+def pairings(only: str | None, bots: list[str] | None = None) -> list[tuple[str, str]]:
     """Every unordered pairing, the stronger-listed bot first."""
+    bots = bots or BOTS
     out = []
-    for i, a in enumerate(BOTS):
-        for b in BOTS[i + 1:]:
+    for i, a in enumerate(bots):
+        for b in bots[i + 1:]:
             if only is None or only in (a, b):
                 out.append((a, b))
     return out
 
 
-def run(matches: int, seed: int, jobs: int, only: str | None, cache: Path) -> list[dict[str, Any]]:
-    """Play every pairing (reusing rows already in ``cache`` for the same settings)."""
+def run(matches: int, seed: int, jobs: int, only: str | None, cache: Path,
+        ray: str | None = None, bots: list[str] | None = None) -> list[dict[str, Any]]:
+    """Play every pairing (reusing rows already in ``cache`` for the same settings), on
+    ``jobs`` local processes or as tasks on the Ray cluster ``ray``."""
     rows: dict[str, dict[str, Any]] = {}
     if cache.exists():
         rows = {f"{r['players'][0]}-{r['players'][1]}": r for r in json.loads(cache.read_text())}
-    for k, (a, b) in enumerate(pairings(only)):
+    for k, (a, b) in enumerate(pairings(only, bots)):
         key = f"{a}-{b}"
         print(f"{a} vs {b}: {matches} matches ...", file=sys.stderr, flush=True)
         t = time.perf_counter()
         pair_seed = seed + k
-        results = run_matches(a, b, matches, pair_seed, jobs=jobs)
+        results = run_matches(a, b, matches, pair_seed, jobs=jobs, ray_address=ray)
         s = summarize([a, b], results, time.perf_counter() - t, seed=pair_seed)
         s["command"] = f"ginrummy match {a} {b} --matches {matches} --seed {pair_seed} --json"
         rows[key] = s
@@ -95,7 +106,7 @@ def write_plot(rows: list[dict[str, Any]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = [b for b in BOTS if any(b in r["players"] for r in rows)]
+    names = list(dict.fromkeys(p for r in rows for p in r["players"]))
     idx = {n: i for i, n in enumerate(names)}
     grid = [[float("nan")] * len(names) for _ in names]
     for r in rows:
@@ -125,11 +136,27 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--only", help="only the pairings of this bot")
     p.add_argument("--out", default=str(ROOT / "docs"))
+    p.add_argument("--bots", default=",".join(BOTS),
+                   help="comma-separated bots, strongest first (default: %(default)s)")
+    p.add_argument("--ray", metavar="ADDRESS",
+                   help="play on a Ray cluster: local, auto, or the cluster's address")
     args = p.parse_args(argv)
     out = Path(args.out)
     cache = out / "results.json"
-    rows = run(args.matches, args.seed, args.jobs, args.only, cache)
-    order = {f"{a}-{b}": k for k, (a, b) in enumerate(pairings(None))}
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    ray = None
+    if args.ray is not None:  # one connection for every pairing
+        try:
+            ray, started = connect_ray(args.ray, args.jobs)
+        except RayUnavailable as e:
+            print(f"results.py: {e}", file=sys.stderr)
+            return 2
+    try:
+        rows = run(args.matches, args.seed, args.jobs, args.only, cache, args.ray, bots)
+    finally:
+        if ray is not None and started:
+            ray.shutdown()
+    order = {f"{a}-{b}": k for k, (a, b) in enumerate(pairings(None, bots))}
     rows.sort(key=lambda r: order.get(f"{r['players'][0]}-{r['players'][1]}", 99))
     write_markdown(rows, out / "results.md")
     write_plot(rows, out / "results.svg")

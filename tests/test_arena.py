@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 from pathlib import Path
 
@@ -75,7 +76,7 @@ def test_points_per_hand_and_extras_agree_with_the_records(
         rec = json.loads(f.read_text())
         m = Match.from_record(rec)
         a_seat = i % 2  # A sits in seat 0, then 1, in each pair
-        assert rec["players"][a_seat] == out["players"][0]
+        assert rec["players"][a_seat] == out["names"][0] == "example"  # its hello name
         outcome = m.outcome()
         assert outcome is not None
         if outcome.winner is not None:
@@ -138,8 +139,34 @@ def test_a_misbehaving_bot_forfeits_and_the_runner_carries_on(
     assert out["forfeits"] == [2, 0] and out["wins"] == [0, 2] and out["win_rate"] == 0
     lines = err.strip().splitlines()
     assert len(lines) == 2
-    for i, line in enumerate(lines, 1):
-        assert line.startswith(f"ginrummy match: match {i}: {bad} forfeits. Bot '{bad}' failed:")
+    for i, line in enumerate(lines, 1):  # named by its hello
+        assert line.startswith(
+            f"ginrummy match: match {i}: misbehaving forfeits. Bot 'misbehaving' failed:")
+    assert out["players"][0] == bad and out["names"] == ["misbehaving", "example"]
+
+
+@pytest.mark.parametrize("command, problem", [
+    ("/nonexistent/bot", "cannot start '/nonexistent/bot'"),
+    (f"{sys.executable} -c pass", "ended without answering hello"),
+])
+def test_an_exec_bot_that_cannot_start_stops_the_run_before_the_first_match(
+        command: str, problem: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main([f"exec:{command}", "random", "--matches", "4", "--records", str(tmp_path)])
+    cap = capsys.readouterr()
+    assert rc == 2 and cap.out == ""
+    lines = cap.err.strip().splitlines()
+    assert len(lines) == 1 and problem in lines[0] and lines[0].endswith("No match was played.")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_text_mode_prints_the_seed_and_the_bots_own_names(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([f"exec:{sys.executable} {EXAMPLE}", "random", "--matches", "2"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("example vs random: 2 matches") and ", seed " in first
+    seed = int(first.rsplit("seed ", 1)[1])
+    assert main(["random", "random", "--matches", "2", "--seed", str(seed), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["seed"] == seed
 
 
 def test_a_project_bot_that_raises_forfeits_too() -> None:
@@ -202,3 +229,23 @@ def test_plot_writes_the_running_win_rate_figure(
                  "--plot", str(out)]) == 0
     assert json.loads(capsys.readouterr().out)["matches"] == 4
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("address, message", [
+    ("nonsense", "expected local, auto, HOST:PORT or ray://HOST:PORT"),
+    ("closed", "cannot reach the Ray cluster at 127.0.0.1:"),
+])
+def test_a_bad_cluster_address_is_one_line_at_once(
+        address: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ray", reason="Ray is not installed")
+    import ray
+
+    if ray.is_initialized():
+        pytest.skip("a Ray connection is open in this process: the address would be ignored")
+    if address == "closed":
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            address = f"127.0.0.1:{s.getsockname()[1]}"  # nothing listens there any more
+    assert main(["random", "random", "--ray", address]) == 2
+    cap = capsys.readouterr()
+    assert cap.out == "" and len(cap.err.strip().splitlines()) == 1 and message in cap.err

@@ -146,3 +146,83 @@ def test_r1_shuffled_deck_is_reproducible() -> None:
     a = shuffled_deck(random.Random(5))
     b = shuffled_deck(random.Random(5))
     assert a == b and sorted(a) == ALL and a != ALL
+
+
+# ----------------------------------------------------------------------------- CardSet
+
+
+def test_cardset_is_a_set_of_cards_with_an_int_inside_r1() -> None:
+    from ginrummy import CardSet
+
+    s = CardSet("KD 7C 8C 9C")
+    assert s.mask == sum(c.mask for c in parse_cards("7C 8C 9C KD"))
+    assert [str(c) for c in s] == ["7C", "8C", "9C", "KD"]  # index order
+    assert [str(c) for c in reversed(s)] == ["KD", "9C", "8C", "7C"]
+    assert len(s) == 4 and bool(s) and not CardSet()
+    assert Card.parse("kd") in s and "9c" in s and "AS" not in s and 3 not in s
+    assert str(s) == "7C 8C 9C KD" and eval(repr(s), {"CardSet": CardSet}) == s
+    assert CardSet(s.mask) == s == CardSet(list(s)) == CardSet.parse("7c,8c 9c kd")
+    assert hash(s) == hash(CardSet(s.mask)) and int(s) == s.mask
+    assert s.points == 34 and CardSet.full().points == 4 * 85
+
+
+def test_cardset_operations_agree_with_python_sets() -> None:
+    import random
+
+    from ginrummy import CardSet
+
+    rng = random.Random(1)
+    cards = deck()
+    for _ in range(200):
+        a, b = set(rng.sample(cards, rng.randint(0, 20))), set(rng.sample(cards, 9))
+        sa, sb = CardSet(list(a)), CardSet(list(b))
+        assert set(sa & sb) == a & b and set(sa | sb) == a | b
+        assert set(sa ^ sb) == a ^ b and set(sa - sb) == a - b
+        assert set(~sa) == set(cards) - a and len(sa) == len(a)
+        assert (sa <= sb) == (a <= b) and (sa < sb) == (a < b) and (sa >= sb) == (a >= b)
+        assert sa.isdisjoint(sb) == a.isdisjoint(b)
+        assert sa & list(b) == sa & sb and list(b) | sa == sa | sb
+
+
+def test_cardset_is_immutable_and_checks_its_input() -> None:
+    from ginrummy import CardSet
+
+    s = CardSet("AS")
+    with pytest.raises(AttributeError):
+        s.mask = 3  # type: ignore[misc]
+    assert s.add("2S") == CardSet("AS 2S") and s == CardSet("AS")
+    assert s.remove("AS") == CardSet()
+    with pytest.raises(CardError, match="not in the set"):
+        s.remove("KD")
+    for bad in (-1, 1 << 52, True, "AS AS", "ZZ", [3]):
+        with pytest.raises(CardError):
+            CardSet(bad)  # type: ignore[arg-type]
+
+
+def test_public_functions_take_card_sets_strings_and_card_lists() -> None:
+    import ginrummy
+    from ginrummy import CardSet
+
+    text = "7C 8C 9C 9D 9H 9S KD QH 4S 2H"
+    for make in (lambda: text, lambda: CardSet(text), lambda: parse_cards(text),
+                 lambda: tuple(parse_cards(text)), lambda: iter(parse_cards(text)),
+                 text.split):
+        assert ginrummy.deadwood(make()) == 26
+        assert ginrummy.arrange(make()).deadwood == 26
+    eleven = text + " 3H"
+    expect = ginrummy.deadwood_by_discard(eleven)
+    assert list(expect) == sorted(expect)
+    assert ginrummy.deadwood_by_discard(CardSet(eleven)) == expect
+    assert ginrummy.deadwood_by_discard(parse_cards(eleven)) == expect
+    with pytest.raises(CardError, match="Duplicate"):
+        ginrummy.deadwood(parse_cards("AS") * 2)
+    with pytest.raises(CardError, match="exactly 11"):
+        ginrummy.deadwood_by_discard(parse_cards(text))
+
+
+def test_view_hand_is_a_card_set_r11() -> None:
+    from ginrummy import CardSet, Match
+
+    v = Match(seed=5).view(0)
+    assert isinstance(v.hand, CardSet) and len(v.hand) == 10
+    assert [str(c) for c in v.hand] == v.to_json()["hand"]

@@ -176,8 +176,8 @@ def test_decide_messages_never_reveal_the_opponent_hand_or_stock(tmp_path: Path)
             assert seat is not None
             if seat == 0:
                 opp = 1
-                took = {h["card"] for h in match.view(0).history
-                        if h["seat"] == opp and h["act"] == "draw" and h["from"] == "discard"}
+                took = {str(h.card) for h in match.view(0).history
+                        if h.seat == opp and h.action.source == "discard"}
                 hidden = {str(c) for c in hand.cards_of(opp)} - took
                 secrets.append(hidden | {str(c) for c in hand.stock})
                 action = ext.decide(match.view(0))

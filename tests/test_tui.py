@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -19,6 +20,15 @@ def play_piped(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[st
     monkeypatch.setattr("sys.stdin", io.StringIO("".join(x + "\n" for x in lines)))
     rc = main(argv)
     return rc, capsys.readouterr().out
+
+
+def flat(lines: list[str]) -> str:
+    """The table's output with wrapped lines joined and runs of spaces collapsed."""
+    return " ".join(" ".join(lines).split())
+
+
+def norm(text: str) -> str:
+    return " ".join(text.split())
 
 
 def test_parse_command() -> None:
@@ -99,11 +109,11 @@ def test_knock_not_allowed_and_showdown_after_a_knock() -> None:
     deal = Deal.build("2C 3C 4C 9D 9H 9S JS QS KS 5H", "AH 2H 3H 6D 7D 8S TC JC QD KD", "4D")
     table, out = scripted_table(["take", "knock 2c", "knock 5h"], deal, first_dealer=1)
     table.play()
-    text = "\n".join(out)
+    text = flat(out)
     assert ("You cannot knock: discarding 2C leaves 16 deadwood, more than the knock limit "
             "of 10.") in text
     assert "Showdown:" in text
-    assert "You (knocker): [9♦ 9♥ 9♠]  [2♣ 3♣ 4♣]  [J♠ Q♠ K♠]   deadwood 4♦ = 4" in text
+    assert norm("You (knocker): [9♦ 9♥ 9♠]  [2♣ 3♣ 4♣]  [J♠ Q♠ K♠]   deadwood 4♦ = 4") in text
     assert "Random: [A♥ 2♥ 3♥]" in text and "= 61" in text
     assert "Knock: You score 61 - 4 = 57 points." in text  # R9: the difference
     assert "Score: You 57 - 0 Random" in text
@@ -189,7 +199,7 @@ def test_undercut_score_line_shows_the_bonus() -> None:
     deal = Deal.build("2C 3C 4C 9D 9H 9S JS QS 4H 5H", "AH 2H 3H 6D 7D 8D TC JC QC AD", "KS")
     table, out = scripted_table(["take", "knock 5h"], deal, first_dealer=1)
     table.play()
-    text = "\n".join(out)
+    text = flat(out)
     assert ("Undercut (Random has 1, not more than 4): Random scores 4 - 1 + 25 undercut "
             "bonus = 28 points.") in text
     assert table.match.scores == (0, 28)
@@ -204,5 +214,50 @@ def test_ctrl_c_at_the_prompt_leaves_with_the_score() -> None:
 
     table = Table(Match(seed=2), make_bot("random", 0), "Random", False, read, out.append)
     assert table.play() == 0
-    assert out[-1] == ("You leave the table. Score: You 0 - 0 Random (a terminal game is not "
-                       "saved). Goodbye.")
+    assert out[-1] == "You leave the table. Score: You 0 - 0 Random. Goodbye."
+
+
+def test_long_messages_wrap_at_word_boundaries_within_80_columns() -> None:
+    out: list[str] = []
+    table = Table(Match(seed=2), make_bot("random", 0), "A-rather-long-computer-name", True,
+                  lambda prompt: "quit", out.append)
+    table.write("You cannot knock: discarding 2C leaves 16 deadwood, more than the knock "
+                "limit of 10, and " + table.cards([Card.parse(c) for c in ("TD", "JD", "QD", "KD")])
+                + " are red.")
+    assert len(out) == 2 and out[1].startswith("  ")
+    visible = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in out]
+    assert all(len(v) <= 80 for v in visible)
+    assert " ".join(v.strip() for v in visible).endswith("T♦ J♦ Q♦ K♦ are red.")
+    assert all(not v.endswith("-") for v in visible)  # no word was cut
+
+
+def test_a_bots_gin_is_announced_once_as_gin() -> None:
+    deal = Deal.build("AH 2H 3H 6D 7D 8S TC JC QD KD", "2C 3C 4C 9D 9H 9S JS QS KS 5H", "5C")
+    match = Match(seed=1, first_dealer=0, deals=[deal])
+    table = Table(match, make_bot("random", 0), "Random", False, lambda p: "quit",
+                  lambda s: None)
+    hand = match.hand
+    match.play(DRAW_DISCARD, 1)
+    gin = Action.discard("5H", knock=True)
+    match.play(gin, 1)
+    assert table.describe(1, gin, hand) == "Random discards 5♥ and goes gin!"
+
+
+def test_the_discards_command_shows_the_whole_pile() -> None:
+    deal = Deal.build("2C 3C 4C 9D 9H JS QS KS 5H 7D", "AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "KH")
+    table, out = scripted_table(["help", "pass", "discards"], deal, first_dealer=1)
+    table.play()
+    assert "  discards        show the whole discard pile, bottom to top" in out  # help
+    pile = table.match.view(0).discards
+    assert f"Discard pile, bottom to top ({len(pile)}): {table.cards(pile)}" in out
+
+
+def test_a_gin_only_table_says_gin_only() -> None:
+    from ginrummy.options import Options
+
+    out: list[str] = []
+    table = Table(Match(Options(gin_only=True), seed=2, first_dealer=1), make_bot("random", 0),
+                  "Random", False, lambda prompt: "quit", out.append)
+    table.play()
+    text = flat(out)
+    assert "gin only" in text and "knock limit 0" not in text

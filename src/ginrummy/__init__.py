@@ -7,19 +7,23 @@ The core (cards, melds, hand, match, record) is pure standard library and does n
 26
 """
 
-from .cards import Card, CardError, deck, format_cards, parse_cards
+from .cards import Card, CardError, CardSet, deck, format_cards, parse_cards
 from .hand import (
     DRAW_DISCARD,
     DRAW_STOCK,
     PASS,
     Action,
+    ActionKind,
     CardNotInHandError,
     Deal,
     DealError,
+    DrawSource,
     Hand,
+    HandEnd,
     HandOverError,
     HandResult,
     IllegalActionError,
+    InvalidActionError,
     KnockNotAllowedError,
     NotYourTurnError,
     Operation,
@@ -28,7 +32,7 @@ from .hand import (
     View,
     WrongPhaseError,
 )
-from .match import HAND_LIMIT, Match, MatchOverError, Outcome
+from .match import HAND_LIMIT, Match, MatchOverError, Outcome, Termination
 from .melds import (
     Arrangement,
     Showdown,
@@ -46,12 +50,12 @@ from .record import RecordError, match_from_record, match_to_record, replay
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "Arrangement", "Card", "CardError", "CardNotInHandError", "DRAW_DISCARD",
-    "DRAW_STOCK", "Deal", "DealError", "HAND_LIMIT", "Hand", "HandOverError", "HandResult",
-    "IllegalActionError", "KnockNotAllowedError", "Match", "MatchOverError", "NotYourTurnError",
-    "Operation", "Options", "OptionsError", "Outcome", "PASS", "Phase", "RecordError",
-    "Showdown", "StraightBackError", "View", "WrongPhaseError", "arrange", "best_arrangements",
-    "best_layoff",
-    "deadwood", "deadwood_by_discard", "deck", "format_cards", "is_meld", "match_from_record",
-    "match_to_record", "parse_cards", "replay", "showdown",
+    "Action", "ActionKind", "arrange", "Arrangement", "best_arrangements", "best_layoff", "Card",
+    "CardError", "CardNotInHandError", "CardSet", "deadwood", "deadwood_by_discard", "Deal",
+    "DealError", "deck", "DRAW_DISCARD", "DRAW_STOCK", "DrawSource", "format_cards", "Hand",
+    "HAND_LIMIT", "HandEnd", "HandOverError", "HandResult", "IllegalActionError",
+    "InvalidActionError", "is_meld", "KnockNotAllowedError", "Match", "match_from_record",
+    "match_to_record", "MatchOverError", "NotYourTurnError", "Operation", "Options",
+    "OptionsError", "Outcome", "parse_cards", "PASS", "Phase", "RecordError", "replay", "Showdown",
+    "showdown", "StraightBackError", "Termination", "View", "WrongPhaseError",
 ]

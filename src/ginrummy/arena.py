@@ -12,6 +12,10 @@ Statistics: ``win_rate`` counts a tie as half a win for A. ``ci95`` is a normal 
 honest for duplicate play because the two matches of a pair are correlated; when fewer
 than two pairs were played or every pair scored alike, the Wilson interval on the match
 scores is used instead. Bots only ever receive ``match.view(seat)`` (R11).
+
+``--ray ADDRESS`` runs the same pairs as Ray tasks (``--ray local`` starts a cluster on
+this machine); each pair is the same pure function of ``(seed, pair)``, so the results are
+those of ``--jobs``. Ray is an optional extra: ``pip install 'ginrummy[cluster]'``.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import json
 import math
 import multiprocessing
 import os
+import socket
 import statistics
 import sys
 import time
@@ -40,9 +45,11 @@ __all__ = [
     "MatchStats",
     "PlayerSpec",
     "check_player",
+    "connect_ray",
     "derive_seed",
     "main",
     "make_player",
+    "probe_player",
     "pair_ci95",
     "play_match",
     "run_matches",
@@ -51,6 +58,12 @@ __all__ = [
 ]
 
 EXEC_PREFIX = "exec:"
+RAY_INSTALL = "pip install 'ginrummy[cluster]'"
+"""How to get Ray, the one line ``--ray`` prints when it is missing."""
+
+
+class RayUnavailable(RuntimeError):
+    """``--ray`` was asked for but Ray is not installed or the cluster cannot be reached."""
 
 
 def derive_seed(*parts: object) -> int:
@@ -68,6 +81,12 @@ class PlayerSpec:
 
     spec: str
     time_limit: float = DEFAULT_TIME_LIMIT
+    name: str | None = None  # shown in reports and records; an exec bot's hello name
+
+    @property
+    def display(self) -> str:
+        """The name to show: the bot's own (from its hello) or the spec as given."""
+        return self.name or self.spec
 
 
 def check_player(spec: str) -> None:
@@ -86,9 +105,33 @@ def check_player(spec: str) -> None:
 def make_player(player: PlayerSpec, seed: int) -> Bot:
     """A fresh bot for one match (an :class:`ExternalBot` for ``exec:`` specs)."""
     if player.spec.startswith(EXEC_PREFIX):
-        return ExternalBot(player.spec[len(EXEC_PREFIX):], name=player.spec,
+        return ExternalBot(player.spec[len(EXEC_PREFIX):], name=player.display,
                            time_limit=player.time_limit, seed=seed)
     return make_bot(player.spec, seed)
+
+
+def _clean_name(name: str | None) -> str | None:
+    """A bot's self-chosen name made safe to print: printable, one line, 40 characters."""
+    if not name:
+        return None
+    text = "".join(ch for ch in name if ch.isprintable()).strip()[:40]
+    return text or None
+
+
+def probe_player(player: PlayerSpec) -> PlayerSpec:
+    """Start an ``exec:`` program once, before any match, and name it from its ``hello``.
+
+    Raises :class:`BotFailure` (one sentence) when it cannot start or does not answer, so a
+    broken command stops the run instead of forfeiting every match. Project bots are
+    returned unchanged.
+    """
+    if not player.spec.startswith(EXEC_PREFIX):
+        return player
+    with ExternalBot(player.spec[len(EXEC_PREFIX):], name=player.spec,
+                     time_limit=player.time_limit) as bot:
+        bot.start()
+        hello = _clean_name(bot.reported_name)
+    return PlayerSpec(player.spec, player.time_limit, hello)
 
 
 # ----------------------------------------------------------------------------- one match
@@ -222,7 +265,8 @@ def _play_pair(job: _Job, pair: int) -> list[MatchStats]:
         bot_b = make_player(job.players[1], derive_seed(job.seed, index, 1 - a_seat))
         stats, match = play_match(
             bot_a, bot_b, seed=deal_seed, first_dealer=first_dealer, a_seat=a_seat,
-            options=job.options, index=index, names=(job.players[0].spec, job.players[1].spec),
+            options=job.options, index=index,
+            names=(job.players[0].display, job.players[1].display),
         )
         if job.records is not None:
             path = os.path.join(job.records, f"match-{index + 1:05d}.json")
@@ -246,6 +290,74 @@ def _worker_pair(pair: int) -> list[MatchStats]:
     return _play_pair(_WORKER_JOB, pair)
 
 
+def _import_ray() -> Any:
+    """The ``ray`` module, or :class:`RayUnavailable` saying how to install it."""
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise RayUnavailable(f"--ray needs Ray: {RAY_INSTALL}") from None
+
+
+def connect_ray(address: str, jobs: int = 1) -> tuple[Any, bool]:
+    """Connect to Ray: ``(ray, started)``, where ``started`` says this call connected.
+
+    ``address`` ``local`` starts a cluster on this machine with ``jobs`` CPUs when more
+    than one is asked for (else all of them); any other address joins that cluster (``auto``
+    for the one ``ray start`` began on this machine). An existing connection is reused.
+    """
+    ray = _import_ray()
+    if ray.is_initialized():
+        return ray, False
+    if address not in ("local", "auto"):
+        _check_reachable(address)
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+    if address == "local":
+        kwargs["logging_level"] = "ERROR"
+        if jobs > 1:
+            kwargs["num_cpus"] = jobs
+    else:
+        kwargs["logging_level"] = "WARNING"
+        kwargs["address"] = address
+    try:
+        ray.init(**kwargs)
+    except Exception as e:  # noqa: BLE001 - Ray raises many kinds; report one line
+        detail = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise RayUnavailable(f"cannot start or reach the Ray cluster {address!r}: "
+                             f"{detail}") from None
+    return ray, True
+
+
+def _check_reachable(address: str) -> None:
+    """Fail in one line, within seconds, when a cluster address is malformed or nothing
+    answers there (Ray itself keeps retrying for minutes)."""
+    hostport = address.removeprefix("ray://")
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise RayUnavailable(f"--ray {address!r}: expected local, auto, HOST:PORT or "
+                             "ray://HOST:PORT.")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=5):
+            pass
+    except OSError as e:
+        raise RayUnavailable(f"cannot reach the Ray cluster at {address}: "
+                             f"{e.strerror or e}.") from None
+
+
+def _ray_pairs(job: _Job, pairs: range, address: str, jobs: int) -> Iterator[list[MatchStats]]:
+    """Each pair as a Ray task, yielded in pair order as the results arrive (so the
+    progress bar moves as with ``--jobs``). A connection made here is closed at the end."""
+    ray, started = connect_ray(address, jobs)
+    try:
+        task = ray.remote(_play_pair)
+        job_ref = ray.put(job)
+        refs = [task.remote(job_ref, k) for k in pairs]
+        for ref in refs:
+            yield ray.get(ref)
+    finally:
+        if started:
+            ray.shutdown()
+
+
 def run_matches(
     player_a: str | PlayerSpec,
     player_b: str | PlayerSpec,
@@ -255,9 +367,12 @@ def run_matches(
     jobs: int = 1,
     records: str | None = None,
     on_result: Callable[[MatchStats], None] | None = None,
+    ray_address: str | None = None,
 ) -> list[MatchStats]:
     """Play ``matches`` (even) matches in pairs; results in match order, identical for any
-    ``jobs``. ``on_result`` is called for each match as it is gathered (in order)."""
+    ``jobs`` and on Ray (``ray_address``, see :func:`_ray_pairs`; records are then written
+    by the workers, so DIR must be shared by the nodes). ``on_result`` is called for each
+    match as it is gathered (in order)."""
     if matches <= 0 or matches % 2:
         raise ValueError(f"The number of matches must be a positive even number, not {matches}.")
     pa = player_a if isinstance(player_a, PlayerSpec) else PlayerSpec(player_a)
@@ -265,6 +380,7 @@ def run_matches(
     check_player(pa.spec)
     check_player(pb.spec)
     if records is not None:
+        records = os.path.abspath(records)  # workers (Ray's too) may run elsewhere
         os.makedirs(records, exist_ok=True)
     job = _Job((pa, pb), seed, options or Options(), records)
     pairs = range(matches // 2)
@@ -277,7 +393,9 @@ def run_matches(
                 if on_result is not None:
                     on_result(st)
 
-    if jobs <= 1 or len(pairs) <= 1:
+    if ray_address is not None:
+        gather(_ray_pairs(job, pairs, ray_address, jobs))
+    elif jobs <= 1 or len(pairs) <= 1:
         gather(_play_pair(job, k) for k in pairs)
     else:
         ctx = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")
@@ -418,9 +536,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="seed (default: random, reported)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--target", type=int, default=100, help="target score: 100/150/200/250")
-    p.add_argument("--gin-only", action="store_true", help="gin only table (R12)")
-    p.add_argument("--oklahoma", action="store_true", help="Oklahoma variant (R12)")
+    p.add_argument("--gin-only", action="store_true",
+                   help="gin only: no knocking, a hand ends only with gin")
+    p.add_argument("--oklahoma", action="store_true",
+                   help="Oklahoma: the up-card sets the knock limit (an ace: gin only)")
     p.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
+    p.add_argument("--ray", metavar="ADDRESS", default=None,
+                   help="run the pairs as tasks on a Ray cluster (local: start one here; "
+                   f"needs {RAY_INSTALL})")
     p.add_argument("--records", metavar="DIR", help="write every match as a ginrummy/1 record")
     p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT,
                    help="seconds an exec: bot may take per decision")
@@ -429,9 +552,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _text_report(s: dict[str, Any]) -> str:
-    a, b = s["players"]
+    a, b = s.get("names", s["players"])
     lines = [
-        f"{a} vs {b}: {s['matches']} matches, {s['hands']} hands, {s['seconds']:.1f}s",
+        f"{a} vs {b}: {s['matches']} matches, {s['hands']} hands, {s['seconds']:.1f}s"
+        + (f", seed {s['seed']}" if "seed" in s else ""),
         f"  wins {s['wins'][0]} - {s['wins'][1]}, ties {s['ties']}",
         f"  {a} win rate {s['win_rate']:.3f}  (95% CI {s['ci95'][0]:.3f} - {s['ci95'][1]:.3f})",
         f"  points per hand {s['points_per_hand'][0]:.2f} - {s['points_per_hand'][1]:.2f}",
@@ -456,6 +580,13 @@ def main(argv: list[str]) -> int:
                      f"with seats swapped), not {args.matches}.")
     if args.jobs < 1:
         return usage(f"--jobs must be at least 1, not {args.jobs}.")
+    if args.ray is not None:
+        if not args.ray.strip():
+            return usage("--ray needs an address: local, auto, or HOST:PORT of a Ray cluster.")
+        try:
+            _import_ray()
+        except RayUnavailable as e:
+            return usage(str(e))
     if args.time_limit <= 0:
         return usage(f"--time-limit must be positive, not {args.time_limit:g}.")
     try:
@@ -470,14 +601,18 @@ def main(argv: list[str]) -> int:
         except ImportError:
             return usage("--plot needs matplotlib: pip install 'ginrummy[plot]'.")
     seed = args.seed if args.seed is not None else derive_seed(time.time_ns(), os.getpid())
-    players = (PlayerSpec(args.a, args.time_limit), PlayerSpec(args.b, args.time_limit))
+    try:
+        players = (probe_player(PlayerSpec(args.a, args.time_limit)),
+                   probe_player(PlayerSpec(args.b, args.time_limit)))
+    except BotError as e:
+        return usage(f"{e} No match was played.")
     progress = _Progress(args.matches) if sys.stderr.isatty() and not args.json else None
 
     def on_result(st: MatchStats) -> None:
         if st.forfeit is not None:
             if progress is not None:
                 sys.stderr.write("\n")
-            who = players[st.forfeit].spec
+            who = players[st.forfeit].display
             print(f"ginrummy match: match {st.index + 1}: {who} forfeits. {st.message}",
                   file=sys.stderr, flush=True)
         if progress is not None:
@@ -486,12 +621,16 @@ def main(argv: list[str]) -> int:
     t0 = time.monotonic()
     try:
         results = run_matches(players[0], players[1], args.matches, seed, options, args.jobs,
-                              args.records, on_result)
+                              args.records, on_result, ray_address=args.ray)
     except OSError as e:
         return usage(f"cannot write records to {args.records}: {e.strerror or e}.")
+    except RayUnavailable as e:
+        return usage(str(e))
     summary = summarize((args.a, args.b), results, time.monotonic() - t0, seed, options)
+    if any(p.name for p in players):
+        summary["names"] = [p.display for p in players]  # exec bots' own names (optional)
     if args.plot is not None:
-        _plot(args.plot, results, (args.a, args.b))
+        _plot(args.plot, results, (players[0].display, players[1].display))
     if args.json:
         print(json.dumps(summary))
     else:

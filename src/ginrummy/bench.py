@@ -51,7 +51,7 @@ Prepare = Callable[[random.Random, int], Runner]
 OPENSPIEL = "OpenSpiel (C++)"
 RLCARD = "RLCard"
 REFERENCE_NOTE = (
-    "Reference figures as quoted in the issue (microseconds per call, measured elsewhere on "
+    "Reference figures of other libraries (microseconds per call, measured elsewhere on "
     "other hardware; for comparison only)."
 )
 

@@ -16,10 +16,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
+from typing import Any, TypeAlias
 
 __all__ = [
+    "ALL_CARDS",
     "Card",
     "CardError",
+    "CardSet",
+    "POINTS",
     "RANKS",
     "SUITS",
     "SUIT_SYMBOLS",
@@ -30,6 +34,8 @@ __all__ = [
     "to_mask",
     "from_mask",
     "shuffled_deck",
+    "iter_mask",
+    "trips",
 ]
 
 SUITS = "CDHS"
@@ -42,6 +48,9 @@ RANK_NAMES = {
 }
 POINTS: tuple[int, ...] = tuple(min(r + 1, 10) for _ in SUITS for r in range(13))
 """Points of each card index (R1: ace 1, 2..9 face value, T J Q K 10)."""
+ALL_CARDS = (1 << 52) - 1
+"""The mask of the whole deck (bit ``suit * 13 + rank`` for every card)."""
+_SUIT = 0x1FFF
 
 
 class CardError(ValueError):
@@ -159,8 +168,9 @@ for _c in Card._cache:
     if _c.rank == "T":
         _PARSE["10" + _c.suit] = _c
 
-CardsLike = str | Iterable[Card | str]
-"""What the public functions accept: an R1 string or an iterable of cards or card strings."""
+CardsLike: TypeAlias = "str | CardSet | Iterable[Card | str]"
+"""What the public functions accept: an R1 string, a :class:`CardSet`, or an iterable of
+cards or card strings."""
 
 
 def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False) -> list[Card]:
@@ -177,6 +187,8 @@ def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False) -> list[Car
     """
     if isinstance(cards, str):
         items: Iterable[Card | str] = cards.replace(",", " ").split()
+    elif type(cards) is CardSet:
+        return list(cards)
     else:
         try:
             items = list(cards)
@@ -197,19 +209,38 @@ def cards_mask(cards: CardsLike) -> tuple[int, int]:
     """Parse cards straight to ``(bit mask, count)``: the solver's fast path, same errors as
     :func:`parse_cards`.
 
-    >>> cards_mask("AC 2c")
-    (3, 2)
+    >>> cards_mask("AC 2c"), cards_mask(CardSet("AC 2C")), cards_mask(parse_cards("AC 2C"))
+    ((3, 2), (3, 2), (3, 2))
     """
-    if isinstance(cards, str):
-        get = _PARSE.get
-        m = n = 0
-        for tok in cards.replace(",", " ").split():
-            card = get(tok) or get(tok.upper()) or Card.parse(tok)  # parse raises the error
-            if m & card.mask:
-                raise CardError(f"Duplicate card: {card}.")
-            m |= card.mask
-            n += 1
-        return m, n
+    if type(cards) is CardSet:
+        return cards.mask, cards.mask.bit_count()
+    if not isinstance(cards, str):
+        if not isinstance(cards, (list, tuple)):
+            try:
+                cards = list(cards)
+            except TypeError:
+                raise CardError(f"Expected cards, got {cards!r}.") from None
+        try:  # Card objects: sum their bits; they are distinct iff no carry occurred
+            masks = [c.mask for c in cards]  # type: ignore[union-attr]
+        except AttributeError:
+            pass
+        else:
+            m = sum(masks)
+            if m.bit_count() == len(masks) and m <= ALL_CARDS:
+                return m, len(masks)
+        return _cards_mask_slow(cards)
+    get = _PARSE.get
+    m = n = 0
+    for tok in cards.replace(",", " ").split():
+        card = get(tok) or get(tok.upper()) or Card.parse(tok)  # parse raises the error
+        if m & card.mask:
+            raise CardError(f"Duplicate card: {card}.")
+        m |= card.mask
+        n += 1
+    return m, n
+
+
+def _cards_mask_slow(cards: Any) -> tuple[int, int]:
     try:
         items = list(cards)
     except TypeError:
@@ -264,8 +295,204 @@ def from_mask(mask: int) -> list[Card]:
 
 
 def iter_mask(mask: int) -> Iterator[int]:
-    """Indexes of the set bits of ``mask``, lowest first."""
+    """Indexes of the set bits of ``mask``, lowest first.
+
+    >>> list(iter_mask(0b1010))
+    [1, 3]
+    """
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def trips(mask: int) -> int:
+    """The ranks held three or four times in ``mask``, as a 13-bit rank mask (the only
+    ranks that can form a set, R2).
+
+    >>> trips(CardSet("7C 7D 7H 8C 8D").mask) == 1 << 6
+    True
+    """
+    a, b, c, d = mask & _SUIT, mask >> 13 & _SUIT, mask >> 26 & _SUIT, mask >> 39 & _SUIT
+    return (a & b & (c | d)) | (c & d & (a | b))
+
+
+class CardSet:
+    """An immutable set of cards held as a 52-bit integer (bit ``card.index``), like
+    python-chess's ``SquareSet``: set operations, iteration in index order, ``len``,
+    parsing and printing in R1 notation, and a repr that reads back.
+
+    >>> hand = CardSet("7C 8C 9C KD")
+    >>> hand
+    CardSet('7C 8C 9C KD')
+    >>> len(hand), Card.parse("KD") in hand, "QD" in hand, hand.points
+    (4, True, False, 34)
+    >>> hand - CardSet("KD") | CardSet("TC")
+    CardSet('7C 8C 9C TC')
+    >>> [str(c) for c in hand & CardSet("9C KD AS")]
+    ['9C', 'KD']
+    >>> len(~hand), CardSet(hand.mask) == hand, CardSet() == CardSet.empty()
+    (48, True, True)
+    """
+
+    __slots__ = ("mask",)
+    mask: int
+
+    def __init__(self, cards: CardsLike | int = 0) -> None:
+        if type(cards) is int:
+            if not 0 <= cards <= ALL_CARDS:
+                raise CardError("A card mask must be a 52-bit non-negative integer.")
+            m = cards
+        elif isinstance(cards, bool):
+            raise CardError(f"Expected cards, got {cards!r}.")
+        else:
+            m = cards_mask(cards)[0]  # type: ignore[arg-type]
+        object.__setattr__(self, "mask", m)
+
+    @classmethod
+    def empty(cls) -> CardSet:
+        """The set with no cards."""
+        return cls(0)
+
+    @classmethod
+    def full(cls) -> CardSet:
+        """The whole deck."""
+        return cls(ALL_CARDS)
+
+    @classmethod
+    def parse(cls, text: str) -> CardSet:
+        """Read cards in R1 notation (same errors as :func:`parse_cards`)."""
+        return cls(cards_mask(text)[0])
+
+    @staticmethod
+    def _of(m: int) -> CardSet:
+        out = object.__new__(CardSet)
+        object.__setattr__(out, "mask", m)
+        return out
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("CardSet is immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (CardSet, (self.mask,))
+
+    @property
+    def points(self) -> int:
+        """The cards' total points (R1), as if all were deadwood."""
+        return sum(POINTS[i] for i in iter_mask(self.mask))
+
+    def __iter__(self) -> Iterator[Card]:
+        cache = Card._cache
+        m = self.mask
+        while m:
+            low = m & -m
+            yield cache[low.bit_length() - 1]
+            m ^= low
+
+    def __reversed__(self) -> Iterator[Card]:
+        cache = Card._cache
+        m = self.mask
+        while m:
+            k = m.bit_length() - 1
+            yield cache[k]
+            m ^= 1 << k
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    def __contains__(self, card: object) -> bool:
+        if isinstance(card, Card):
+            return bool(self.mask & card.mask)
+        if isinstance(card, str):
+            c = _PARSE.get(card.strip().upper())
+            return c is not None and bool(self.mask & c.mask)
+        return False
+
+    @staticmethod
+    def _mask_of(other: object) -> int | None:
+        if type(other) is CardSet:
+            return other.mask
+        if isinstance(other, Card):
+            return other.mask
+        if isinstance(other, (str, list, tuple, frozenset, set)):
+            return cards_mask(other)[0]
+        return None
+
+    def __and__(self, other: object) -> CardSet:
+        m = self._mask_of(other)
+        return NotImplemented if m is None else CardSet._of(self.mask & m)
+
+    def __or__(self, other: object) -> CardSet:
+        m = self._mask_of(other)
+        return NotImplemented if m is None else CardSet._of(self.mask | m)
+
+    def __xor__(self, other: object) -> CardSet:
+        m = self._mask_of(other)
+        return NotImplemented if m is None else CardSet._of(self.mask ^ m)
+
+    def __sub__(self, other: object) -> CardSet:
+        m = self._mask_of(other)
+        return NotImplemented if m is None else CardSet._of(self.mask & ~m)
+
+    __rand__ = __and__
+    __ror__ = __or__
+    __rxor__ = __xor__
+
+    def __invert__(self) -> CardSet:
+        return CardSet._of(ALL_CARDS ^ self.mask)
+
+    def __le__(self, other: object) -> bool:
+        m = self._mask_of(other)
+        return NotImplemented if m is None else self.mask & ~m == 0
+
+    def __ge__(self, other: object) -> bool:
+        m = self._mask_of(other)
+        return NotImplemented if m is None else m & ~self.mask == 0
+
+    def __lt__(self, other: object) -> bool:
+        m = self._mask_of(other)
+        return NotImplemented if m is None else self.mask != m and self.mask & ~m == 0
+
+    def __gt__(self, other: object) -> bool:
+        m = self._mask_of(other)
+        return NotImplemented if m is None else self.mask != m and m & ~self.mask == 0
+
+    def isdisjoint(self, other: CardsLike) -> bool:
+        """Whether no card is in both."""
+        return not self.mask & CardSet(other).mask
+
+    def add(self, card: Card | str) -> CardSet:
+        """A new set with ``card`` added (the set itself is immutable)."""
+        c = card if isinstance(card, Card) else Card.parse(card)
+        return CardSet._of(self.mask | c.mask)
+
+    def remove(self, card: Card | str) -> CardSet:
+        """A new set without ``card``; raises :class:`CardError` if it is not there."""
+        c = card if isinstance(card, Card) else Card.parse(card)
+        if not self.mask & c.mask:
+            raise CardError(f"{c} is not in the set.")
+        return CardSet._of(self.mask ^ c.mask)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is CardSet:
+            return self.mask == other.mask
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __int__(self) -> int:
+        return self.mask
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self)
+
+    def __repr__(self) -> str:
+        return f"CardSet({str(self)!r})"
+
+    def symbols(self) -> str:
+        """The cards with suit symbols, e.g. ``7♣ 8♣``."""
+        return format_cards(self, symbols=True)

@@ -1,10 +1,11 @@
-"""The ``ginrummy`` command: replay and analyze (INTERFACES §3-4), and the faces built on
-the core (serve, play, match, bot, bench), each loaded only when asked for."""
+"""The ``ginrummy`` command: analyze, replay and verify, and the faces built on the core
+(serve, play, match, bot, bench), each loaded only when asked for."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import json
 import os
 import sys
@@ -20,13 +21,15 @@ from .record import RecordError, loads, read_partial, summary
 # Sub-commands that live in other modules: name -> (module, help). Each module has
 # ``main(argv: list[str]) -> int``.
 EXTERNAL = {
-    "serve": ("ginrummy.web.server", "run the web table (the main job)"),
+    "serve": ("ginrummy.web.server", "run the web table in the browser (docs/web-api.md)"),
     "play": ("ginrummy.tui", "play in the terminal against the computer"),
-    "match": ("ginrummy.arena", "bot-vs-bot matches with statistics (INTERFACES §6)"),
-    "bot": ("ginrummy.protocol", "run a bot over the ginrummy-bot/1 protocol (INTERFACES §5)"),
+    "match": ("ginrummy.arena", "bot-vs-bot matches with statistics (docs/bots.md)"),
+    "bot": ("ginrummy.protocol", "run a bot over the ginrummy-bot/1 protocol (docs/protocol.md)"),
     "bench": ("ginrummy.bench", "solver and state-machine benchmarks"),
     "review": ("ginrummy.review", "grade every decision of a record, as a coach (INTERFACES §7)"),
 }
+# Sub-commands that need an optional extra: name -> extra.
+EXTRAS = {"serve": "web"}
 
 
 def _pretty(cards: Sequence[Card]) -> str:
@@ -97,8 +100,9 @@ def _hand_story(match: Match, hand: Hand, index: int) -> list[str]:
     def name(seat: int) -> str:
         return _seat_name(match, seat)
 
+    limit = "gin only" if hand.knock_limit == 0 else f"knock limit {hand.knock_limit}"
     lines = [f"Hand {index + 1}: {name(hand.dealer)} deals. "
-             f"Up-card {_pretty([hand.deal.upcard])}, knock limit {hand.knock_limit}."]
+             f"Up-card {_pretty([hand.deal.upcard])}, {limit}."]
     for s in (0, 1):
         lines.append(f"  {name(s)} holds {_pretty(sorted(hand.deal.hands[s]))}")
     for op in hand.history:
@@ -117,7 +121,7 @@ def _hand_story(match: Match, hand: Hand, index: int) -> list[str]:
         lines.append("  (the hand is unfinished)")
         return lines
     if r.result == "dead":
-        lines.append("  Two cards left in the stock: a dead hand. Nobody scores (R7).")
+        lines.append("  Two cards left in the stock: a dead hand. Nobody scores.")
         return lines
     sd = r.showdown
     assert sd is not None and r.knocker is not None
@@ -153,7 +157,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(json.dumps({"hands": [], "scores": [0, 0], "finished": False, "winner": None,
                               "error": {"hand": None, "action": None, "message": msg}}))
         else:
-            print(f"ginrummy replay: {msg}", file=sys.stderr)
+            print(f"ginrummy replay: {msg} Records come from `ginrummy match --records DIR`, "
+                  "`ginrummy play --record FILE` or the web table's download; "
+                  "docs/example-record.json is one to try.", file=sys.stderr)
         return 1
     match: Match | None
     try:
@@ -201,19 +207,87 @@ def _print_match(match: Match) -> None:
               f"after {out.hands} hands.")
 
 
+# ----------------------------------------------------------------------------- verify
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """``ginrummy verify FILE [--json]``: 0 verified, 1 the proof fails, 2 cannot check."""
+    from .fairness import verify_record
+
+    try:
+        if args.file == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as f:
+                data = f.read()
+        record = loads(data)
+    except OSError as e:
+        print(f"ginrummy verify: cannot read {args.file}: {e.strerror}.", file=sys.stderr)
+        return 2
+    except RecordError as e:
+        print(f"ginrummy verify: {e.message}", file=sys.stderr)
+        return 2
+    v = verify_record(record)
+    if args.json:
+        print(json.dumps(v.to_json()))
+    elif v.problem is not None:
+        print(f"ginrummy verify: cannot check {args.file}: {v.problem}", file=sys.stderr)
+    else:
+        state = "matches" if v.commitment_ok else "DOES NOT MATCH"
+        print(f"Commitment {record['commitment']}: {state} SHA-256 of seed {v.seed} "
+              f"and salt {record['salt']}.")
+        for i, ok in enumerate(v.hands_ok):
+            print(f"Hand {i + 1}: " + ("the deal is the one the seed gives." if ok else
+                                       "NOT the deal the seed gives."))
+        for m in v.mismatches:
+            print(f"  {m}")
+        n = len(v.hands_ok)
+        if v.ok:
+            print(f"Verified: the seed was fixed before the first deal, and all {n} "
+                  f"deal{'s' if n != 1 else ''} came from it ({v.scheme}).")
+        else:
+            print("NOT VERIFIED: see above.")
+    if v.problem is not None:
+        return 2
+    return 0 if v.ok else 1
+
+
 # ----------------------------------------------------------------------------- main
+
+
+def _version() -> str:
+    """The installed package's version (or the source tree's, when run uninstalled)."""
+    try:
+        return importlib.metadata.version("ginrummy")
+    except importlib.metadata.PackageNotFoundError:
+        from . import __version__
+
+        return __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser (external sub-commands are parsed by their own modules)."""
-    p = argparse.ArgumentParser(prog="ginrummy", description="Gin Rummy: play, analyze, replay.")
+    p = argparse.ArgumentParser(
+        prog="ginrummy", description="Gin Rummy: play, analyze, replay, verify.",
+        epilog="Each command has its own --help. Documentation: the README and docs/.")
+    p.add_argument("--version", action="version", version=f"ginrummy {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    a = sub.add_parser("analyze", help="best melds and deadwood of 0-11 cards (INTERFACES §4)")
-    a.add_argument("cards", help='cards in R1 notation, e.g. "7C 8C 9C 9D 9H 9S KD QH 4S 2H"')
+    a = sub.add_parser("analyze", help="best melds and deadwood of 0-11 cards")
+    a.add_argument("cards", help='0-11 cards, rank then suit, in one argument, e.g. '
+                   '"7C 8C 9C 9D 9H 9S KD QH 4S 2H" (TD or 10D for the ten)')
     a.add_argument("--json", action="store_true", help="print JSON")
-    r = sub.add_parser("replay", help="replay a ginrummy/1 record (INTERFACES §3)")
+    r = sub.add_parser(
+        "replay", help="replay a game record hand by hand (docs/records.md)",
+        description="Replay a ginrummy/1 game record under the rules, hand by hand. Records "
+        "come from `ginrummy match --records DIR`, `ginrummy play --record FILE` and the web "
+        "table's download button; docs/example-record.json is a small one to try.")
     r.add_argument("file", help="record file, or - for standard input")
     r.add_argument("--json", action="store_true", help="print JSON")
+    v = sub.add_parser(
+        "verify", help="check a record's fair-deal proof: its commitment and every deal "
+        "(docs/fairness.md)")
+    v.add_argument("file", help="record file, or - for standard input")
+    v.add_argument("--json", action="store_true", help="print JSON")
     for name, (_, help_text) in EXTERNAL.items():
         sub.add_parser(name, help=help_text, add_help=False)
     return p
@@ -237,7 +311,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in EXTERNAL:
-        module = importlib.import_module(EXTERNAL[args_list[0]][0])
+        command = args_list[0]
+        try:
+            module = importlib.import_module(EXTERNAL[command][0])
+        except ImportError as e:
+            missing = e.name or ""
+            if missing.split(".")[0] == "ginrummy" or command not in EXTRAS:
+                raise
+            extra = EXTRAS[command]
+            print(f"ginrummy {command}: the {extra} extra is not installed (no module "
+                  f"{missing!r}): pip install 'ginrummy[{extra}]'", file=sys.stderr)
+            return 2
         return int(module.main(args_list[1:]))
     parser = build_parser()
     args = parser.parse_args(args_list)
@@ -245,6 +329,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return cmd_analyze(args)
     if args.command == "replay":
         return cmd_replay(args)
+    if args.command == "verify":
+        return cmd_verify(args)
     parser.print_help()
     return 0
 

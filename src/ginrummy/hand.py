@@ -16,23 +16,37 @@ Operation(seat=1, action=Action(act='draw', source='stock'), card=Card.parse('AC
 >>> hand.play(Action.discard(Card.parse("AC"), knock=True)).action
 Action(act='discard', card=Card.parse('AC'), knock=True)
 >>> hand.result.result, hand.result.scorer, hand.result.points
-('gin', 1, 25)
+(<HandEnd.GIN: 'gin'>, 1, 25)
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from itertools import islice
+from typing import Any, NamedTuple
 
-from .cards import Card, CardError, CardsLike, deck, from_mask, parse_cards, shuffled_deck
-from .melds import Showdown, deadwood_by_discard_mask, showdown_mask
+from .cards import (
+    Card,
+    CardError,
+    CardSet,
+    CardsLike,
+    deck,
+    from_mask,
+    parse_cards,
+    shuffled_deck,
+)
+from .melds import Showdown, deadwood_by_discard_mask, deadwood_mask, showdown_mask
 from .options import Options
 
 __all__ = [
     "Action",
+    "ActionKind",
+    "DrawSource",
+    "HandEnd",
+    "InvalidActionError",
     "CardNotInHandError",
     "DRAW_DISCARD",
     "DRAW_STOCK",
@@ -41,6 +55,7 @@ __all__ = [
     "Hand",
     "HandOverError",
     "HandResult",
+    "History",
     "IllegalActionError",
     "KnockNotAllowedError",
     "NotYourTurnError",
@@ -49,6 +64,7 @@ __all__ = [
     "Phase",
     "StraightBackError",
     "View",
+    "ViewError",
     "WrongPhaseError",
 ]
 
@@ -60,6 +76,13 @@ STRAIGHT_BACK = "You cannot put that straight back."
 
 class IllegalActionError(ValueError):
     """An action the rules do not allow now; the message is the sentence a player sees."""
+
+
+class InvalidActionError(IllegalActionError):
+    """An action that is malformed whatever the position (a syntax error: an unknown kind,
+    a draw from nowhere, a discard with no card), as opposed to a well-formed action the
+    rules refuse now. It subclasses :class:`IllegalActionError` so that code catching
+    that keeps catching both; catch this one first to tell them apart."""
 
 
 class NotYourTurnError(IllegalActionError):
@@ -90,6 +113,11 @@ class DealError(ValueError):
     """A deal that is not exactly 10 + 10 + 1 + 31 distinct cards."""
 
 
+class ViewError(ValueError):
+    """A view (or hand result) in JSON form that cannot be read: every malformed input
+    raises this, never ``KeyError`` or ``TypeError``."""
+
+
 # ----------------------------------------------------------------------------- actions
 
 
@@ -105,20 +133,127 @@ class Phase(StrEnum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
+class ActionKind(StrEnum):
+    """What an action does (R4, R5): pass on the up-card, draw, or discard."""
+
+    PASS = "pass"
+    DRAW = "draw"
+    DISCARD = "discard"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class DrawSource(StrEnum):
+    """Where a draw comes from: the stock or the discard pile (R5)."""
+
+    STOCK = "stock"
+    DISCARD = "discard"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class HandEnd(StrEnum):
+    """How a hand ended (R7, R9)."""
+
+    KNOCK = "knock"
+    GIN = "gin"
+    UNDERCUT = "undercut"
+    DEAD = "dead"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 class Action:
     """A player's move: ``pass``, ``draw`` from ``stock``/``discard``, or ``discard`` a card.
+
+    The kinds and sources are enums that compare equal to their strings. An impossible
+    combination is refused when built, with :class:`InvalidActionError`. There are 107
+    actions and each exists once (``Action("pass") is PASS``), so actions compare and hash
+    by identity, as fast as ints.
 
     >>> Action.from_json({"act": "discard", "card": "10h"})
     Action(act='discard', card=Card.parse('TH'), knock=False)
     >>> str(Action.parse("discard kh knock"))
     'discard KH knock'
+    >>> Action("draw", "stock") is DRAW_STOCK, DRAW_STOCK.act == "draw"
+    (True, True)
+    >>> Action("discard")
+    Traceback (most recent call last):
+    ...
+    ginrummy.hand.InvalidActionError: A discard needs a card.
     """
 
-    act: str
-    source: str | None = None
-    card: Card | None = None
-    knock: bool = False
+    __slots__ = ("act", "source", "card", "knock", "code")
+    act: ActionKind
+    source: DrawSource | None
+    card: Card | None
+    knock: bool
+    code: int
+    """A small int naming the action: 0 pass, 1 draw from the stock, 2 draw from the
+    discard pile, ``3 + 2 * card.index + knock`` for a discard."""
+
+    def __new__(cls, act: ActionKind | str, source: DrawSource | str | None = None,
+                card: Card | None = None, knock: bool = False) -> Action:
+        try:
+            kind = ActionKind(act)
+        except (ValueError, TypeError):
+            raise InvalidActionError(
+                f"Unknown action {act!r}: use 'pass', 'draw' or 'discard'.") from None
+        src = None
+        if kind is ActionKind.DRAW:
+            try:
+                src = DrawSource(source)  # type: ignore[arg-type]
+            except (ValueError, TypeError):
+                raise InvalidActionError(
+                    f"A draw is from 'stock' or 'discard', not {source!r}.") from None
+        elif source is not None:
+            raise InvalidActionError(f"Only a draw has a source, not a {kind}.")
+        if kind is ActionKind.DISCARD:
+            if not isinstance(card, Card):
+                raise InvalidActionError("A discard needs a card.")
+        elif card is not None:
+            raise InvalidActionError(f"Only a discard names a card, not a {kind}.")
+        if not isinstance(knock, bool):
+            raise InvalidActionError("'knock' must be true or false.")
+        if knock and kind is not ActionKind.DISCARD:
+            raise InvalidActionError("Only a discard can knock.")
+        if kind is ActionKind.PASS:
+            code = 0
+        elif kind is ActionKind.DRAW:
+            code = 1 if src is DrawSource.STOCK else 2
+        else:
+            assert card is not None
+            code = 3 + 2 * card.index + knock
+        if _ALL_ACTIONS:
+            return _ALL_ACTIONS[code]
+        self = object.__new__(cls)  # only while the 107 actions are being built
+        for name, value in (("act", kind), ("source", src), ("card", card), ("knock", knock),
+                            ("code", code)):
+            object.__setattr__(self, name, value)
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Action is immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[Any, ...]]:
+        return (Action, (str(self.act), None if self.source is None else str(self.source),
+                         self.card, self.knock))
+
+    def __copy__(self) -> Action:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> Action:
+        return self
+
+    @staticmethod
+    def from_code(code: int) -> Action:
+        """The action with the given :attr:`code` (0..106)."""
+        if type(code) is not int or not 0 <= code < len(_ALL_ACTIONS):
+            raise InvalidActionError(f"No action has the code {code!r}.")
+        return _ALL_ACTIONS[code]
 
     @staticmethod
     def discard(card: Card | str, knock: bool = False) -> Action:
@@ -133,22 +268,22 @@ class Action:
             return DRAW_STOCK
         if source == "discard":
             return DRAW_DISCARD
-        raise IllegalActionError(f"A draw is from 'stock' or 'discard', not {source!r}.")
+        raise InvalidActionError(f"A draw is from 'stock' or 'discard', not {source!r}.")
 
     def to_json(self) -> dict[str, Any]:
         """The record/protocol form, without ``seat``."""
         if self.act == "pass":
             return {"act": "pass"}
         if self.act == "draw":
-            return {"act": "draw", "from": self.source}
+            return {"act": "draw", "from": str(self.source)}
         assert self.card is not None
         return {"act": "discard", "card": str(self.card), "knock": self.knock}
 
     @staticmethod
     def from_json(obj: Any) -> Action:
-        """Read an action object (record or protocol form); raises IllegalActionError."""
+        """Read an action object (record or protocol form); raises InvalidActionError."""
         if not isinstance(obj, Mapping):
-            raise IllegalActionError("An action must be a JSON object.")
+            raise InvalidActionError("An action must be a JSON object.")
         act = obj.get("act")
         if act == "pass":
             return PASS
@@ -157,20 +292,23 @@ class Action:
         if act == "discard":
             card = obj.get("card")
             if not isinstance(card, str):
-                raise IllegalActionError("A discard needs a 'card' such as 'KH'.")
+                raise InvalidActionError("A discard needs a 'card' such as 'KH'.")
             try:
                 c = Card.parse(card)
             except CardError as e:
-                raise IllegalActionError(str(e)) from None
+                raise InvalidActionError(str(e)) from None
             knock = obj.get("knock", False)
             if not isinstance(knock, bool):
-                raise IllegalActionError("'knock' must be true or false.")
+                raise InvalidActionError("'knock' must be true or false.")
             return Action.discard(c, knock)
-        raise IllegalActionError(f"Unknown action {act!r}: use 'pass', 'draw' or 'discard'.")
+        raise InvalidActionError(f"Unknown action {act!r}: use 'pass', 'draw' or 'discard'.")
 
     @staticmethod
     def parse(text: str) -> Action:
-        """Read the short form: ``pass``, ``draw stock|discard``, ``discard KH [knock]``."""
+        """Read the short form: ``pass``, ``draw stock|discard``, ``discard KH [knock]``;
+        raises InvalidActionError."""
+        if not isinstance(text, str):
+            raise InvalidActionError(f"An action is text like 'discard KH', not {text!r}.")
         words = text.lower().split()
         if words == ["pass"]:
             return PASS
@@ -178,12 +316,12 @@ class Action:
             return Action.draw(words[1])
         if len(words) in (2, 3) and words[0] == "discard":
             if len(words) == 3 and words[2] != "knock":
-                raise IllegalActionError(f"Cannot read action {text!r}.")
+                raise InvalidActionError(f"Cannot read action {text!r}.")
             try:
                 return Action.discard(Card.parse(words[1]), len(words) == 3)
             except CardError as e:
-                raise IllegalActionError(str(e)) from None
-        raise IllegalActionError(
+                raise InvalidActionError(str(e)) from None
+        raise InvalidActionError(
             f"Cannot read action {text!r}: try 'pass', 'draw stock', 'draw discard', "
             "'discard KH' or 'discard KH knock'."
         )
@@ -197,23 +335,27 @@ class Action:
 
     def __repr__(self) -> str:
         if self.act == "draw":
-            return f"Action(act='draw', source={self.source!r})"
+            return f"Action(act='draw', source='{self.source}')"
         if self.act == "discard":
             return f"Action(act='discard', card={self.card!r}, knock={self.knock})"
-        return f"Action(act={self.act!r})"
+        return f"Action(act='{self.act}')"
 
 
-PASS = Action("pass")
-DRAW_STOCK = Action("draw", "stock")
-DRAW_DISCARD = Action("draw", "discard")
-_DISCARDS = [
-    (Action("discard", None, c, False), Action("discard", None, c, True)) for c in deck()
-]
+_ALL_ACTIONS: list[Action] = []
+_ALL_ACTIONS.extend(
+    [Action(ActionKind.PASS), Action(ActionKind.DRAW, DrawSource.STOCK),
+     Action(ActionKind.DRAW, DrawSource.DISCARD)]
+    + [Action(ActionKind.DISCARD, None, c, k) for c in deck() for k in (False, True)]
+)
+PASS = _ALL_ACTIONS[0]
+DRAW_STOCK = _ALL_ACTIONS[1]
+DRAW_DISCARD = _ALL_ACTIONS[2]
+_DISCARDS = [(_ALL_ACTIONS[3 + 2 * i], _ALL_ACTIONS[4 + 2 * i]) for i in range(52)]
 
 
-@dataclass(frozen=True, slots=True)
-class Operation:
-    """One applied action in a hand's history; ``card`` is the card drawn, if any."""
+class Operation(NamedTuple):
+    """One applied action in a hand's history; ``card`` is the card drawn, if any (None
+    for the opponent's stock draw in a seat's view, R11). A small immutable value."""
 
     seat: int
     action: Action
@@ -228,6 +370,87 @@ class Operation:
         ):
             d["card"] = str(self.card)
         return d
+
+    def redacted_for(self, viewer: int) -> Operation:
+        """This operation as ``viewer`` may see it (R11): the card of the opponent's stock
+        draw is hidden; everything else is public or the viewer's own."""
+        if self.seat != viewer and self.card is not None and self.action.source == "stock":
+            return _HIDDEN_STOCK_DRAW[self.seat]
+        return self
+
+    @staticmethod
+    def from_json(obj: Any) -> Operation:
+        """Read a record's or a view's history entry (``card`` on a draw is optional);
+        raises :class:`IllegalActionError` for anything malformed."""
+        if not isinstance(obj, Mapping):
+            raise IllegalActionError("A history entry must be a JSON object.")
+        seat = obj.get("seat")
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise IllegalActionError(f"A history entry's seat is 0 or 1, not {seat!r}.")
+        action = Action.from_json(obj)
+        card = None
+        text = obj.get("card")
+        if action.act == "draw" and text is not None:
+            try:
+                card = Card.parse(text)
+            except CardError as e:
+                raise IllegalActionError(str(e)) from None
+        return Operation(seat, action, card)
+
+
+_HIDDEN_STOCK_DRAW = (Operation(0, DRAW_STOCK), Operation(1, DRAW_STOCK))
+
+
+class History(Sequence[Operation]):
+    """A seat's view of a hand's history (R11): an immutable sequence of :class:`Operation`
+    values in which the opponent's stock draws carry no card.
+
+    Views share one append-only list per seat and each holds a prefix of it, so taking a
+    view costs nothing per past action; it reads and compares like a tuple.
+
+    >>> h = History([Operation(1, PASS)])
+    >>> len(h), h[0].seat, h == (Operation(1, PASS),)
+    (1, 1, True)
+    """
+
+    __slots__ = ("_ops", "_n")
+
+    def __init__(self, ops: Sequence[Operation] = (), n: int | None = None) -> None:
+        self._ops = ops
+        self._n = len(ops) if n is None else n
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[Operation]:
+        if self._n == len(self._ops) and isinstance(self._ops, tuple):
+            return iter(self._ops)
+        return islice(self._ops, self._n)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return tuple(self)[i]
+        n = self._n
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("history index out of range")
+        return self._ops[i]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (History, tuple, list)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"History({list(self)!r})"
+
+    def to_json(self, viewer: int | None = None) -> list[dict[str, Any]]:
+        """The view's (or, with ``viewer`` None, the record's) JSON list of actions."""
+        return [op.to_json(viewer) for op in self]
 
 
 # ----------------------------------------------------------------------------- the deal
@@ -332,30 +555,76 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """How a hand ended (R7, R9): ``knock``, ``gin``, ``undercut`` or ``dead``."""
+    """How a hand ended (R7, R9): ``knock``, ``gin``, ``undercut`` or ``dead`` (a
+    :class:`HandEnd`, equal to those strings)."""
 
-    result: str
+    result: HandEnd
     knocker: int | None = None
     scorer: int | None = None
     points: int = 0
     deadwood: tuple[int, int] | None = None
     showdown: Showdown | None = None
+    laid_off: tuple[Card, ...] = ()
+    """The laid-off cards when the result was read from JSON (no showdown to ask)."""
 
     @property
     def layoffs(self) -> tuple[Card, ...]:
         """The defender's cards laid off on the knocker's melds (R8)."""
-        return self.showdown.laid_off if self.showdown else ()
+        return self.showdown.laid_off if self.showdown else self.laid_off
 
     def to_json(self) -> dict[str, Any]:
         """The hand object of ``ginrummy replay --json`` (INTERFACES §3)."""
         return {
-            "result": self.result,
+            "result": self.result.value,
             "knocker": self.knocker,
             "scorer": self.scorer,
             "points": self.points,
             "deadwood": list(self.deadwood) if self.deadwood else None,
             "layoffs": [str(c) for c in self.layoffs],
         }
+
+    @classmethod
+    def from_json(cls, obj: Any) -> HandResult:
+        """Read the hand object of ``replay --json`` (as :meth:`to_json` writes it); the
+        showdown's arrangements are not part of it. Raises :class:`ViewError`.
+
+        >>> r = HandResult.from_json({"result": "knock", "knocker": 0, "scorer": 0,
+        ...     "points": 9, "deadwood": [3, 12], "layoffs": ["8D"]})
+        >>> r.points, r.layoffs
+        (9, (Card.parse('8D'),))
+        """
+        if not isinstance(obj, Mapping):
+            raise ViewError("A hand result must be a JSON object.")
+        try:
+            result = HandEnd(obj.get("result"))  # type: ignore[arg-type]
+        except (ValueError, TypeError):
+            raise ViewError(f"Unknown hand result {obj.get('result')!r}.") from None
+        seats = []
+        for key in ("knocker", "scorer"):
+            v = obj.get(key)
+            if v is not None and (v not in (0, 1) or isinstance(v, bool)):
+                raise ViewError(f"The result's {key!r} must be 0, 1 or null, not {v!r}.")
+            seats.append(v)
+        points = obj.get("points", 0)
+        if type(points) is not int or points < 0:
+            raise ViewError(f"The result's points must be a whole number, not {points!r}.")
+        dw = obj.get("deadwood")
+        deadwood = None
+        if dw is not None:
+            if not (isinstance(dw, list) and len(dw) == 2
+                    and all(type(x) is int and x >= 0 for x in dw)):
+                raise ViewError("The result's deadwood must be two whole numbers or null.")
+            deadwood = (dw[0], dw[1])
+        lay = obj.get("layoffs", [])
+        if not isinstance(lay, list):
+            raise ViewError("The result's layoffs must be a list of cards.")
+        try:
+            laid_off = tuple(parse_cards(lay))
+        except CardError as e:
+            raise ViewError(str(e)) from None
+        if (result is HandEnd.DEAD) != (seats[0] is None):
+            raise ViewError("A dead hand has no knocker; any other result has one.")
+        return cls(result, seats[0], seats[1], points, deadwood, None, laid_off)
 
 
 def _score(knocker: int, sd: Showdown) -> HandResult:
@@ -364,22 +633,24 @@ def _score(knocker: int, sd: Showdown) -> HandResult:
     dw = [0, 0]
     dw[knocker], dw[defender] = sd.knocker_deadwood, sd.defender_deadwood
     if sd.gin:
-        return HandResult("gin", knocker, knocker, sd.defender_deadwood + 25, (dw[0], dw[1]), sd)
+        return HandResult(HandEnd.GIN, knocker, knocker, sd.defender_deadwood + 25,
+                          (dw[0], dw[1]), sd)
     if sd.defender_deadwood <= sd.knocker_deadwood:
         pts = sd.knocker_deadwood - sd.defender_deadwood + 25
-        return HandResult("undercut", knocker, defender, pts, (dw[0], dw[1]), sd)
+        return HandResult(HandEnd.UNDERCUT, knocker, defender, pts, (dw[0], dw[1]), sd)
     pts = sd.defender_deadwood - sd.knocker_deadwood
-    return HandResult("knock", knocker, knocker, pts, (dw[0], dw[1]), sd)
+    return HandResult(HandEnd.KNOCK, knocker, knocker, pts, (dw[0], dw[1]), sd)
 
 
 # ----------------------------------------------------------------------------- the view
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """What one seat may see (R11), nothing more: built by copying allowed facts only.
 
-    ``revealed`` holds both hands once a knock has shown them, otherwise None.
+    ``revealed`` holds both hands once a knock has shown them, otherwise None. A view is
+    an immutable named tuple (cheap to build: one per decision); ``view._replace(...)``
+    gives a changed copy.
     """
 
     seat: int
@@ -390,11 +661,11 @@ class View:
     knock_limit: int
     phase: Phase
     to_play: int | None
-    hand: tuple[Card, ...]
+    hand: CardSet
     upcard: Card
     discards: tuple[Card, ...]
     stock_count: int
-    history: tuple[dict[str, Any], ...]
+    history: History
     legal: tuple[Action, ...] = ()
     result: HandResult | None = None
     revealed: tuple[tuple[Card, ...], tuple[Card, ...]] | None = None
@@ -407,22 +678,22 @@ class View:
     @property
     def opponent_took(self) -> tuple[Card, ...]:
         """Cards the opponent took from the discard pile this hand (public, R11)."""
-        return tuple(
-            Card.parse(h["card"]) for h in self.history
-            if h["seat"] != self.seat and h["act"] == "draw" and h["from"] == "discard"
-        )
+        me = self.seat
+        return tuple(op.card for op in self.history
+                     if op.seat != me and op.action.source == "discard" and op.card is not None)
 
     @property
     def opponent_passed(self) -> tuple[Card, ...]:
         """The up-card, if the opponent passed on it in the offer (R11)."""
-        return tuple(self.upcard for h in self.history
-                     if h["seat"] != self.seat and h["act"] == "pass")
+        return tuple(self.upcard for op in self.history
+                     if op.seat != self.seat and op.action.act == "pass")
 
     @property
     def opponent_discarded(self) -> tuple[Card, ...]:
         """Cards the opponent discarded this hand, in order."""
-        return tuple(Card.parse(h["card"]) for h in self.history
-                     if h["seat"] != self.seat and h["act"] == "discard")
+        me = self.seat
+        return tuple(op.action.card for op in self.history
+                     if op.seat != me and op.action.card is not None)
 
     def to_json(self) -> dict[str, Any]:
         """The VIEW object of the bot protocol (INTERFACES §5), plus ``to_play``."""
@@ -439,7 +710,7 @@ class View:
             "upcard": str(self.upcard),
             "discards": [str(c) for c in self.discards],
             "stock_count": self.stock_count,
-            "history": [dict(h) for h in self.history],
+            "history": self.history.to_json(self.seat),
         }
         if self.result is not None:
             d["result"] = self.result.to_json()
@@ -448,38 +719,121 @@ class View:
         return d
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any], legal: Sequence[Any] = ()) -> View:
-        """Rebuild a view from its protocol form (for bots run as external programs)."""
-        phase = Phase(obj["phase"])
-        seat = int(obj["seat"])
-        to_play = obj.get("to_play", seat if phase is not Phase.OVER else None)
+    def from_json(cls, obj: Any, legal: Sequence[Any] = ()) -> View:
+        """Rebuild a view from its protocol form (for bots run as external programs),
+        including the result and both hands after a knock; ``view.to_json()`` reads back.
+
+        Any malformed input raises :class:`ViewError` (a ``ValueError``) naming the field.
+        """
+        if not isinstance(obj, Mapping):
+            raise ViewError("A view must be a JSON object.")
+
+        def get(key: str, default: Any = _MISSING) -> Any:
+            if key in obj:
+                return obj[key]
+            if default is _MISSING:
+                raise ViewError(f"The view has no {key!r}.")
+            return default
+
+        def whole(key: str, default: Any = _MISSING, lo: int = 0, hi: int | None = None) -> int:
+            v = get(key, default)
+            if type(v) is not int or v < lo or (hi is not None and v > hi):
+                raise ViewError(f"The view's {key!r} must be a whole number, not {v!r}.")
+            return v
+
+        def cards(key: str, value: Any) -> tuple[Card, ...]:
+            if not isinstance(value, list):
+                raise ViewError(f"The view's {key!r} must be a list of cards.")
+            try:
+                return tuple(parse_cards(value))
+            except CardError as e:
+                raise ViewError(f"The view's {key!r}: {e}") from None
+
+        try:
+            phase = Phase(get("phase"))
+        except (ValueError, TypeError):
+            raise ViewError(f"Unknown phase {obj.get('phase')!r}.") from None
+        seat = whole("seat", hi=1)
+        to_play = get("to_play", seat if phase is not Phase.OVER else None)
+        if to_play is not None and (to_play not in (0, 1) or isinstance(to_play, bool)):
+            raise ViewError(f"The view's 'to_play' must be 0, 1 or null, not {to_play!r}.")
+        scores = get("scores")
+        if not (isinstance(scores, list) and len(scores) == 2
+                and all(type(x) is int for x in scores)):
+            raise ViewError("The view's 'scores' must be two whole numbers.")
+        try:
+            options = Options.from_json(get("options", None))
+        except ValueError as e:
+            raise ViewError(str(e)) from None
+        try:
+            upcard = Card.parse(get("upcard"))
+        except CardError as e:
+            raise ViewError(f"The view's 'upcard': {e}") from None
+        raw_history = get("history", [])
+        if not isinstance(raw_history, list):
+            raise ViewError("The view's 'history' must be a list of actions.")
+        try:
+            history = tuple(Operation.from_json(h) for h in raw_history)
+        except IllegalActionError as e:
+            raise ViewError(f"The view's 'history': {e}") from None
+        try:
+            actions = tuple(a if isinstance(a, Action) else Action.from_json(a) for a in legal)
+        except IllegalActionError as e:
+            raise ViewError(f"The legal actions: {e}") from None
+        except TypeError:
+            raise ViewError("The legal actions must be a list of actions.") from None
+        result = None
+        if get("result", None) is not None:
+            result = HandResult.from_json(obj["result"])
+        revealed = None
+        shown = get("revealed", None)
+        if shown is not None:
+            if not (isinstance(shown, list) and len(shown) == 2):
+                raise ViewError("The view's 'revealed' must be two lists of cards.")
+            revealed = (cards("revealed", shown[0]), cards("revealed", shown[1]))
         return cls(
             seat=seat,
-            dealer=int(obj["dealer"]),
-            hand_index=int(obj.get("hand_index", 0)),
-            scores=(int(obj["scores"][0]), int(obj["scores"][1])),
-            options=Options.from_json(obj.get("options")),
-            knock_limit=int(obj["knock_limit"]),
+            dealer=whole("dealer", hi=1),
+            hand_index=whole("hand_index", 0),
+            scores=(scores[0], scores[1]),
+            options=options,
+            knock_limit=whole("knock_limit", hi=10),
             phase=phase,
             to_play=to_play,
-            hand=tuple(parse_cards(obj["hand"])),
-            upcard=Card.parse(obj["upcard"]),
-            discards=tuple(parse_cards(obj["discards"])),
-            stock_count=int(obj["stock_count"]),
-            history=tuple(dict(h) for h in obj.get("history", ())),
-            legal=tuple(a if isinstance(a, Action) else Action.from_json(a) for a in legal),
+            hand=CardSet(cards("hand", get("hand"))),
+            upcard=upcard,
+            discards=cards("discards", get("discards")),
+            stock_count=whole("stock_count", hi=31),
+            history=History(history),
+            legal=actions,
+            result=result,
+            revealed=revealed,
         )
+
+
+_MISSING: Any = object()
+_new_view = tuple.__new__
 
 
 # ----------------------------------------------------------------------------- the hand
 
 
-@dataclass
+@dataclass(eq=False)
 class Hand:
     """One hand from the deal to its result (R3-R9).
 
     ``hands`` and the stock are private state: consumers outside the core read
-    :meth:`view` (R11).
+    :meth:`view` (R11). Hands compare by identity: two hands of one deal are different
+    positions once either has moved. :meth:`copy` gives an independent position and
+    :meth:`push` / :meth:`pop` play and take back actions, for search and replay.
+
+    >>> h = Hand(Deal.shuffled(random.Random(2)), dealer=0)
+    >>> twin = h.copy(); _ = twin.push(PASS)
+    >>> h.phase, len(h.history), len(twin.history), twin == h
+    (<Phase.OFFER: 'offer'>, 0, 1, False)
+    >>> twin.pop(); len(twin.history)
+    Operation(seat=1, action=Action(act='pass'), card=None)
+    0
     """
 
     deal: Deal
@@ -503,8 +857,65 @@ class Hand:
         self._taken: Card | None = None  # card just taken from the pile (R5)
         self._by_discard: dict[int, int] | None = None  # deadwood after each discard
         self._legal: tuple[Action, ...] | None = None
-        # each seat's view of the history, extended lazily (views are built often)
-        self._seen: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
+        # each seat's view of the history, one entry per action: lists shared by that
+        # seat's views (each view holds a prefix, so no view copies the history)
+        self._seen: tuple[list[Operation], list[Operation]] = ([], [])
+        self._views_out = False  # whether a view may hold the current lists
+        # what _apply changed beyond the cards, one entry per history entry (for pop)
+        self._undo: list[tuple[Any, ...]] = []
+
+    def copy(self) -> Hand:
+        """An independent copy of this position: playing on one never changes the other
+        (the deal, the options and finished results are immutable and shared)."""
+        twin = object.__new__(Hand)
+        twin.__dict__.update(self.__dict__)
+        twin._masks = list(self._masks)
+        twin._stock = list(self._stock)
+        twin.discards = list(self.discards)
+        twin.history = list(self.history)
+        twin._undo = list(self._undo)
+        twin._seen = (list(self._seen[0]), list(self._seen[1]))
+        return twin
+
+    def push(self, action: Action, seat: int | None = None) -> Operation:
+        """Play ``action`` (checked as :meth:`play` does); :meth:`pop` takes it back."""
+        return self.play(action, seat)
+
+    def pop(self) -> Operation:
+        """Take back the last action, restoring the position exactly as it was before it
+        (cards, pile, stock, turn, phase and result); returns the operation undone.
+
+        Raises :class:`IllegalActionError` when nothing has been played. Views taken
+        before keep what they showed.
+        """
+        if not self.history:
+            raise IllegalActionError("There is no action to take back.")
+        op = self.history.pop()
+        (self.to_play, self.phase, self._taken, self._by_discard, self._legal,
+         self.result) = self._undo.pop()
+        seat = op.seat
+        action = op.action
+        if action.act == "draw":
+            card = op.card
+            assert card is not None
+            self._masks[seat] &= ~card.mask
+            if action.source == "stock":
+                self._stock.append(card)
+            else:
+                self.discards.append(card)
+        elif action.act == "discard":
+            card = self.discards.pop()
+            self._masks[seat] |= card.mask
+        s0, s1 = self._seen
+        if self._views_out:
+            # views already taken hold these lists: truncate copies, so they stay as they were
+            n = len(self.history)
+            self._seen = (s0[:n], s1[:n])
+            self._views_out = False
+        else:
+            s0.pop()
+            s1.pop()
+        return op
 
     # ------------------------------------------------------------------ questions
 
@@ -576,6 +987,18 @@ class Hand:
             lim = self.knock_limit
             taken = self._taken.index if self._taken is not None else -1
             out = []
+            m = self._masks[self.to_play]  # type: ignore[index]
+            if self._by_discard is None and deadwood_mask(m) > lim + 10:
+                # Discarding a card c leaves at least deadwood(hand) - points(c) >=
+                # deadwood(hand) - 10, so no discard allows a knock (R6): skip the table.
+                while m:
+                    low = m & -m
+                    i = low.bit_length() - 1
+                    m ^= low
+                    if i != taken:
+                        out.append(_DISCARDS[i][0])
+                self._legal = legal = tuple(out)
+                return legal
             for i, v in self._discard_table().items():
                 if i == taken:
                     continue
@@ -609,7 +1032,7 @@ class Hand:
         """Raise unless drawing from ``source`` (stock or discard) is allowed now (R4, R5)."""
         self._verify_seat(seat)
         if source not in ("stock", "discard"):
-            raise IllegalActionError(f"A draw is from 'stock' or 'discard', not {source!r}.")
+            raise InvalidActionError(f"A draw is from 'stock' or 'discard', not {source!r}.")
         if self.phase is Phase.DISCARD:
             raise WrongPhaseError("You have already drawn: discard a card.")
         if source == "stock" and self.phase is Phase.OFFER:
@@ -715,6 +1138,8 @@ class Hand:
     def _apply(self, action: Action) -> Operation:
         seat = self.to_play
         assert seat is not None
+        self._undo.append(
+            (seat, self.phase, self._taken, self._by_discard, self._legal, self.result))
         self._legal = None
         if action.act == "pass":
             op = Operation(seat, action)
@@ -743,11 +1168,19 @@ class Hand:
                 sd = showdown_mask(self._masks[seat], self._masks[1 - seat])
                 self._finish(_score(seat, sd))
             elif len(self._stock) <= 2:
-                self._finish(HandResult("dead"))  # R7
+                self._finish(HandResult(HandEnd.DEAD))  # R7
             else:
                 self.to_play = 1 - seat
                 self.phase = Phase.DRAW
         self.history.append(op)
+        s0, s1 = self._seen
+        if action is DRAW_STOCK:
+            hidden = _HIDDEN_STOCK_DRAW[seat]
+            s0.append(op if seat == 0 else hidden)
+            s1.append(op if seat == 1 else hidden)
+        else:
+            s0.append(op)
+            s1.append(op)
         return op
 
     def _finish(self, result: HandResult) -> None:
@@ -757,34 +1190,20 @@ class Hand:
 
     # ------------------------------------------------------------------ views
 
-    def _history_for(self, seat: int) -> tuple[dict[str, Any], ...]:
-        seen = self._seen[seat]
-        for op in self.history[len(seen):]:
-            seen.append(op.to_json(viewer=seat))
-        return tuple(dict(h) for h in seen)  # copies: a consumer cannot alter the cache
-
     def view(self, seat: int) -> View:
         """What ``seat`` may see now (R11); both hands only after a knock reveals them."""
         if seat not in (0, 1):
             raise ValueError(f"A seat is 0 or 1, not {seat!r}.")
         revealed = None
-        if self.result is not None and self.result.result != "dead":
+        result = self.result
+        if result is not None and result.result is not HandEnd.DEAD:
             revealed = (tuple(self.cards_of(0)), tuple(self.cards_of(1)))
-        return View(
-            seat=seat,
-            dealer=self.dealer,
-            hand_index=self.hand_index,
-            scores=self.scores,
-            options=self.options,
-            knock_limit=self.knock_limit,
-            phase=self.phase,
-            to_play=self.to_play,
-            hand=tuple(from_mask(self._masks[seat])),
-            upcard=self.deal.upcard,
-            discards=tuple(self.discards),
-            stock_count=len(self._stock),
-            history=self._history_for(seat),
-            legal=self.legal_actions() if self.to_play == seat else (),
-            result=self.result,
-            revealed=revealed,
-        )
+        self._views_out = True
+        to_play = self.to_play
+        return _new_view(View, (
+            seat, self.dealer, self.hand_index, self.scores, self.options, self.knock_limit,
+            self.phase, to_play, CardSet._of(self._masks[seat]), self.deal.upcard,
+            tuple(self.discards), len(self._stock),
+            History(self._seen[seat], len(self.history)),
+            self.legal_actions() if to_play == seat else (), result, revealed,
+        ))

@@ -15,14 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card
+from .cards import ALL_CARDS, POINTS
 from .hand import Phase, View
 
 __all__ = ["ALL_CARDS", "Knowledge", "in_some_meld", "meld_partners", "POINTS"]
 
-ALL_CARDS = (1 << 52) - 1
-POINTS: tuple[int, ...] = tuple(min(i % 13 + 1, 10) for i in range(52))
-"""Points of each card index (R1)."""
 
 
 def _partners(i: int) -> tuple[tuple[int, int], ...]:
@@ -87,28 +84,29 @@ class Knowledge:
         my_discarded = 0
         opp_stock = 0
         taken: int | None = None
-        for h in view.history:
-            act = h["act"]
-            mine = h["seat"] == me
-            if act == "pass":
+        for op in view.history:
+            action = op.action
+            mine = op.seat == me
+            kind = action.act
+            if kind == "pass":
                 if not mine:
                     opp_passed |= 1 << view.upcard.index
-            elif act == "draw":
-                if h["from"] == "discard":
-                    card = pile.pop()
-                    if mine:
-                        taken = card
-                    else:
-                        opp_known |= 1 << card
+            elif kind == "draw" and action.source == "discard":
+                card = pile.pop()
+                if mine:
+                    taken = card
                 else:
-                    if not mine:
-                        opp_stock += 1
-                        if pile:
-                            opp_passed |= 1 << pile[-1]
-                    else:
-                        taken = None
+                    opp_known |= 1 << card
+            elif kind == "draw":
+                if not mine:
+                    opp_stock += 1
+                    if pile:
+                        opp_passed |= 1 << pile[-1]
+                else:
+                    taken = None
             else:
-                card = Card.parse(h["card"]).index
+                assert action.card is not None
+                card = action.card.index
                 pile.append(card)
                 if mine:
                     my_discarded |= 1 << card
@@ -116,9 +114,7 @@ class Knowledge:
                 else:
                     opp_known &= ~(1 << card)
                     opp_discarded |= 1 << card
-        mine_mask = 0
-        for c in view.hand:
-            mine_mask |= c.mask
+        mine_mask = view.hand.mask
         pile_mask = 0
         for c in view.discards:
             pile_mask |= c.mask

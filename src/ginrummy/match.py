@@ -18,18 +18,30 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from enum import StrEnum
+from itertools import tee
 from typing import Any
 
 from .hand import Action, Deal, Hand, HandResult, IllegalActionError, Operation, View
 from .options import Options
 
-__all__ = ["HAND_LIMIT", "Match", "MatchOverError", "Outcome"]
+__all__ = ["HAND_LIMIT", "Match", "MatchOverError", "Outcome", "Termination"]
 
 HAND_LIMIT = 60
 
 
 class MatchOverError(IllegalActionError):
     """An action after the match has ended (R10)."""
+
+
+class Termination(StrEnum):
+    """Why a match ended (R10): a player reached the target, or the hand limit came."""
+
+    TARGET = "target"
+    HAND_LIMIT = "hand_limit"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +51,7 @@ class Outcome:
     winner: int | None
     scores: tuple[int, int]
     hands: int
-    reason: str  # "target" or "hand_limit"
+    reason: Termination
 
     def result(self) -> str:
         """``1-0``, ``0-1`` or ``1/2-1/2`` as in chess."""
@@ -188,16 +200,36 @@ class Match:
         target = self.options.target
         s0, s1 = self._scores
         if s0 >= target or s1 >= target:
-            self._outcome = Outcome(0 if s0 > s1 else 1, self.scores, len(self.hands), "target")
+            self._outcome = Outcome(0 if s0 > s1 else 1, self.scores, len(self.hands),
+                                    Termination.TARGET)
         elif len(self.hands) >= HAND_LIMIT:
             winner = None if s0 == s1 else (0 if s0 > s1 else 1)
-            self._outcome = Outcome(winner, self.scores, len(self.hands), "hand_limit")
+            self._outcome = Outcome(winner, self.scores, len(self.hands),
+                                    Termination.HAND_LIMIT)
         elif self.auto_deal:
             self.start_hand()
 
     def view(self, seat: int) -> View:
         """What ``seat`` may see of the current hand (R11)."""
         return self.hand.view(seat)
+
+    def copy(self) -> Match:
+        """An independent copy: play on it (say, to try an action) and keep or drop it.
+
+        Finished hands are shared (nothing changes them); the current hand, the scores
+        and the deal RNG are copied, so both go on with the same future deals.
+        """
+        twin = object.__new__(Match)
+        twin.__dict__.update(self.__dict__)
+        twin.hands = list(self.hands)
+        if twin.hands and not twin.hands[-1].is_over():
+            twin.hands[-1] = twin.hands[-1].copy()
+        twin._scores = list(self._scores)
+        twin._rng = random.Random()
+        twin._rng.setstate(self._rng.getstate())
+        if self._deals is not None:
+            self._deals, twin._deals = tee(self._deals)
+        return twin
 
     # ------------------------------------------------------------------ records
 

@@ -22,7 +22,18 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from .cards import Card, CardError, CardsLike, cards_mask, deck, from_mask, parse_cards
+from .cards import (
+    ALL_CARDS,
+    POINTS,
+    Card,
+    CardError,
+    CardsLike,
+    cards_mask,
+    deck,
+    from_mask,
+    parse_cards,
+    trips,
+)
 
 __all__ = [
     "Arrangement",
@@ -42,7 +53,6 @@ __all__ = [
 ]
 
 _SUIT = 0x1FFF
-_CARD_POINTS = tuple(min(r + 1, 10) for r in range(13))
 
 
 def _build_run_tables() -> tuple[list[int], list[int]]:
@@ -62,7 +72,7 @@ def _build_run_tables() -> tuple[list[int], list[int]]:
                 if r - start >= 3:
                     mel |= block
                 else:
-                    total += sum(_CARD_POINTS[start:r])
+                    total += sum(POINTS[start:r])
             else:
                 r += 1
         dw[m] = total
@@ -109,15 +119,15 @@ def _run_melded(m: int) -> int:
     )
 
 
-def _set_choices(m: int, trips: int) -> list[int]:
-    """All set-choice masks to try for hand ``m`` whose 3+-held ranks are ``trips``."""
+def _set_choices(m: int, t3: int) -> list[int]:
+    """All set-choice masks to try for hand ``m`` whose 3+-held ranks are ``t3``."""
     a, b, c, d = m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39
     run_cards = _run_melded(m)
     per_rank = []
-    while trips:
-        low = trips & -trips
+    while t3:
+        low = t3 & -t3
         r = low.bit_length() - 1
-        trips ^= low
+        t3 ^= low
         present = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
         per_rank.append(_set_options(r, present, run_cards))
     if len(per_rank) == 1:
@@ -132,12 +142,12 @@ def deadwood_mask(m: int) -> int:
     0
     """
     a, b, c, d = m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39
-    trips = (a & b & (c | d)) | (c & d & (a | b))
+    t3 = (a & b & (c | d)) | (c & d & (a | b))  # cards.trips(m), inlined: the hot path
     rd = _RUN_DW
-    if not trips:
+    if not t3:
         return rd[a] + rd[b] + rd[c] + rd[d]
     best = 1000
-    for sets in _set_choices(m, trips):
+    for sets in _set_choices(m, t3):
         rest = m & ~sets
         v = rd[rest & _SUIT] + rd[rest >> 13 & _SUIT] + rd[rest >> 26 & _SUIT] + rd[rest >> 39]
         if v < best:
@@ -150,13 +160,14 @@ def deadwood_by_discard_mask(m: int) -> dict[int, int]:
 
     Every set choice of the full hand is scored once; each discard outside the chosen
     sets then costs one table look-up (a discard inside a set is covered by the choice
-    that leaves that set out or shrinks it).
+    that leaves that set out or shrinks it). The keys come in increasing order: the
+    first choice tried is always "no sets", which visits every card in index order.
     """
     a, b, c, d = m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39
-    trips = (a & b & (c | d)) | (c & d & (a | b))
+    t3 = (a & b & (c | d)) | (c & d & (a | b))  # cards.trips(m), inlined: the hot path
     rd = _RUN_DW
     drops = _DROPS
-    if not trips:
+    if not t3:
         ra, rb, rc, rdd = rd[a], rd[b], rd[c], rd[d]
         total = ra + rb + rc + rdd
         out: dict[int, int] = {}
@@ -177,7 +188,7 @@ def deadwood_by_discard_mask(m: int) -> dict[int, int]:
     # run card can change which set choices are worth trying, so use the full option
     # list (no run-competition pruning) for correctness.
     per_rank = []
-    t = trips
+    t = t3
     while t:
         low = t & -t
         r = low.bit_length() - 1
@@ -329,12 +340,12 @@ def _arrangement(m: int, sets: int) -> Arrangement:
 def _scored_set_choices(m: int) -> list[tuple[int, int]]:
     """(deadwood, set-card mask) for every set choice of hand ``m``, in a fixed order."""
     a, b, c, d = m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39
-    trips = (a & b & (c | d)) | (c & d & (a | b))
+    t3 = trips(m)
     rd = _RUN_DW
-    if not trips:
+    if not t3:
         return [(rd[a] + rd[b] + rd[c] + rd[d], 0)]
     per_rank = []
-    t = trips
+    t = t3
     while t:
         low = t & -t
         r = low.bit_length() - 1
@@ -390,6 +401,13 @@ def deadwood(cards: CardsLike) -> int:
     >>> deadwood("KS QS JS TD")
     10
     """
+    if type(cards) is list:  # the common case, Card objects: no call but the solver's
+        try:
+            m = sum([c.mask for c in cards])
+        except AttributeError:
+            m = -1
+        if 0 <= m <= ALL_CARDS and m.bit_count() == len(cards) <= 11:
+            return deadwood_mask(m)
     return deadwood_mask(_hand_mask(cards))
 
 
@@ -417,8 +435,17 @@ def deadwood_by_discard(cards: CardsLike) -> dict[Card, int]:
     >>> d[Card.parse('KD')], d[Card.parse('7C')]
     (19, 37)
     """
-    m = _hand_mask(cards, 11, 11)
-    return {Card.from_index(k): v for k, v in sorted(deadwood_by_discard_mask(m).items())}
+    m = -1
+    if type(cards) is list and len(cards) == 11:  # Card objects: the common case
+        try:
+            m = sum([c.mask for c in cards])
+        except AttributeError:
+            m = -1
+    if not (0 <= m <= ALL_CARDS and m.bit_count() == 11):
+        m = _hand_mask(cards, 11, 11)
+    deck_ = _CARDS
+    # deadwood_by_discard_mask lists its keys in increasing order (see its docstring)
+    return {deck_[k]: v for k, v in deadwood_by_discard_mask(m).items()}
 
 
 def is_meld(cards: CardsLike) -> bool:
@@ -442,9 +469,8 @@ def is_meld(cards: CardsLike) -> bool:
 
 _TOP = sum(1 << (s * 13 + 12) for s in range(4))
 _BOT = sum(1 << (s * 13) for s in range(4))
-_NOT_TOP = ((1 << 52) - 1) & ~_TOP
-_NOT_BOT = ((1 << 52) - 1) & ~_BOT
-_ALL_CARDS = (1 << 52) - 1
+_NOT_TOP = ALL_CARDS & ~_TOP
+_NOT_BOT = ALL_CARDS & ~_BOT
 
 
 def _closure(seed: int, allowed: int) -> int:
@@ -463,15 +489,13 @@ def _meldless(m: int) -> int:
     l2 = (l1 & _NOT_TOP) << 1  # rank r-2 held
     r1 = (m & _NOT_BOT) >> 1  # rank r+1 held
     r2 = (r1 & _NOT_BOT) >> 1  # rank r+2 held
-    a, b, c, d = m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39
-    trips = (a & b & (c | d)) | (c & d & (a | b))
-    return m & ~((l1 & l2) | (l1 & r1) | (r1 & r2) | trips * _BOT)
+    return m & ~((l1 & l2) | (l1 & r1) | (r1 & r2) | trips(m) * _BOT)
 
 
 def _fourths(sets: int) -> int:
     """The missing fourth card of every 3-card set in the set-card mask ``sets``."""
     a, b, c, d = sets & _SUIT, sets >> 13 & _SUIT, sets >> 26 & _SUIT, sets >> 39
-    three = ((a & b & (c | d)) | (c & d & (a | b))) & ~(a & b & c & d)
+    three = trips(sets) & ~(a & b & c & d)
     return (three & ~a) | (three & ~b) << 13 | (three & ~c) << 26 | (three & ~d) << 39
 
 
@@ -590,7 +614,7 @@ def showdown_mask(knocker: int, defender: int) -> Showdown:
     if knocker & defender:
         both = " ".join(map(str, from_mask(knocker & defender)))
         raise CardError(f"The knocker and the defender cannot both hold {both}.")
-    if knocker < 0 or defender < 0 or (knocker | defender) > _ALL_CARDS:
+    if knocker < 0 or defender < 0 or (knocker | defender) > ALL_CARDS:
         raise CardError("A card mask must be a 52-bit non-negative integer.")
     kdw, choices = _least_set_choices(knocker)
     if kdw == 0:

@@ -24,12 +24,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from typing import IO, Any, TextIO
 
 from .bots import Bot, BotError, bot_names, make_bot
 from .cards import CardError, parse_cards
-from .hand import Action, HandResult, IllegalActionError, Phase, View
+from .hand import Action, HandResult, IllegalActionError, Phase, View, ViewError
 from .options import OptionsError
 
 __all__ = [
@@ -115,10 +114,9 @@ def serve(bot: Bot, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
             _say(stdout, {"type": "hello", "name": bot.name})
         elif kind == "decide":
             try:
-                view = View.from_json(msg["view"], msg.get("legal", ()))
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-                detail = f"missing {e}" if isinstance(e, KeyError) else str(e)
-                warn(f"cannot read the decide message ({detail})")
+                view = View.from_json(msg.get("view"), msg.get("legal", ()))
+            except ValueError as e:
+                warn(f"cannot read the decide message ({e})")
                 continue
             if not view.legal:
                 warn("the decide message lists no legal actions")
@@ -140,10 +138,13 @@ def serve(bot: Bot, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
                     )
                 except (CardError, TypeError):
                     revealed = None
-                final = replace(last_view, phase=Phase.OVER, to_play=None, legal=(),
+                final = last_view._replace(phase=Phase.OVER, to_play=None, legal=(),
                                 revealed=revealed)
-                result = msg.get("result")
-                bot.hand_over(final, result if isinstance(result, dict) else None)
+                try:
+                    result = HandResult.from_json(msg.get("result"))
+                except ViewError:
+                    result = None
+                bot.hand_over(final, result)
         elif kind == "bye":
             return 0
         else:
@@ -409,9 +410,7 @@ class ExternalBot(Bot):
         """Start the program before the match, so start-up is not timed as a decision."""
         self.start()
 
-    def hand_over(
-        self, view: View, result: HandResult | dict[str, Any] | None = None
-    ) -> None:
+    def hand_over(self, view: View, result: HandResult | None = None) -> None:
         """Send ``hand_over``: the result and both hands after a knock, null after a dead
         hand (R7, R11)."""
         if self._proc is None:

@@ -3,17 +3,25 @@
 Plain ``input()``/``print`` so it works in any terminal and through a pipe (the tests
 drive it with piped stdin). You sit in seat 0; the bot sees only its own view (R11).
 Every refused command changes nothing and prints the rules' sentence saying why (R5).
+Long lines wrap at word boundaries to fit an 80-column terminal.
+
+The deals are provably fair (``docs/fairness.md``): the game shows a commitment to its
+secret seed before the first deal and reveals the seed and salt at the end;
+``--record FILE`` saves the match so ``ginrummy verify FILE`` can check every deal.
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import json
+import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .bots import Bot, BotError, bot_names, make_bot
 from .cards import SUIT_SYMBOLS, Card, CardError
+from .fairness import commitment, deals, new_salt, new_seed, seal
 from .hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Hand, IllegalActionError, Phase
 from .match import Match
 from .melds import arrangements_mask, deadwood_by_discard_mask
@@ -32,9 +40,41 @@ HELP = """Commands:
   d KH            discard a card (also: discard KH, or just KH)
   knock KH        discard KH and knock (also: k KH, gin KH)
   hand            show the table again
+  discards        show the whole discard pile, bottom to top
   help            this list
   quit            leave the game
-Cards are written rank then suit: AS 2C TD (or 10D) JH QS KC."""
+Cards are written rank then suit: AS 2C TD JH QS KC (10D also works for TD)."""
+
+WIDTH = 80
+"""Terminal width the table's messages are wrapped to."""
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def wrap(text: str, width: int = WIDTH) -> list[str]:
+    """Split ``text`` into lines of at most ``width`` visible characters at spaces (colour
+    codes take no room); continuation lines keep the first line's indent plus two.
+
+    >>> wrap("You discard TD and knock with four cards left in a rather long line", 30)
+    ['You discard TD and knock with', '  four cards left in a rather', '  long line']
+    """
+    if "\n" in text:
+        return [line for part in text.split("\n") for line in wrap(part, width)]
+    if len(_ANSI.sub("", text)) <= width:
+        return [text]
+    indent = " " * (len(text) - len(text.lstrip(" ")) + 2)
+    lines: list[str] = []
+    line, seen = "", 0
+    for word in text.strip(" ").split(" "):
+        n = len(_ANSI.sub("", word))
+        if line and seen + 1 + n > width:
+            lines.append(line)
+            line, seen = indent + word, len(indent) + n
+        elif line:
+            line, seen = line + " " + word, seen + 1 + n
+        else:
+            line, seen = " " * (len(indent) - 2) + word, len(indent) - 2 + n
+    lines.append(line)
+    return lines
 
 
 class Quit(Exception):
@@ -56,6 +96,8 @@ def parse_command(text: str) -> Action | str | None:
         return "quit"
     if head in ("hand", "show", "look", "l"):
         return "hand"
+    if head in ("discards", "pile?", "history") and not rest:
+        return "discards"
     if not rest:
         if head in ("take", "t", "pile", "p", "discard-pile"):
             return DRAW_DISCARD
@@ -86,8 +128,8 @@ def parse_command(text: str) -> Action | str | None:
     raise ValueError(_not_understood(text))
 
 
-COMMAND_WORDS = ("take", "pass", "stock", "pile", "draw", "discard", "knock", "gin", "hand",
-                 "help", "quit")
+COMMAND_WORDS = ("take", "pass", "stock", "pile", "draw", "discard", "discards", "knock", "gin",
+                 "hand", "help", "quit")
 
 
 def _not_understood(text: str) -> str:
@@ -103,6 +145,7 @@ class Table:
 
     def __init__(self, match: Match, bot: Bot, bot_name: str, color: bool,
                  read: Callable[[str], str] = input, write: Callable[[str], None] = print,
+                 salt: str | None = None, record_path: str | None = None,
                  hints: bool = False, budget_ms: float | None = None,
                  review: str = "no") -> None:
         self.hints = hints
@@ -113,13 +156,20 @@ class Table:
         self.bot_name = bot_name
         self.color = color
         self.read = read
-        self.write = write
+        self._write = write
+        self.salt = salt  # set when the deals are committed (docs/fairness.md)
+        self.record_path = record_path
+
+    def write(self, text: str) -> None:
+        """Print one message, wrapped at word boundaries to the terminal width."""
+        for line in wrap(text):
+            self._write(line)
 
     # ------------------------------------------------------------------ showing cards
 
     def card(self, c: Card) -> str:
         """A card with its suit symbol, red for hearts and diamonds on a colour terminal."""
-        text = c.rank.replace("T", "10") + SUIT_SYMBOLS[c.suit]
+        text = c.rank + SUIT_SYMBOLS[c.suit]  # tens as T everywhere, as R1 prints them
         if self.color:
             code = "31" if c.suit in "DH" else "1"
             return f"\x1b[{code}m{text}\x1b[0m"
@@ -129,7 +179,7 @@ class Table:
         """Several cards, space separated (``-`` for none)."""
         return " ".join(self.card(c) for c in cs) or "-"
 
-    def grouped(self, cs: Sequence[Card]) -> str:
+    def grouped(self, cs: Iterable[Card]) -> str:
         """Cards with melds bracketed, then the loose cards, and the deadwood (R2)."""
         mask = sum(c.mask for c in cs)
         arr = arrangements_mask(mask)[0]
@@ -149,8 +199,9 @@ class Table:
         m = self.match
         v = m.view(YOU)
         self.write("")
+        limit = "gin only" if v.knock_limit == 0 else f"knock limit {v.knock_limit}"
         self.write(f"Hand {v.hand_index + 1}   You {v.scores[YOU]} - {v.scores[BOT]} "
-                   f"{self.bot_name}   (target {m.options.target}, knock limit {v.knock_limit},"
+                   f"{self.bot_name}   (target {m.options.target}, {limit},"
                    f" {self.name(v.dealer).lower() if v.dealer == YOU else self.bot_name} dealt)")
         top = v.discards[-1] if v.discards else None
         pile = self.card(top) if top else "empty"
@@ -191,6 +242,8 @@ class Table:
             assert op.card is not None
             return f"{who} takes {self.card(op.card)} from the discard pile."
         assert action.card is not None
+        if action.knock and hand.result is not None and hand.result.result == "gin":
+            return f"{who} discards {self.card(action.card)} and goes gin!"
         if action.knock:
             return f"{who} discards {self.card(action.card)} and knocks!"
         return f"{who} discards {self.card(action.card)}."
@@ -201,7 +254,7 @@ class Table:
         assert r is not None
         if r.result == "dead":
             self.write("Only two cards are left in the stock: a dead hand. Nobody scores, and "
-                       "the same dealer deals again (R7).")
+                       "the same dealer deals again.")
             return
         sd = r.showdown
         assert sd is not None and r.knocker is not None and r.scorer is not None
@@ -264,6 +317,10 @@ class Table:
             if cmd == "hand":
                 self.show()
                 continue
+            if cmd == "discards":
+                pile = self.match.view(YOU).discards
+                self.write(f"Discard pile, bottom to top ({len(pile)}): {self.cards(pile)}")
+                continue
             assert isinstance(cmd, Action)
             hand = self.match.hand
             try:
@@ -291,6 +348,36 @@ class Table:
         m = self.match
         self.bot.new_match(BOT)
         self.write(f"Gin Rummy against {self.bot_name}. Type help for the commands.")
+        if self.salt is not None and m.seed is not None:
+            self.write(f"Fair deals: before the first deal the seed is committed as SHA-256 "
+                       f"{commitment(m.seed, self.salt)}; the seed and salt are shown at the "
+                       "end.")
+        try:
+            return self._play()
+        finally:
+            self.reveal()
+
+    def reveal(self) -> None:
+        """After the match (or on leaving): show the seed and salt, and save the record."""
+        m = self.match
+        if self.salt is None or m.seed is None:
+            return
+        self.write(f"Fair deals: seed {m.seed}, salt {self.salt}.")
+        if self.record_path is None:
+            self.write("(Save the game with --record FILE to check it with ginrummy verify.)")
+            return
+        try:
+            with open(self.record_path, "w", encoding="utf-8") as f:
+                json.dump(seal(m.to_record(), self.salt), f)
+                f.write("\n")
+        except OSError as e:
+            self.write(f"Cannot save the record to {self.record_path}: {e.strerror or e}.")
+            return
+        self.write(f"Saved to {self.record_path}: check it with ginrummy verify "
+                   f"{self.record_path}")
+
+    def _play(self) -> int:
+        m = self.match
         try:
             while not m.is_over():
                 hand = m.hand
@@ -312,7 +399,7 @@ class Table:
         except Quit:
             self.write("")
             self.write(f"You leave the table. Score: You {m.scores[YOU]} - {m.scores[BOT]} "
-                       f"{self.bot_name} (a terminal game is not saved). Goodbye.")
+                       f"{self.bot_name}. Goodbye.")
             return 0
         out = m.outcome()
         assert out is not None
@@ -371,9 +458,13 @@ def main(argv: list[str]) -> int:
     p.add_argument("--vs", default=None, help=f"the opponent: {', '.join(bot_names())}")
     p.add_argument("--seed", type=int, default=None, help="seed for the deals and the bot")
     p.add_argument("--target", type=int, default=100, help="target score: 100/150/200/250")
-    p.add_argument("--gin-only", action="store_true", help="gin only table (R12)")
-    p.add_argument("--oklahoma", action="store_true", help="Oklahoma variant (R12)")
+    p.add_argument("--gin-only", action="store_true",
+                   help="gin only: no knocking, a hand ends only with gin")
+    p.add_argument("--oklahoma", action="store_true",
+                   help="Oklahoma: the up-card sets the knock limit (an ace: gin only)")
     p.add_argument("--no-color", action="store_true", help="no ANSI colours")
+    p.add_argument("--record", metavar="FILE",
+                   help="save the match as a ginrummy/1 record (check it with ginrummy verify)")
     p.add_argument("--hints", action="store_true",
                    help="show the coach's suggestion before each of your decisions")
     p.add_argument("--review", action="store_true",
@@ -392,11 +483,15 @@ def main(argv: list[str]) -> int:
     except (OptionsError, BotError) as e:
         print(f"ginrummy play: {e}", file=sys.stderr)
         return 2
-    match = Match(options, seed=args.seed, players=("you", name))
+    seed = args.seed if args.seed is not None else new_seed()
+    if seed < 0:
+        print(f"ginrummy play: --seed must not be negative, not {seed}.", file=sys.stderr)
+        return 2
+    match = Match(options, seed=seed, players=("you", name), deals=deals(seed))
     color = sys.stdout.isatty() and not args.no_color
     try:
-        return Table(match, bot, name.capitalize(), color, hints=args.hints,
-                     budget_ms=args.budget_ms,
+        return Table(match, bot, name.capitalize(), color, salt=new_salt(),
+                     record_path=args.record, hints=args.hints, budget_ms=args.budget_ms,
                      review="yes" if args.review else "ask" if sys.stdin.isatty() else "no",
                      ).play()
     except KeyboardInterrupt:

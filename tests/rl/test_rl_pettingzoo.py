@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import random
-import warnings
 from typing import Any
 
 import pytest
 
 from ginrummy.rl.encoding import NUM_ACTIONS, legal_ids
-from ginrummy.rl.env import IllegalActionIdError
+from ginrummy.rl.gym_env import IllegalActionIdError
 from ginrummy.rl.pettingzoo import AGENTS, GinRummyAECEnv
 
 
@@ -112,15 +111,3 @@ def test_illegal_and_dead_steps_are_refused_without_change() -> None:
     rollout(env, 5, random.Random(5))
     with pytest.raises(ValueError, match="episode is over"):
         env.step(0)
-
-
-def test_pettingzoo_api_test_passes() -> None:
-    pz = pytest.importorskip("pettingzoo")
-    api_test = pytest.importorskip("pettingzoo.test").api_test
-    from ginrummy.rl.pettingzoo import env as make_env
-
-    assert isinstance(GinRummyAECEnv(), pz.AECEnv)
-    with warnings.catch_warnings():  # it warns about dict observations, as for its own
-        warnings.simplefilter("ignore")  # classic card games; failures raise
-        api_test(GinRummyAECEnv(), num_cycles=200)
-        api_test(make_env(episode="match"), num_cycles=200)

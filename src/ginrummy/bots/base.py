@@ -8,7 +8,6 @@ cannot peek at the opponent's cards or the stock: leaking is impossible by const
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ..hand import Action, HandResult, View
 
@@ -32,9 +31,7 @@ class Bot:
         """Choose one of ``view.legal``."""
         raise NotImplementedError
 
-    def hand_over(
-        self, view: View, result: HandResult | dict[str, Any] | None = None
-    ) -> None:
+    def hand_over(self, view: View, result: HandResult | None = None) -> None:
         """Called with the seat's final view when a hand ends (both hands shown after a
         knock, R11); bots that learn across hands override it."""
 

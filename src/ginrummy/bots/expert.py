@@ -17,6 +17,8 @@ machine far slower than planned). Everything is decided from the :class:`View` (
 
 from __future__ import annotations
 
+import time
+
 from ..cards import Card, iter_mask
 from ..evaluator import Evaluation, Evaluator
 from ..hand import Action, Phase, View
@@ -43,17 +45,22 @@ class ExpertBot(StrongBot):
         super().__init__(seed)
         self.evaluator = Evaluator(samples=samples, budget_ms=budget_ms,
                                    seed=0 if seed is None else seed)
+        self.budget_ms = budget_ms
         self.shortlist = shortlist
         self.z = z
         self.last: Evaluation | None = None
+        self.default: Action | None = None
 
     def decide(self, view: View) -> Action:
         """The default (``strong``'s move), unless the evaluator shows a clear gain."""
         self.last = None
+        self.default = None
+        start = time.perf_counter()
         if len(view.legal) == 1:
             return view.legal[0]
         k = Knowledge.of(view)
         default = super().decide(view)
+        self.default = default
         if view.phase is Phase.DISCARD:
             candidates = self._discard_candidates(view, k, default)
         else:
@@ -64,7 +71,9 @@ class ExpertBot(StrongBot):
             return default
         if default not in candidates:
             candidates.insert(0, default)
-        ev = self.evaluator.evaluate_actions(view, candidates)
+        spent = (time.perf_counter() - start) * 1000
+        left = max(self.budget_ms - spent, 0.05 * self.budget_ms)
+        ev = self.evaluator.evaluate_actions(view, candidates, budget_ms=left)
         self.last = ev
         best = default
         best_gain = 0.0

@@ -238,8 +238,9 @@ class Evaluator:
         return self.evaluate_actions(view, view.legal)
 
     def evaluate_actions(self, view: View, actions: tuple[Action, ...] | list[Action],
-                         ) -> Evaluation:
-        """Only the given legal actions of ``view`` (the bot's shortlist), on shared samples."""
+                         *, budget_ms: float | None = None) -> Evaluation:
+        """Only the given legal actions of ``view`` (the bot's shortlist), on shared samples;
+        ``budget_ms`` (if given) replaces the time budget for this call."""
         k = _check_view(view)
         for a in actions:
             if a not in view.legal:
@@ -271,7 +272,8 @@ class Evaluator:
         pts_rows: list[list[float]] = [[] for _ in actions]
         xs: list[float] = []
         n = 0
-        deadline = None if self.budget_ms is None else start + self.budget_ms / 1000
+        ms = self.budget_ms if budget_ms is None else budget_ms
+        deadline = None if ms is None else start + ms / 1000
         while True:
             hand, stock = belief.sample(rng)
             xs.append(float(deadwood_mask(hand)))

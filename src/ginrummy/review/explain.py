@@ -11,7 +11,7 @@ and the evaluator's figures for the two actions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..cards import SUIT_NAMES, Card
@@ -40,7 +40,7 @@ def meld_words(meld: Sequence[Card]) -> str:
     return "the " + "-".join(c.rank for c in ranks) + f" of {SUIT_NAMES[ranks[0].suit]}"
 
 
-def melds_broken(hand: Sequence[Card], card: Card) -> str | None:
+def melds_broken(hand: Iterable[Card], card: Card) -> str | None:
     """``breaks the 7-8-9 of clubs`` when ``card`` is in a meld of the hand's best
     arrangement, else None."""
     for meld in arrange(list(hand)).melds:

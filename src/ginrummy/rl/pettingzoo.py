@@ -8,7 +8,7 @@ mask is all zeros when the agent is not to act); ``step(action_id)`` plays for
 class subclasses ``pettingzoo.AECEnv``; without it, a small built-in base supplies the
 same helper methods (``last``, ``agent_iter``, dead-agent steps), so it works duck-typed.
 
-Episodes and rewards are as in :mod:`ginrummy.rl.env`: ``episode="hand"`` gives each
+Episodes and rewards are as in :mod:`ginrummy.rl.gym_env`: ``episode="hand"`` gives each
 player the signed points of the hand (zero-sum, R9), ``episode="match"`` gives +1/-1
 (0 and 0 for a tie at the hand limit, R10) at the end of the match.
 
@@ -29,7 +29,7 @@ from ..match import Match
 from ..options import Options
 from . import _compat
 from .encoding import ACTIONS, _as_id, describe_action, encode, legal_ids, legal_mask
-from .env import (
+from .gym_env import (
     EPISODES,
     MAX_HAND_POINTS,
     IllegalActionIdError,
@@ -38,11 +38,13 @@ from .env import (
     view_text,
 )
 from .spaces import action_space, observation_space
+from .tracker import HandTracker, is_legal
 
-__all__ = ["AGENTS", "GinRummyAECEnv", "env", "raw_env"]
+__all__ = ["AGENTS", "GinRummyAECEnv", "env", "illegal_reward", "raw_env"]
 
 AGENTS = ("player_0", "player_1")
 """Agent names; ``player_s`` plays seat ``s``."""
+_SEAT = {a: s for s, a in enumerate(AGENTS)}
 
 
 class _DuckAECEnv:
@@ -178,6 +180,11 @@ class GinRummyAECEnv(_AECBase):
         self._rng: random.Random | None = None
         self._match: Match | None = None
         self._hand: Hand | None = None
+        # numpy observations come from a tracker updated at each step (same values as
+        # encode(view), far faster); lists (as_numpy=False or no numpy) from views
+        self._fast = _compat.np is not None and as_numpy is not False
+        self._tracker: HandTracker | None = None
+        self._infos_dirty = False
 
     # ------------------------------------------------------------------ spaces
 
@@ -205,8 +212,14 @@ class GinRummyAECEnv(_AECBase):
             self._rng = random.Random(seed)
         elif self._rng is None:
             self._rng = random.Random(random.SystemRandom().randrange(2**63))
-        self._match = Match(self.table, seed=self._rng.randrange(2**63))
+        # a hand episode needs only the first hand: no second deal when it ends
+        self._match = Match(self.table, seed=self._rng.randrange(2**63),
+                            auto_deal=self.episode == "match")
+        if self.episode == "hand":
+            self._match.start_hand()
         self._hand = self._match.hand
+        self._tracker = HandTracker(self._hand) if self._fast else None
+        self._infos_dirty = False
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -218,15 +231,20 @@ class GinRummyAECEnv(_AECBase):
 
     def observe(self, agent: str) -> dict[str, Any]:
         """``{"observation", "action_mask"}`` of ``agent``, from its own view (R11)."""
-        view = self._view(self._seat_of(agent))
+        seat = self._seat_of(agent)
+        t = self._tracker
+        if t is not None:
+            return {"observation": t.observation(seat), "action_mask": t.action_mask(seat)}
+        view = self._view(seat)
         return {"observation": encode(view, self.as_numpy),
                 "action_mask": legal_mask(view, self.as_numpy)}
 
     def step(self, action: Any) -> None:
         """Play ``action`` (an id 0..106) for ``agent_selection``; a done agent must pass
-        None. An illegal id raises :class:`~ginrummy.rl.env.IllegalActionIdError` (a
+        None. An illegal id raises :class:`~ginrummy.rl.gym_env.IllegalActionIdError` (a
         ValueError) and changes nothing."""
-        if self._match is None:
+        match = self._match
+        if match is None:
             raise ValueError("Call reset() before step().")
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
@@ -234,12 +252,11 @@ class GinRummyAECEnv(_AECBase):
             return
         if agent not in self.agents:
             raise ValueError("The episode is over: call reset() to start another.")
-        seat = self._seat_of(agent)
+        seat = _SEAT[agent]
         i = _as_id(action)
         act = ACTIONS[i]
-        match = self._match
         hand = match.hand
-        if act not in hand.legal_actions() or hand.to_play != seat:
+        if hand.to_play != seat or not is_legal(act, hand.legal_actions()):
             try:
                 match.verify(act, seat)
                 reason = "it is not among the legal actions."  # pragma: no cover
@@ -250,36 +267,50 @@ class GinRummyAECEnv(_AECBase):
                 f"Legal ids: {legal_ids(self._view(seat))}."
             )
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        match.play(act, seat)
-        done = False
-        if hand.result is not None:
-            result = hand.result
-            for s, a in enumerate(AGENTS):
-                self.infos[a] = {"seat": s, "hand_result": result.to_json(),
-                                 "scores": match.scores}
-            if self.episode == "hand":
-                done = True
-                for s, a in enumerate(AGENTS):
-                    pts = float(signed_points(result, s))
-                    self.rewards[a] = pts / MAX_HAND_POINTS if self.normalize else pts
-            elif match.is_over():
-                done = True
-                winner = match.winner
-                for s, a in enumerate(AGENTS):
-                    self.rewards[a] = 0.0 if winner is None else (1.0 if winner == s else -1.0)
-                    self.infos[a]["winner"] = winner
-        else:
+        op = match.play(act, seat)
+        if self._tracker is not None:
+            self._tracker.apply(op)
+        if self._infos_dirty:
             for s, a in enumerate(AGENTS):
                 self.infos[a] = {"seat": s}
+            self._infos_dirty = False
+        if hand.result is None:
+            # rewards are all zero between the deal and the end (set only when it ends)
+            self._select()
+        else:
+            self._hand_ended(hand, seat)
+        if self.render_mode == "human":
+            self.render()
+
+    def _hand_ended(self, hand: Hand, seat: int) -> None:
+        """Score the hand that ``seat``'s action ended: infos, rewards and terminations."""
+        match = self._match
+        assert match is not None and hand.result is not None
+        self._clear_rewards()
+        result = hand.result
+        for s, a in enumerate(AGENTS):
+            self.infos[a] = {"seat": s, "hand_result": result.to_json(), "scores": match.scores}
+        self._infos_dirty = True
+        done = False
+        if self.episode == "hand":
+            done = True
+            for s, a in enumerate(AGENTS):
+                pts = float(signed_points(result, s))
+                self.rewards[a] = pts / MAX_HAND_POINTS if self.normalize else pts
+        elif match.is_over():
+            done = True
+            winner = match.winner
+            for s, a in enumerate(AGENTS):
+                self.rewards[a] = 0.0 if winner is None else (1.0 if winner == s else -1.0)
+                self.infos[a]["winner"] = winner
         if done:
             self.terminations = dict.fromkeys(AGENTS, True)
             self.agent_selection = AGENTS[1 - seat]
         else:
+            if self._tracker is not None:
+                self._tracker = HandTracker(match.hand)
             self._select()
         self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
 
     def render(self) -> str | None:
         """``ansi``: both seats' views as text; ``human``: print them."""
@@ -298,8 +329,8 @@ class GinRummyAECEnv(_AECBase):
 
     def _seat_of(self, agent: str) -> int:
         try:
-            return AGENTS.index(agent)
-        except ValueError:
+            return _SEAT[agent]
+        except (KeyError, TypeError):
             raise ValueError(f"Unknown agent {agent!r}: use 'player_0' or 'player_1'.") from None
 
     def _current_hand(self) -> Hand:
@@ -323,15 +354,27 @@ class GinRummyAECEnv(_AECBase):
 
 
 def raw_env(**kwargs: Any) -> GinRummyAECEnv:
-    """The environment without PettingZoo's checking wrappers (PettingZoo naming)."""
+    """The environment without PettingZoo's wrappers (PettingZoo's classic naming): an
+    illegal action id raises :class:`~ginrummy.rl.gym_env.IllegalActionIdError`."""
     return GinRummyAECEnv(**kwargs)
 
 
+def illegal_reward(episode: str = "hand", normalize: bool = False) -> float:
+    """The reward of an illegal move under :func:`env`: the worst outcome of the episode
+    (-125 points for a raw hand, -1 for a normalised hand or a match), so that an illegal
+    move never pays better than playing on."""
+    return -float(MAX_HAND_POINTS) if episode == "hand" and not normalize else -1.0
+
+
 def env(**kwargs: Any) -> Any:
-    """The environment, wrapped in PettingZoo's order-enforcing wrappers when installed."""
+    """The environment as PettingZoo's classic games ship it, when pettingzoo is installed:
+    ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(TerminateIllegalWrapper(raw)))``. An
+    illegal action id ends the episode: the offender gets :func:`illegal_reward`, the other
+    agent 0. Without pettingzoo, the bare environment."""
     e = GinRummyAECEnv(**kwargs)
-    pz = _compat.pettingzoo
-    if pz is None:
+    if _compat.pettingzoo is None:
         return e
     wrappers = _compat.load("pettingzoo.utils.wrappers")
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(e))
+    penalty = illegal_reward(e.episode, e.normalize)
+    return wrappers.OrderEnforcingWrapper(
+        wrappers.AssertOutOfBoundsWrapper(wrappers.TerminateIllegalWrapper(e, penalty)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import socket
 import sys
 
 from .store import DEFAULT_DB_URL, StoreError
@@ -89,10 +90,17 @@ def main(argv: list[str]) -> int:
         print(f"ginrummy serve: {e}", file=sys.stderr)
         return 2
     host = args.host
+    try:  # listen before the app starts: a busy port is one line, before any match resumes
+        sock = listen(host, args.port)
+    except OSError as e:
+        print(f"ginrummy serve: cannot listen on {host} port {args.port}: "
+              f"{e.strerror or e} (another server there? try --port)", file=sys.stderr)
+        return 2
     shown = f"[{host}]" if ":" in host else host
     if host in ("0.0.0.0", "::"):
         shown = "127.0.0.1"
-    print(f"Gin Rummy table: http://{shown}:{args.port}/  (Ctrl-C to stop)", flush=True)
+    print(f"Gin Rummy table: http://{shown}:{sock.getsockname()[1]}/  (Ctrl-C to stop)",
+          flush=True)
     config = uvicorn.Config(
         app,
         host=host,
@@ -106,5 +114,20 @@ def main(argv: list[str]) -> int:
     )
     server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):
-        server.run()
+        server.run(sockets=[sock])
     return 0
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (raises OSError, e.g. when the port is busy)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock

@@ -27,12 +27,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..bots import Bot, BotError, make_bot
-from ..hand import Hand, HandResult, IllegalActionError, View
+from ..bots.random_bot import RandomBot
+from ..hand import Action, Hand, HandResult, IllegalActionError, Operation, View
 from ..match import Match
 from ..options import Options
 from . import _compat
 from .encoding import ACTIONS, _as_id, describe_action, encode, legal_ids, legal_mask
 from .spaces import action_space, observation_space
+from .tracker import HandTracker, is_legal
 
 __all__ = [
     "EPISODES",
@@ -92,10 +94,11 @@ class GinRummyEnv(_EnvBase):
     """The agent plays seat ``seat`` (0, 1, or None for a random seat each episode) against
     the bot ``opponent`` (a project bot name, or a :class:`~ginrummy.bots.Bot`).
 
-    ``illegal="raise"`` (default) refuses an illegal action id with
-    :class:`IllegalActionIdError` (a ValueError) and changes nothing; ``illegal="penalty"``
-    instead returns the same observation with reward ``illegal_penalty``, not terminated,
-    and ``info["illegal_action"] = True``, also changing nothing.
+    ``illegal="penalty"`` (default) answers an illegal action id with the same
+    observation, reward ``illegal_penalty``, not terminated and
+    ``info["illegal_action"] = True``, changing nothing (so Gymnasium's ``check_env``,
+    which sends unmasked random actions, passes); ``illegal="raise"`` refuses it with
+    :class:`IllegalActionIdError` (a ValueError), also changing nothing.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}
@@ -107,7 +110,7 @@ class GinRummyEnv(_EnvBase):
         seat: int | None = 0,
         options: Options | None = None,
         normalize: bool = False,
-        illegal: str = "raise",
+        illegal: str = "penalty",
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
         as_numpy: bool | None = None,
@@ -144,6 +147,11 @@ class GinRummyEnv(_EnvBase):
         self._agent = 0
         self._done = True
         self._view: View | None = None
+        # numpy observations come from a tracker updated at each action (the same values
+        # as encode(view)); lists (as_numpy=False or no numpy) from views
+        self._fast = _compat.np is not None and as_numpy is not False
+        self._tracker: HandTracker | None = None
+        self._bot_is_random = False
 
     # ------------------------------------------------------------------ API
 
@@ -175,6 +183,14 @@ class GinRummyEnv(_EnvBase):
                 raise ValueError(f"seat must be 0, 1 or None, not {seat!r}.")
         if _compat.gymnasium is not None:
             _compat.gymnasium.Env.reset(self, seed=seed)
+        skipped = self._new_episode(seed, seat)
+        view = self._agent_view()
+        info = self._info(view, [])
+        info["skipped_hands"] = skipped
+        return self._obs(view), info
+
+    def _new_episode(self, seed: int | None, seat: int | None) -> int:
+        """Deal until the agent has a decision (see :meth:`reset`); the hands skipped."""
         if seed is not None:
             self._rng = random.Random(seed)
         elif self._rng is None:
@@ -195,10 +211,7 @@ class GinRummyEnv(_EnvBase):
             if skipped >= _MAX_REDEALS:  # pragma: no cover - ~1000 instant knocks in a row
                 raise RuntimeError("Could not deal an episode in which the agent has a move.")
         self._done = False
-        view = self._agent_view()
-        info = self._info(view, [])
-        info["skipped_hands"] = skipped
-        return self._obs(view), info
+        return skipped
 
     def step(self, action_id: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Play the agent's action ``action_id`` (0..106), then the opponent's replies until
@@ -208,9 +221,10 @@ class GinRummyEnv(_EnvBase):
         if self._done:
             raise ValueError("The episode is over: call reset() to start another.")
         i = _as_id(action_id)
-        view = self._agent_view()
         action = ACTIONS[i]
-        if action not in view.legal:
+        hand = self._current()
+        if hand.to_play != self._agent or not is_legal(action, hand.legal_actions()):
+            view = self._agent_view()
             reason = self._why_illegal(i)
             if self.illegal == "raise":
                 raise IllegalActionIdError(
@@ -221,9 +235,20 @@ class GinRummyEnv(_EnvBase):
             info["illegal_action"] = True
             info["error"] = reason
             return self._obs(view), self.illegal_penalty, False, False, info
+        reward, terminated, ended = self._play(action)
+        self._done = terminated
+        view = self._agent_view()
+        if self.render_mode == "human":
+            print(view_text(view))
+        return self._obs(view), reward, terminated, False, self._info(view, ended)
+
+    def _play(self, action: Action) -> tuple[float, bool, list[HandResult]]:
+        """Play the agent's legal ``action`` and the opponent's replies; the reward, whether
+        the episode ended and the hands that ended meanwhile."""
         match = self._match
+        assert match is not None
         hand = match.hand
-        match.play(action, self._agent)
+        self._record(match.play(action, self._agent), hand)
         self._view = None
         ended: list[HandResult] = []
         if hand.result is not None:
@@ -240,11 +265,14 @@ class GinRummyEnv(_EnvBase):
         elif terminated:
             winner = match.winner
             reward = 0.0 if winner is None else (1.0 if winner == self._agent else -1.0)
-        self._done = terminated
-        view = self._agent_view()
-        if self.render_mode == "human":
-            print(view_text(view))
-        return self._obs(view), reward, terminated, False, self._info(view, ended)
+        return reward, terminated, ended
+
+    def _record(self, op: Operation, hand: Hand) -> None:
+        """Pass an operation applied to ``hand`` to the tracker."""
+        t = self._tracker
+        if t is not None and t.hand is hand:
+            t.apply(op)
+
 
     def render(self) -> str | None:
         """``ansi``: the agent's view as a line of text; ``human``: print it."""
@@ -263,7 +291,7 @@ class GinRummyEnv(_EnvBase):
         """The legal-action flags now (the same as ``info["action_mask"]``)."""
         if self._match is None:
             raise ValueError("Call reset() first.")
-        return legal_mask(self._agent_view(), self.as_numpy)
+        return self._mask()
 
     # ------------------------------------------------------------------ internals
 
@@ -274,8 +302,13 @@ class GinRummyEnv(_EnvBase):
             else self.opponent
         self._bot = bot
         bot.new_match(1 - agent)
-        self._match = Match(self.table, seed=match_seed)
+        self._bot_is_random = type(bot) is RandomBot
+        # a hand episode needs only the first hand: no second deal when it ends
+        self._match = Match(self.table, seed=match_seed, auto_deal=self.episode == "match")
+        if self.episode == "hand":
+            self._match.start_hand()
         self._hand = self._match.hand
+        self._tracker = HandTracker(self._hand) if self._fast else None
         self._view = None
 
     def _episode_over(self) -> bool:
@@ -297,12 +330,16 @@ class GinRummyEnv(_EnvBase):
             hand = match.hand
             if hand.to_play != opp:
                 break
-            view = match.view(opp)
-            action = bot.decide(view)
-            if action not in view.legal:
-                raise BotError(f"The opponent bot {bot.name!r} chose an illegal action: "
-                               f"{action}.")
-            match.play(action, opp)
+            if self._bot_is_random:
+                # what RandomBot.decide(view) does, without building the view
+                action = bot.rng.choice(hand.legal_actions())
+            else:
+                view = match.view(opp)
+                action = bot.decide(view)
+                if action not in view.legal:
+                    raise BotError(f"The opponent bot {bot.name!r} chose an illegal action: "
+                                   f"{action}.")
+            self._record(match.play(action, opp), hand)
             if hand.result is not None:
                 ended.append(self._hand_over(hand))
         self._view = None
@@ -311,7 +348,11 @@ class GinRummyEnv(_EnvBase):
     def _hand_over(self, hand: Hand) -> HandResult:
         """Tell the opponent how a hand ended (its own final view, R11) and pass it on."""
         assert hand.result is not None and self._bot is not None
-        self._bot.hand_over(hand.view(1 - self._agent), hand.result)
+        if not self._bot_is_random:  # RandomBot ignores it: no view to build
+            self._bot.hand_over(hand.view(1 - self._agent), hand.result)
+        match = self._match
+        if self._tracker is not None and match is not None and match.hand is not hand:
+            self._tracker = HandTracker(match.hand)  # the next hand of the match, as dealt
         return hand.result
 
     def _agent_view(self) -> View:
@@ -332,14 +373,36 @@ class GinRummyEnv(_EnvBase):
             return str(e)
         return "it is not among the legal actions."  # pragma: no cover - verify agrees
 
-    def _obs(self, view: View) -> Any:
-        return encode(view, self.as_numpy)
+    def _current(self) -> Hand:
+        """The episode's hand (hand mode) or the match's current hand (match mode)."""
+        assert self._match is not None
+        hand = self._hand if self.episode == "hand" else self._match.hand
+        assert hand is not None
+        return hand
+
+    def _fast_tracker(self) -> HandTracker | None:
+        """The tracker of the current hand, when observations are numpy arrays."""
+        t = self._tracker
+        assert t is None or t.hand is self._current()
+        return t
+
+    def _obs(self, view: View | None = None) -> Any:
+        t = self._fast_tracker()
+        if t is not None:
+            return t.observation(self._agent)
+        return encode(view or self._agent_view(), self.as_numpy)
+
+    def _mask(self, view: View | None = None) -> Any:
+        t = self._fast_tracker()
+        if t is not None:
+            return t.action_mask(self._agent)
+        return legal_mask(view or self._agent_view(), self.as_numpy)
 
     def _info(self, view: View, ended: list[HandResult]) -> dict[str, Any]:
         """The step's info: the mask, the seat, the agent's view and finished hands."""
         assert self._match is not None
         info: dict[str, Any] = {
-            "action_mask": legal_mask(view, self.as_numpy),
+            "action_mask": self._mask(view),
             "seat": self._agent,
             "view": view,
             "scores": self._match.scores,
@@ -357,7 +420,8 @@ def register_gymnasium() -> bool:
     if gym is None:
         return False
     if GYM_ID not in gym.registry:
-        gym.register(id=GYM_ID, entry_point="ginrummy.rl.env:GinRummyEnv")
+        gym.register(id=GYM_ID, entry_point="ginrummy.rl.gym_env:GinRummyEnv",
+                     vector_entry_point="ginrummy.rl.vector:GinRummyVectorEnv")
     return True
 
 

@@ -1,0 +1,60 @@
+"""Knowledge (what a seat knows, R11) checked against the true hidden state."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ginrummy import Match, Phase
+from ginrummy.cards import ALL_CARDS, CardSet
+from ginrummy.knowledge import Knowledge
+
+
+def _mask(cards: object) -> int:
+    return CardSet(cards).mask  # type: ignore[arg-type]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), moves=st.integers(0, 400))
+def test_knowledge_agrees_with_the_hidden_state_r11(seed: int, moves: int) -> None:
+    """What Knowledge says the opponent holds is in their hand; what it calls unseen is
+    exactly the opponent's other cards plus the stock; nothing else is claimed."""
+    m = Match(seed=seed)
+    rng = random.Random(seed)
+    for step in range(moves + 1):
+        if m.is_over():
+            break
+        hand = m.hand
+        for me in (0, 1):
+            view = hand.view(me)
+            k = Knowledge.of(view)
+            opp = hand.mask_of(1 - me)
+            stock = _mask(hand.stock)
+            assert k.mine == hand.mask_of(me)
+            assert k.pile == _mask(hand.discards)
+            assert k.opp_known & ~opp == 0, "claims a card the opponent does not hold"
+            assert k.unseen == (opp & ~k.opp_known) | stock
+            assert k.unseen & (k.mine | k.pile) == 0
+            assert k.mine | k.pile | k.opp_known | k.unseen == ALL_CARDS
+            if hand.to_play == me or hand.phase is Phase.OVER:
+                assert k.opp_unknown == opp.bit_count() - k.opp_known.bit_count()
+            # every card the opponent took from the pile and still holds is known
+            took = 0
+            for op in hand.history:
+                if op.seat != me and op.action.source == "discard" and op.card is not None:
+                    took |= op.card.mask
+            assert took & opp & ~k.opp_known == 0
+            discarded = 0  # a card may be discarded twice (taken back, thrown again)
+            for op in hand.history:
+                if op.seat != me and op.action.card is not None:
+                    discarded |= op.action.card.mask
+            assert k.opp_discarded == discarded
+            if hand.to_play == me and hand.phase is Phase.DISCARD:
+                last = hand.history[-1]
+                expect = last.card.index if last.action.source == "discard" and last.card \
+                    else None
+                assert k.taken == expect
+        if step < moves:
+            m.play(rng.choice(m.legal_actions()))
