@@ -131,7 +131,7 @@ def test_missed_gin_is_a_blunder(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_expert_play_earns_far_fewer_marks_than_random_play() -> None:
     # Hands of `ginrummy match expert expert` and `ginrummy match random random`
-    # (--seed 8 --records DIR, match 1; the first hands of each).
+    # (--seed 8 --records DIR, match 1), cut to about 44 actions each.
     def rates(name: str) -> tuple[float, float]:
         match = Match.from_record((DATA / f"{name}_hands.json").read_text())
         review = review_match(match, samples=SAMPLES, budget_ms=None)
@@ -227,3 +227,21 @@ def test_a_record_without_decisions_is_an_empty_review(
     assert review["hands"] == [{"index": 0, "decisions": []}]
     assert [s["decisions"] for s in review["seats"]] == [0, 0]
     assert all(s["error_rate"] == 0.0 and s["rating"] is None for s in review["seats"])
+
+
+def test_luck_of_a_lucky_draw_and_the_luck_adjusted_result() -> None:
+    # Seat 1 draws the TS that completes gin and knocks at once (R6, R9).
+    record = _record(_deal(JUNK_SEAT0, GIN_SEAT1, "QD", "TS"),
+                     ["pass", "pass", "draw stock", "discard KH knock"])
+    review = review_match(Match.from_record(record), samples=SAMPLES, budget_ms=None)
+    seats = review.to_json()["seats"]
+    # the draw of the gin card moved seat 1's chance up, by its own view
+    assert review.luck(1) > 0.05
+    for s in (0, 1):
+        expected = seats[s]["result"] - review.luck(s) + review.luck(1 - s)
+        assert seats[s]["luck_adjusted"] == pytest.approx(expected, abs=1e-3)
+    # the match goes on: the result is the table's chance at 0-82 (R10)
+    assert seats[1]["result"] > 0.8
+    # reviewing one seat gives its luck but no luck-adjusted result
+    one = review_match(Match.from_record(record), seats=[1], samples=SAMPLES, budget_ms=None)
+    assert one.to_json()["seats"][1]["luck_adjusted"] is None
