@@ -1,10 +1,12 @@
 """Calibrate the review's marks and ratings: review bots of known strength.
 
-Each bot plays whole matches against ``strong`` (seats and first dealer alternating, deals
-seeded like ``ginrummy match``); every decision of the bot's seat is graded at the
-review's default sample count with no time limit (so the figures do not depend on the
-machine). The losses are written to docs/review_calibration.json; ``--summary`` prints
-the tables of docs/review.md from it.
+Each bot plays whole matches against itself (the first dealer alternating, deals seeded
+like ``ginrummy match``), so the match stays even and every decision still matters to
+the match-winning chance (against a much stronger opponent a weak bot soon trails so far
+that nothing it does moves its chance, which hides its errors); every decision of both
+seats is graded at the review's default sample count with no time limit (so the figures
+do not depend on the machine). The losses are written to docs/review_calibration.json;
+``--summary`` prints the tables of docs/review.md from it.
 
     python3 scripts/review_calibration.py --decisions 300 --jobs 2
     python3 scripts/review_calibration.py --summary
@@ -28,29 +30,28 @@ from ginrummy.review.report import RATINGS
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "review_calibration.json"
 BOTS = ["expert", "strong", "marjj", "simple", "easy", "random"]
-OPPONENT = "strong"
 
 
 def calibrate(bot: str, decisions: int, seed: int, jobs: int) -> dict[str, Any]:
-    """Review ``bot``'s seat in matches against OPPONENT until ``decisions`` are graded."""
+    """Review ``bot``'s self-play matches (both seats) until ``decisions`` are graded."""
     losses: list[float] = []
-    matches = hands = wins = 0
+    matches = hands = 0
     i = 0
     while len(losses) < decisions:
-        seat = i % 2
-        _, match = play_match(make_bot(bot, derive_seed(seed, bot, i)),
-                              make_bot(OPPONENT, derive_seed(seed, OPPONENT, i)),
-                              seed=derive_seed(seed, "deals", i), first_dealer=i % 2,
-                              a_seat=seat)
-        review = review_match(match, seats=(seat,), samples=DEFAULT_SAMPLES, budget_ms=None,
-                              seed=i, jobs=jobs)
-        losses += [g.loss for g in review.graded]
+        _, match = play_match(make_bot(bot, derive_seed(seed, bot, i, 0)),
+                              make_bot(bot, derive_seed(seed, bot, i, 1)),
+                              seed=derive_seed(seed, "deals", i), first_dealer=i % 2)
+        for h in range(len(match.hands)):  # hand by hand: random's matches are long
+            review = review_match(match, hands=[h], samples=DEFAULT_SAMPLES, budget_ms=None,
+                                  seed=i, jobs=jobs)
+            losses += [g.loss for g in review.graded]
+            hands += 1
+            if len(losses) >= decisions:
+                break
         matches += 1
-        hands += len(match.hands)
-        wins += int(match.winner == seat)
         i += 1
         print(f"  {bot}: match {i}, {len(losses)} decisions", file=sys.stderr, flush=True)
-    return {"opponent": OPPONENT, "matches": matches, "hands": hands, "wins": wins,
+    return {"opponent": bot, "matches": matches, "hands": hands,
             "decisions": len(losses), "losses": [round(x, 4) for x in losses]}
 
 
@@ -88,7 +89,7 @@ def main() -> None:
     ap.add_argument("--summary", action="store_true", help="print the tables and exit")
     a = ap.parse_args()
     data: dict[str, Any] = {"samples": DEFAULT_SAMPLES, "seed": a.seed, "bots": {}}
-    if OUT.exists():
+    if OUT.exists() and (a.summary or a.only):
         data = json.loads(OUT.read_text())
     if a.summary:
         print(summary(data))

@@ -131,18 +131,20 @@ def test_missed_gin_is_a_blunder(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_expert_play_earns_far_fewer_marks_than_random_play() -> None:
     # Hands of `ginrummy match expert expert` and `ginrummy match random random`
-    # (--seed 8 --records DIR, match 1), cut to about 44 actions each.
-    def rates(name: str) -> tuple[float, float]:
+    # (--seed 8 --records DIR, match 1), cut to 44 actions each.
+    def tally(name: str) -> tuple[int, int, float]:
         match = Match.from_record((DATA / f"{name}_hands.json").read_text())
         review = review_match(match, samples=SAMPLES, budget_ms=None)
         seats = [review.seat_summary(s) for s in (0, 1)]
         n = sum(d["decisions"] for d in seats)
         marks = sum(d["inaccuracies"] + d["mistakes"] + d["blunders"] for d in seats)
-        return marks / n, sum(d["error_rate"] * d["decisions"] for d in seats) / n
+        serious = sum(d["mistakes"] + d["blunders"] for d in seats)
+        return marks, serious, sum(d["error_rate"] * d["decisions"] for d in seats) / n
 
-    expert, random_ = rates("expert"), rates("random")
-    assert random_[0] > 3 * expert[0], (expert, random_)
-    assert random_[1] > 3 * expert[1], (expert, random_)
+    expert, random_ = tally("expert"), tally("random")
+    assert random_[0] > expert[0], (expert, random_)
+    assert random_[1] >= 3 * max(expert[1], 1), (expert, random_)  # mistakes and blunders
+    assert random_[2] > 2 * expert[2], (expert, random_)  # error rate
 
 
 def test_grading_reads_the_view_only() -> None:

@@ -28,7 +28,7 @@ from .grade import (
     mark_for,
     moments,
 )
-from .report import RATINGS, Review, plays_like, rating_for
+from .report import RATINGS, Review, rating_for
 
 __all__ = [
     "BLUNDER",
@@ -42,7 +42,6 @@ __all__ = [
     "Review",
     "main",
     "mark_for",
-    "plays_like",
     "rating_for",
     "review_match",
 ]

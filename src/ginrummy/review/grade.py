@@ -40,15 +40,15 @@ __all__ = [
 
 DEFAULT_SAMPLES = 24
 """Screening samples per decision in a review (the measure takes four times as many)."""
-DEFAULT_BUDGET_MS = 250.0
+DEFAULT_BUDGET_MS = 150.0
 """At most this much time per decision (ms) in a review, unless asked otherwise: on a
 busy machine the time runs out before the samples do."""
 
 # Marks by the win chance a decision lost (match-winning chance, 0..1). How these were
 # chosen from reviews of bots of known strength is in docs/review.md.
-INACCURACY = 0.01
-MISTAKE = 0.03
-BLUNDER = 0.08
+INACCURACY = 0.02
+MISTAKE = 0.05
+BLUNDER = 0.10
 MARKS = (("blunder", BLUNDER), ("mistake", MISTAKE), ("inaccuracy", INACCURACY))
 SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
@@ -56,7 +56,7 @@ SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 def mark_for(loss: float) -> str | None:
     """The mark a decision earns for losing ``loss`` of match-winning chance.
 
-    >>> mark_for(0.0), mark_for(0.015), mark_for(0.05), mark_for(0.3)
+    >>> mark_for(0.0), mark_for(0.03), mark_for(0.07), mark_for(0.3)
     (None, 'inaccuracy', 'mistake', 'blunder')
     """
     for name, threshold in MARKS:

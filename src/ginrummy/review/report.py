@@ -23,52 +23,33 @@ from ..match import Match
 from ..record import RecordError
 from .grade import SYMBOLS, Graded
 
-__all__ = ["RATINGS", "PLAYS_LIKE", "Review", "rating_for", "plays_like"]
+__all__ = ["RATINGS", "Review", "action_json", "action_words", "rating_for"]
 
 # Rating words by error rate (mean win chance lost per decision), best first: a seat
-# whose error rate is below a bound earns its word. Chosen from reviews of the project's
-# bots (docs/review.md gives the data and how it was made).
+# whose error rate is below a bound earns its word. Anchored on reviews of the project's
+# bots in self-play (docs/review.md gives the data, how it was made, and its limits: the
+# `expert` bot reviews at about 0.7%, the other bots between 1.0% and 1.4%).
 RATINGS: tuple[tuple[float, str], ...] = (
-    (0.002, "World class"),
-    (0.004, "Expert"),
-    (0.007, "Advanced"),
-    (0.012, "Intermediate"),
+    (0.004, "World class"),
+    (0.008, "Expert"),
+    (0.011, "Advanced"),
+    (0.014, "Intermediate"),
     (0.020, "Casual player"),
-    (0.035, "Beginner"),
+    (0.030, "Beginner"),
     (float("inf"), "Awful"),
 )
-
-# The error rate each bot plays at in review (docs/review.md), for "plays like ...".
-PLAYS_LIKE: dict[str, float] = {
-    "expert": 0.002,
-    "strong": 0.004,
-    "marjj": 0.005,
-    "simple": 0.012,
-    "easy": 0.02,
-    "random": 0.06,
-}
 
 
 def rating_for(error_rate: float) -> str:
     """The rating word for an error rate.
 
-    >>> rating_for(0.0), rating_for(0.01), rating_for(1.0)
+    >>> rating_for(0.0), rating_for(0.012), rating_for(1.0)
     ('World class', 'Intermediate', 'Awful')
     """
     for bound, word in RATINGS:
         if error_rate < bound:
             return word
     return RATINGS[-1][1]  # pragma: no cover - the last bound is infinite
-
-
-def plays_like(error_rate: float) -> str:
-    """The bot whose review error rate is nearest (on a log scale) to ``error_rate``."""
-    import math
-
-    def dist(rate: float) -> float:
-        return abs(math.log(max(rate, 1e-4)) - math.log(max(error_rate, 1e-4)))
-
-    return min(PLAYS_LIKE, key=lambda name: dist(PLAYS_LIKE[name]))
 
 
 def action_json(action: Action) -> dict[str, Any]:
@@ -151,7 +132,7 @@ class Review:
     # ------------------------------------------------------------------ summaries
 
     def seat_summary(self, seat: int) -> dict[str, Any]:
-        """The §7 ``seats`` entry, plus luck, result, luck-adjusted result, plays-like."""
+        """The §7 ``seats`` entry, plus luck, result and luck-adjusted result."""
         gs = self.of_seat(seat)
         n = len(gs)
         rate = round(sum(g.loss for g in gs) / n, 5) if n else 0.0
@@ -169,7 +150,6 @@ class Review:
             "mistakes": marks.count("mistake"),
             "blunders": marks.count("blunder"),
             "rating": rating_for(rate) if n else None,
-            "plays_like": plays_like(rate) if n else None,
             "luck": luck,
             "result": None if result is None else round(result, 4),
             "luck_adjusted": adjusted,
@@ -270,8 +250,6 @@ class Review:
                 f"{'-' if d['luck'] is None else format(d['luck'], '+.0%'):>8}"
                 f"{'-' if d['result'] is None else format(d['result'], '.0%'):>8}"
                 f"{'-' if d['luck_adjusted'] is None else format(d['luck_adjusted'], '.0%'):>10}")
-            if d["plays_like"]:
-                lines.append(f"  {'':<22}plays like `{d['plays_like']}`")
         lines.append("")
         lines.append("Error rate: win chance lost per decision. Marks: ?! inaccuracy, ? mistake, "
                      "?? blunder. Luck: win chance gained from the deal and stock draws.")
