@@ -1,31 +1,38 @@
 """Load test of the web table: N concurrent tables played over WebSockets on loopback.
 
-Starts ``ginrummy serve`` itself on a free 127.0.0.1 port with a fresh SQLite file (or
-``--db URL``), opens N friend tables and plays both seats of each with random legal moves
-over two WebSockets per table (``--mode computer``: the server's computer plays seat 1
-without delay and a client plays seat 0). Every action takes the real path: checked,
-committed to the database, then pushed to both seats. Reports actions per second and the
-latency of an action (send -> the acting seat receives the new state), p50/p99/max.
-Bounded: at most 500 tables and 300 seconds; stops by itself and stops its server.
+Starts ``ginrummy serve`` itself on free 127.0.0.1 ports (``--servers N`` processes; more
+than one needs a shared ``--db postgresql+psycopg://...`` and ``--broker redis://...``),
+opens the tables and plays both seats of each with random legal moves over two
+WebSockets per table (``--mode computer``: the server's computer plays seat 1 without
+delay and a client plays seat 0). With several processes, each table's two seats sit on
+different processes and its requests alternate between them, so every push crosses the
+broker. Every action takes the real path: checked, committed to the database, then
+pushed to both seats. Reports actions per second and the latency of an action (send ->
+the acting seat receives the new state), p50/p99/max. Bounded: at most 2,000 tables and
+600 seconds; stops by itself and stops its servers.
 
 With ``--think 0`` (the default) every seat moves the instant it may: a saturation test
 in which each table always has a move in flight, so the latency is about tables divided
 by throughput. ``--think S`` pauses about S seconds before each move, as a person does.
-The client runs on the same machine as the server and shares its CPU: read its figures
-as a lower bound on what the server alone does. ``--server URL`` drives a server already
-running (to profile or time it on its own).
+The client runs on the same machine as the servers and shares its CPU: read its figures
+as a lower bound on what the servers alone do. ``--server URL`` (repeatable) drives
+servers already running.
 
     PYTHONPATH=src python3 benchmarks/web_load.py --tables 50 --seconds 20
     PYTHONPATH=src python3 benchmarks/web_load.py --tables 200 --seconds 20 --think 1
+    PYTHONPATH=src python3 benchmarks/web_load.py --servers 2 --db postgresql+psycopg://... \
+        --broker redis://127.0.0.1:6379/0 --tables 300 --think 2
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import os
 import random
+import secrets
 import socket
 import statistics
 import subprocess
@@ -53,6 +60,12 @@ class Stats:
 
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.steady: list[float] = []
+        """Latencies of actions sent once every table was set up (no creation traffic)."""
+        self.tables = 0
+        self.connected = 0
+        self.ready_at: float | None = None
+        self.end = 0.0
         self.errors: dict[str, int] = {}
         self.finished = 0
 
@@ -90,6 +103,8 @@ async def seat_loop(
                 done = st["view"]["hand_index"] != pending[3] or len(hist) > pending[4]
             if done:  # this state shows our change (not just someone else's)
                 stats.latencies.append(time.monotonic() - pending[1])
+                if stats.ready_at is not None and pending[1] >= stats.ready_at:
+                    stats.steady.append(stats.latencies[-1])
                 pending = None
         if st["status"] == "finished":
             if seat == 0:
@@ -127,25 +142,36 @@ async def post_json(http: httpx.AsyncClient, url: str, body: dict[str, Any]) -> 
     raise AssertionError("unreachable")
 
 
-async def table(base: str, ws_base: str, mode: str, idx: int, stats: Stats,
-                deadline: float, http: httpx.AsyncClient, think: float = 0.0) -> None:
-    """Create one table and play it until the deadline or the match's end."""
+async def table(bases: list[str], mode: str, idx: int, stats: Stats,
+                deadline: float, http: httpx.AsyncClient, think: float = 0.0,
+                bot: str = "easy") -> None:
+    """Create one table and play it until the deadline or the match's end; with several
+    servers, seat s of table i talks to server (i + s) mod N."""
+    n = len(bases)
+    base = bases[idx % n]
     body: dict[str, Any] = {"opponent": "friend" if mode == "friend" else "computer",
                             "name": f"load{idx}"}
     if mode == "computer":
-        body["bot"] = "easy"
+        body["bot"] = bot
     m = await post_json(http, base + "/api/matches", body)
     tokens = [m["token"]]
     if mode == "friend":
         code = m["invite_url"].split("#invite=", 1)[1]
-        j = await post_json(http, f"{base}/api/matches/{m['id']}/join", {"invite": code})
+        j = await post_json(http, f"{bases[(idx + 1) % n]}/api/matches/{m['id']}/join",
+                            {"invite": code})
         tokens.append(j["token"])
     rng = random.Random(idx)
     socks: list[ClientConnection] = []
     try:
-        for t in reversed(tokens):  # the friend first: joining happens before play
-            socks.insert(0, await connect(f"{ws_base}/api/matches/{m['id']}/ws?token={t}",
-                                       max_size=2**20, open_timeout=30))
+        for seat in reversed(range(len(tokens))):  # the friend first: joining comes first
+            ws_base = bases[(idx + seat) % n].replace("http://", "ws://")
+            ws = await connect(f"{ws_base}/api/matches/{m['id']}/ws", max_size=2**20,
+                               open_timeout=60)
+            await ws.send(json.dumps({"type": "auth", "token": tokens[seat]}))
+            socks.insert(0, ws)
+        stats.connected += 1
+        if stats.connected == stats.tables:
+            stats.ready_at = time.monotonic()
         await asyncio.gather(*(seat_loop(ws, s, rng, stats, deadline, True, think)
                                for s, ws in enumerate(socks)))
     finally:
@@ -153,28 +179,39 @@ async def table(base: str, ws_base: str, mode: str, idx: int, stats: Stats,
             await ws.close()
 
 
-async def run(args: argparse.Namespace, base: str) -> Stats:
+async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
     """All tables at once; returns the measurements."""
     stats = Stats()
-    ws_base = base.replace("http://", "ws://")
+    stats.tables = args.tables
     limits = httpx.Limits(max_connections=64)
-    async with httpx.AsyncClient(timeout=30, limits=limits) as http:
+    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         deadline = time.monotonic() + args.seconds
-        await asyncio.gather(*(table(base, ws_base, args.mode, i, stats, deadline, http,
-                                     args.think)
+        await asyncio.gather(*(table(bases, args.mode, i, stats, deadline, http,
+                                     args.think, args.bot)
                                for i in range(args.tables)))
+    stats.end = time.monotonic()
     return stats
 
 
-def start_server(db_url: str, port: int) -> subprocess.Popen[str]:
+OPEN_LIMITS = ["--rate-create", "1000000/minute", "--rate-join", "1000000/minute",
+               "--rate-lookup", "1000000/minute", "--rate-actions", "1000000/minute",
+               "--max-sockets-per-seat", "4", "--max-tables", "100000"]
+"""The client is one address playing thousands of seats: rate limits off for the test."""
+
+
+def start_server(db_url: str, port: int, broker: str | None = None,
+                 env_extra: dict[str, str] | None = None) -> subprocess.Popen[str]:
     """``ginrummy serve`` on loopback, computer without delay; waits until it answers."""
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sys; from ginrummy.web.server import main; sys.exit(main(sys.argv[1:]))",
-         "--host", "127.0.0.1", "--port", str(port), "--db", db_url, "--bot-delay", "0"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )
+    env.update(env_extra or {})
+    cmd = [sys.executable, "-c",
+           "import sys; from ginrummy.web.server import main; sys.exit(main(sys.argv[1:]))",
+           "--host", "127.0.0.1", "--port", str(port), "--db", db_url, "--bot-delay", "0",
+           *OPEN_LIMITS]
+    if broker:
+        cmd += ["--broker", broker]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -189,43 +226,74 @@ def start_server(db_url: str, port: int) -> subprocess.Popen[str]:
         time.sleep(0.1)
 
 
+def t0_ready(stats: Stats) -> float | None:
+    """When every table had its sockets open (None if that never happened)."""
+    return stats.ready_at
+
+
+def steady_figures(stats: Stats, elapsed: float, ready: float | None) -> dict[str, Any] | None:
+    """Throughput and latency of the actions sent after set-up (creating tables and
+    opening sockets competes with play for the CPU at the start)."""
+    lat = sorted(stats.steady)
+    if ready is None or not lat:
+        return None
+    window = max(1e-9, stats.end - ready)
+    n = len(lat)
+    return {"seconds": round(window, 1), "actions": n,
+            "actions_per_second": round(n / window, 1),
+            "p50": round(lat[n // 2] * 1000, 1),
+            "p99": round(lat[min(n - 1, int(0.99 * n))] * 1000, 1),
+            "max": round(lat[-1] * 1000, 1)}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the load test and print its numbers."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--tables", type=int, default=50, help="concurrent tables (1-500)")
-    p.add_argument("--seconds", type=float, default=20, help="how long to play (1-300)")
+    p.add_argument("--tables", type=int, default=50, help="concurrent tables (1-2000)")
+    p.add_argument("--seconds", type=float, default=20, help="how long to play (1-600)")
     p.add_argument("--mode", choices=["friend", "computer"], default="friend")
+    p.add_argument("--bot", default="easy", help="computer level in --mode computer "
+                   "(easy, medium, hard)")
     p.add_argument("--think", type=float, default=0.0,
                    help="seconds a player pauses before each move (default 0: every seat "
                    "moves the moment it may, a saturation test where latency is about "
                    "tables / throughput; 1-3 s is a quick human)")
+    p.add_argument("--servers", type=int, default=1,
+                   help="serve processes to start (more than 1 needs --db and --broker)")
     p.add_argument("--db", default=None, help="database URL (default: a new SQLite file)")
+    p.add_argument("--broker", default=None, help="Redis URL shared by the processes")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--server", default=None,
+    p.add_argument("--server", action="append", default=[],
                    help="use this running server (e.g. http://127.0.0.1:8000) instead of "
-                   "starting one (for profiling the server on its own)")
+                   "starting one; repeat for several")
     args = p.parse_args(argv)
-    if not 1 <= args.tables <= 500 or not 1 <= args.seconds <= 300:
-        p.error("--tables must be 1-500 and --seconds 1-300")
-    port = free_port()
+    if not 1 <= args.tables <= 2000 or not 1 <= args.seconds <= 600:
+        p.error("--tables must be 1-2000 and --seconds 1-600")
+    if not args.server and args.servers > 1 and not (args.db and args.broker):
+        p.error("--servers above 1 needs a shared --db postgresql+psycopg://... and --broker")
     with tempfile.TemporaryDirectory() as tmp:
         if args.server:
             t0 = time.monotonic()
-            stats = asyncio.run(run(args, args.server.rstrip("/")))
+            stats = asyncio.run(run(args, [u.rstrip("/") for u in args.server]))
             elapsed = time.monotonic() - t0
         else:
             db_url = args.db or f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
-            proc = start_server(db_url, port)
+            key = base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
+            ports = [free_port() for _ in range(args.servers)]
+            procs = [start_server(db_url, port, args.broker, {"GINRUMMY_SEED_KEY": key})
+                     for port in ports]
             try:
                 t0 = time.monotonic()
-                stats = asyncio.run(run(args, f"http://127.0.0.1:{port}"))
+                stats = asyncio.run(run(args, [f"http://127.0.0.1:{p}" for p in ports]))
                 elapsed = time.monotonic() - t0
             finally:
-                proc.terminate()
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+                for proc in procs:
+                    proc.terminate()
+                for proc in procs:
+                    try:
+                        proc.wait(10)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
     lat = sorted(stats.latencies)
     n = len(lat)
 
@@ -234,7 +302,11 @@ def main(argv: list[str] | None = None) -> int:
 
     out = {
         "tables": args.tables,
+        "servers": len(args.server) or args.servers,
         "mode": args.mode,
+        "bot": args.bot if args.mode == "computer" else None,
+        "cpus": os.cpu_count(),
+        "note": "client and servers share these CPUs",
         "think_s": args.think,
         "db": "sqlite" if args.db is None else args.db.split(":", 1)[0],
         "seconds": round(elapsed, 1),
@@ -243,18 +315,25 @@ def main(argv: list[str] | None = None) -> int:
         "latency_ms": {"p50": round(pct(0.50), 1), "p99": round(pct(0.99), 1),
                        "max": round(lat[-1] * 1000, 1) if n else None,
                        "mean": round(statistics.fmean(lat) * 1000, 1) if n else None},
+        "steady": steady_figures(stats, elapsed, t0_ready(stats)),
         "matches_finished": stats.finished,
         "errors": stats.errors,
     }
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"{out['tables']} {args.mode} tables over WebSockets (think {args.think} s), "
+        print(f"{out['tables']} {args.mode} tables on {out['servers']} process(es) over "
+              f"WebSockets (think {args.think} s; the client shares the {os.cpu_count()} CPUs), "
               f"{out['seconds']} s, "
               f"db {out['db']}: {n} actions acknowledged, {out['actions_per_second']} actions/s")
         lm = out["latency_ms"]
         print(f"action latency: p50 {lm['p50']} ms, p99 {lm['p99']} ms, max {lm['max']} ms; "
               f"matches finished {stats.finished}; refusals {stats.errors or 'none'}")
+        st = out["steady"]
+        if st:
+            print(f"once all tables were set up ({st['seconds']} s): {st['actions']} actions, "
+                  f"{st['actions_per_second']} actions/s, latency p50 {st['p50']} ms, "
+                  f"p99 {st['p99']} ms, max {st['max']} ms")
     return 0
 
 

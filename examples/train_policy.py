@@ -1,6 +1,6 @@
 """Train a small masked policy against the ``random`` bot on the CPU, in minutes.
 
-    python examples/train_policy.py --minutes 3 --out model.npz --plot curve.png
+    python examples/train_policy.py --minutes 2 --out model.npz --plot curve.png
 
 REINFORCE with a learned linear baseline, numpy only: a batch of games
 (``ginrummy.rl.GinRummyVectorEnv``, one hand per episode, rewards = the hand's points /
@@ -48,11 +48,11 @@ def train(args: argparse.Namespace) -> dict[str, object]:
     """Run the training; returns the curve and the evaluation (also written to disk)."""
     rng = np.random.default_rng(args.seed)
     policy = MaskedPolicy()
-    # the 2 x 29 shared card weights take larger steps than the 2 x 590 others: a sharp
-    # choice among discards needs large weights on small differences of deadwood
-    opt = Adam(policy.params, lr={"head": args.lr, "value": args.lr,
-                                  "discard": args.lr * args.card_lr_scale,
-                                  "knock": args.lr * args.card_lr_scale})
+    # Adam moves every weight by about its step size per update, whatever its gradient:
+    # the 3 x 590 weights on the whole observation (dozens of them active at once) need
+    # much smaller steps than the 2 x 12 shared card weights to move a logit as far
+    opt = Adam(policy.params, lr={"head": args.obs_lr, "value": args.obs_lr,
+                                  "discard": args.lr, "knock": args.lr})
     venv = GinRummyVectorEnv(args.envs, opponent=args.opponent, seat=None, normalize=True)
     obs, info = venv.reset(seed=args.seed)
     mask = info["action_mask"]
@@ -63,9 +63,8 @@ def train(args: argparse.Namespace) -> dict[str, object]:
     recent: list[float] = []
     hands = steps = updates = 0
     start = time.perf_counter()
-    deadline = start + 60 * args.minutes if args.minutes else None
-    while (args.updates and updates < args.updates) or (
-            deadline is not None and time.perf_counter() < deadline):
+    deadline = start + 60 * args.minutes
+    while updates < args.updates if args.updates else time.perf_counter() < deadline:
         actions = policy.act(obs, mask, rng)
         for k in range(args.envs):
             open_steps[k].append((obs[k], mask[k], int(actions[k])))
@@ -92,7 +91,8 @@ def train(args: argparse.Namespace) -> dict[str, object]:
                          "mean_reward": round(float(np.mean(recent)), 4),
                          "scored": round(float(np.mean(np.array(recent) > 0)), 4)}
                 if args.eval_every and updates % args.eval_every == 0:
-                    greedy = evaluate(policy, args.opponent, 256, args.seed + updates)
+                    greedy = evaluate(policy, args.opponent, args.curve_eval_hands,
+                                      args.seed + updates)
                     point["greedy_mean_points"] = greedy["mean_points"]
                     point["greedy_scored"] = greedy["scored"]
                 curve.append(point)
@@ -106,7 +106,7 @@ def train(args: argparse.Namespace) -> dict[str, object]:
         "model": str(args.out), "opponent": args.opponent, "updates": updates,
         "hands": hands, "steps": steps, "seconds": round(seconds, 1), "curve": curve,
         "evaluation": evaluate(policy, args.opponent, args.eval_hands, args.seed + 10**6),
-        "random_policy_evaluation": evaluate(MaskedPolicy(), args.opponent,
+        "untrained_policy_evaluation": evaluate(MaskedPolicy(), args.opponent,
                                              args.eval_hands, args.seed + 10**6),
     }
     if args.plot:
@@ -130,7 +130,7 @@ def plot(curve: list[dict[str, float]], path: str, opponent: str) -> None:
     ev = [p for p in curve if "greedy_scored" in p]
     if ev:
         ax.plot([p["hands"] for p in ev], [p["greedy_scored"] for p in ev], "o-",
-                label="hands scored, greedy policy (256 fresh hands)")
+                label="hands scored, greedy policy (fresh hands)")
         ax.plot([p["hands"] for p in ev], [p["greedy_mean_points"] / 125 for p in ev], "s-",
                 label="mean hand reward, greedy policy (points / 125)")
     ax.axhline(0, color="grey", lw=0.5)
@@ -147,28 +147,33 @@ def plot(curve: list[dict[str, float]], path: str, opponent: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry; prints the evaluation as JSON at the end."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--minutes", type=float, default=3.0, help="training time (wall clock)")
+    p.add_argument("--minutes", type=float, default=2.0, help="training time (wall clock)")
     p.add_argument("--updates", type=int, default=0,
-                   help="stop after this many updates instead (0: use --minutes)")
+                   help="stop after this many updates instead of a time (0: use --minutes)")
     p.add_argument("--envs", type=int, default=64, help="games played side by side")
     p.add_argument("--batch", type=int, default=1024, help="decisions per update")
-    p.add_argument("--lr", type=float, default=0.02, help="Adam step size")
-    p.add_argument("--card-lr-scale", type=float, default=10.0,
-                   help="step size multiplier of the shared card weights")
+    p.add_argument("--lr", type=float, default=0.05,
+                   help="Adam step size of the shared card (discard, knock) weights")
+    p.add_argument("--obs-lr", type=float, default=0.002,
+                   help="Adam step size of the weights on the whole observation")
     p.add_argument("--opponent", default="random", help="the bot to train against")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--eval-hands", type=int, default=2000, help="hands for the evaluation")
     p.add_argument("--log-every", type=int, default=5, help="updates per curve point")
     p.add_argument("--eval-every", type=int, default=20,
-                   help="updates between greedy evaluations on 256 hands (0: none)")
+                   help="updates between greedy evaluations for the curve (0: none)")
+    p.add_argument("--curve-eval-hands", type=int, default=256,
+                   help="fresh hands in each of those evaluations")
     p.add_argument("--out", default="model.npz", help="where to save the weights")
     p.add_argument("--plot", default=None, help="write the learning curve here (PNG)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     args = p.parse_args(argv)
     if args.minutes <= 0 and args.updates <= 0:
         p.error("give --minutes or --updates a positive value")
-    if min(args.envs, args.batch, args.eval_hands, args.log_every) <= 0:
-        p.error("--envs, --batch, --eval-hands and --log-every must be positive")
+    if min(args.envs, args.batch, args.eval_hands, args.log_every,
+           args.curve_eval_hands) <= 0:
+        p.error("--envs, --batch, --eval-hands, --curve-eval-hands and --log-every must be "
+                "positive")
     if args.eval_every < 0 or args.eval_every % args.log_every:
         p.error("--eval-every must be a multiple of --log-every (or 0)")
     try:

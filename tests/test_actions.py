@@ -91,3 +91,9 @@ def test_results_and_terminations_are_enums() -> None:
     o = m.outcome()
     assert o is not None and isinstance(o.reason, Termination)
     assert json.loads(json.dumps({"r": o.reason})) == {"r": o.reason.value}
+
+
+def test_actions_print_as_plain_text() -> None:
+    for a in (PASS, DRAW_STOCK, DRAW_DISCARD, Action.discard("KH", knock=True)):
+        assert type(str(a)) is str and Action.parse(str(a)) is a
+    assert str(PASS) == "pass" and repr(PASS) == "Action(act='pass')"

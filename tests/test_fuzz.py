@@ -76,7 +76,7 @@ def mutated(draw: st.DrawFn, base: Any) -> Any:
     return obj
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rec=mutated(RECORD))
 def test_record_reader_gives_only_record_errors(rec: Any) -> None:
     try:
@@ -105,7 +105,7 @@ def _decide_messages() -> list[dict[str, Any]]:
 DECIDES = _decide_messages()
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(msg=st.sampled_from(DECIDES).flatmap(mutated))
 def test_view_reader_gives_only_view_errors(msg: Any) -> None:
     view = msg.get("view") if isinstance(msg, dict) else msg
@@ -116,7 +116,7 @@ def test_view_reader_gives_only_view_errors(msg: Any) -> None:
         assert str(e)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(msg=st.sampled_from(DECIDES).flatmap(mutated))
 def test_bot_program_survives_any_mutated_message(msg: Any) -> None:
     """``ginrummy bot`` answers a readable message, warns about any other, never crashes."""

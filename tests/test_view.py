@@ -126,3 +126,34 @@ def test_view_from_json_names_what_is_wrong() -> None:
             View.from_json(broken)
     with pytest.raises(ViewError, match="history"):
         View.from_json({**js, "history": [{"seat": 0, "act": "fly"}]})
+
+
+def test_describe_narrates_every_result_the_same_from_the_hand_or_its_json_r9() -> None:
+    seen = set()
+    for seed in range(300):
+        hand = _random_hand(seed)
+        r = hand.result
+        assert r is not None
+        lines = r.describe(["Ann", "Bob"])
+        back = HandResult.from_json(r.to_json()).describe(["Ann", "Bob"])
+        assert lines[-1] == back[-1]  # the score line needs no showdown
+        if r.result != "dead":
+            scorer = ["Ann", "Bob"][r.scorer or 0]
+            assert lines[-1].startswith(f"{r.result.value.capitalize()}: {scorer} scores "
+                                        f"{r.points} (")
+            assert lines[0].startswith(["Ann", "Bob"][r.knocker or 0] + " shows [")
+            assert ("lays off" in " ".join(lines)) == bool(r.layoffs)
+        seen.add(r.result)
+    assert len(seen) >= 2
+
+
+def test_meld_values_in_arrangements_r2() -> None:
+    from ginrummy import arrange
+    from ginrummy.melds import Meld
+
+    a = arrange("7C 7D 7H 7S 8C 9C")
+    assert all(isinstance(m, Meld) for m in a.melds)
+    assert [m.kind for m in a.melds] == ["set", "run"]
+    assert [str(m) for m in a.melds] == ["7D 7H 7S", "7C 8C 9C"]
+    assert a.melds[1] == tuple(a.melds[1]) and a.melds[1][0].rank == "7"
+    assert a.to_json()["melds"] == [["7D", "7H", "7S"], ["7C", "8C", "9C"]]

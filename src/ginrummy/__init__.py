@@ -8,6 +8,7 @@ The core (cards, melds, hand, match, record) is pure standard library and does n
 """
 
 from .cards import Card, CardError, CardSet, deck, format_cards, parse_cards
+from .driver import Driver
 from .hand import (
     DRAW_DISCARD,
     DRAW_STOCK,
@@ -52,7 +53,8 @@ __version__ = "0.1.0"
 __all__ = [
     "Action", "ActionKind", "arrange", "Arrangement", "best_arrangements", "best_layoff", "Card",
     "CardError", "CardNotInHandError", "CardSet", "deadwood", "deadwood_by_discard", "Deal",
-    "DealError", "deck", "DRAW_DISCARD", "DRAW_STOCK", "DrawSource", "format_cards", "Hand",
+    "DealError", "deck", "DRAW_DISCARD", "DRAW_STOCK", "DrawSource", "Driver", "format_cards",
+    "Hand",
     "HAND_LIMIT", "HandEnd", "HandOverError", "HandResult", "IllegalActionError",
     "InvalidActionError", "is_meld", "KnockNotAllowedError", "Match", "match_from_record",
     "match_to_record", "MatchOverError", "NotYourTurnError", "Operation", "Options",

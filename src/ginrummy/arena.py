@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import Bot, BotError, bot_names, make_bot
-from .hand import HandResult
+from .driver import Driver, IllegalAnswerError, forfeit
+from .hand import Hand, HandResult
 from .match import Match
 from .options import Options, OptionsError
 from .protocol import DEFAULT_TIME_LIMIT, BotFailure, ExternalBot
@@ -203,27 +204,25 @@ def play_match(
     match = Match(options, seed=seed, first_dealer=first_dealer, players=seat_names)
     stats = MatchStats(index, a_seat, None, [0, 0], 0)
     current = -1
+
+    def timed(seat: int, seconds: float) -> None:
+        stats.times[seat_to_player[seat]].append(seconds)
+
+    def tally(hand: Hand) -> None:
+        assert hand.result is not None
+        _tally(stats, hand.result, seat_to_player)
+
     try:
         for s in (0, 1):
             current = s
             by_seat[s].new_match(s)
-        while not match.is_over():
-            hand = match.hand
-            seat = hand.to_play
-            assert seat is not None
-            current = seat
-            view = match.view(seat)
-            t0 = time.perf_counter()
-            action = by_seat[seat].decide(view)
-            stats.times[seat_to_player[seat]].append(time.perf_counter() - t0)
-            if action not in view.legal:
-                raise BotFailure(by_seat[seat].name, f"chose {str(action)!r}, which is not legal.")
-            match.play(action, seat)
-            if hand.result is not None:
-                _tally(stats, hand.result, seat_to_player)
-                for s in (0, 1):
-                    current = s
-                    by_seat[s].hand_over(hand.view(s), hand.result)
+        failure = Driver(match, by_seat, on_failure=forfeit, on_decision=timed,
+                         on_hand_over=tally).run()
+        if failure is not None:  # the driver stopped the match: that bot forfeits
+            current = failure.seat
+            if isinstance(failure.error, IllegalAnswerError):
+                raise BotFailure(by_seat[current].name, str(failure.error))
+            raise failure.error
     except Exception as e:  # noqa: BLE001 - any bot failure forfeits; the runner goes on
         loser = seat_to_player[current]
         stats.forfeit = loser

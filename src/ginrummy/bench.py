@@ -2,8 +2,11 @@
 
 Every repetition of a benchmark gets a fresh list of distinct inputs, prepared before the
 clock starts (the solver keeps no cache, and no input is solved twice in one run). One
-pass over the list is timed with :func:`time.perf_counter`, with the garbage collector
-paused as :mod:`timeit` does; the table shows the median over the repetitions.
+pass over the list is timed with :func:`time.perf_counter` (or, with ``--clock cpu``, the
+process's CPU time, steadier on a busy machine), with the garbage collector paused as
+:mod:`timeit` does; the table shows the median over the repetitions. The repetitions of
+all chosen benchmarks are interleaved, so a ratio between two of them (the ``x baseline``
+column: the baseline's time over this one's) sees the same machine load.
 
 Other benchmarks (say, random-play hands per second) plug in through :func:`register`:
 a :class:`Benchmark` names a ``prepare(rng, n)`` that builds its inputs and returns a
@@ -13,6 +16,7 @@ operation and operations per second.
     ginrummy bench                 # the table
     ginrummy bench --json          # the same figures as one JSON object
     ginrummy bench --only showdown --number 500 --repeat 3
+    ginrummy bench --only OpenSpiel --only "list of Card" --only CardSet --only command --clock cpu
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from .cards import format_cards, from_mask
+from .cards import Card, CardSet, format_cards, from_mask
 from .hand import Deal, Hand
 from .melds import (
     deadwood,
@@ -68,6 +72,12 @@ class Benchmark:
     baseline: str | None = None
     """Name of a benchmark run in the same process to report a speed ratio against (a
     ratio is steadier than microseconds on a shared, noisy machine)."""
+    inputs: Callable[[random.Random, int], list[Any]] | None = None
+    """For benchmarks over a list of inputs: draws them exactly as ``prepare`` does, so a
+    test can check the answers on the very inputs that are timed."""
+    keep_gc: bool = False
+    """Leave the garbage collector running, as for a whole program users run (the
+    complete-hand benchmarks); micro-benchmarks pause it as :mod:`timeit` does."""
 
 
 @dataclass(frozen=True)
@@ -119,24 +129,50 @@ def register(bench: Benchmark) -> Benchmark:
     return bench
 
 
-def run_benchmark(bench: Benchmark, number: int, repeat: int, seed: int = 0) -> Result:
-    """Time ``repeat`` passes of ``number`` operations, each pass on fresh inputs."""
-    rng = random.Random(f"{seed}:{bench.name}")
-    samples: list[float] = []
-    for _ in range(repeat):
-        runner = bench.prepare(rng, number)
-        was_enabled = gc.isenabled()
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+"""``wall`` (elapsed time) or ``cpu`` (this process's CPU time: steadier on a busy machine)."""
+
+
+def bench_rng(bench: Benchmark, seed: int) -> random.Random:
+    """The generator a benchmark's inputs come from (its first pass uses its first draws)."""
+    return random.Random(f"{seed}:{bench.name}")
+
+
+def _time_pass(bench: Benchmark, rng: random.Random, number: int,
+               clock: Callable[[], float]) -> float:
+    """Microseconds per operation of one pass over fresh inputs (GC paused, as timeit)."""
+    runner = bench.prepare(rng, number)
+    was_enabled = gc.isenabled()
+    if not bench.keep_gc:
         gc.disable()
-        try:
-            start = time.perf_counter()
-            done = runner()
-            elapsed = time.perf_counter() - start
-        finally:
-            if was_enabled:
-                gc.enable()
-        samples.append(elapsed / max(done, 1) * 1e6)
-    return Result(bench.name, bench.unit, number, tuple(samples), dict(bench.references),
-                  bench.baseline)
+    try:
+        start = clock()
+        done = runner()
+        elapsed = clock() - start
+    finally:
+        if was_enabled:
+            gc.enable()
+    return elapsed / max(done, 1) * 1e6
+
+
+def run_benchmark(bench: Benchmark, number: int, repeat: int, seed: int = 0,
+                  clock: str = "wall") -> Result:
+    """Time ``repeat`` passes of ``number`` operations, each pass on fresh inputs."""
+    return run_benchmarks([bench], number, repeat, seed, clock)[0]
+
+
+def run_benchmarks(benches: Sequence[Benchmark], number: int, repeat: int, seed: int = 0,
+                   clock: str = "wall") -> list[Result]:
+    """Time several benchmarks with their passes interleaved (pass 1 of each, then pass 2
+    of each, ...), so a ratio between two of them sees the same machine load."""
+    tick = CLOCKS[clock]
+    rngs = [bench_rng(b, seed) for b in benches]
+    samples: list[list[float]] = [[] for _ in benches]
+    for _ in range(repeat):
+        for b, rng, out in zip(benches, rngs, samples, strict=True):
+            out.append(_time_pass(b, rng, number, tick))
+    return [Result(b.name, b.unit, number, tuple(out), dict(b.references), b.baseline)
+            for b, out in zip(benches, samples, strict=True)]
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -212,20 +248,29 @@ _MASK = (1 << 52) - 1
 # ----------------------------------------------------------------------------- benchmarks
 
 
+def _hand_inputs(k: int, rich: bool, text: bool) -> Callable[[random.Random, int], list[Any]]:
+    """Distinct k-card hands, as masks or (``text``) as R1 strings in a shuffled order."""
+    def inputs(rng: random.Random, n: int) -> list[Any]:
+        masks = _distinct(rng, n, lambda r: _rich(r, k) if rich else _uniform(r, k))
+        return [_text(rng, m) for m in masks] if text else masks
+
+    return inputs
+
+
 def _hands_bench(fn: Callable[[Any], object], k: int, rich: bool, text: bool) -> Prepare:
     """Time ``fn`` on distinct k-card hands, as masks or (``text``) as R1 strings."""
-    def prepare(rng: random.Random, n: int) -> Runner:
-        masks = _distinct(rng, n, lambda r: _rich(r, k) if rich else _uniform(r, k))
-        hands: list[Any] = [_text(rng, m) for m in masks] if text else masks
+    inputs = _hand_inputs(k, rich, text)
+    return lambda rng, n: _loop(fn, inputs(rng, n))
 
-        def run() -> int:
-            for h in hands:
-                fn(h)
-            return len(hands)
 
-        return run
+def _loop(fn: Callable[[Any], object], hands: list[Any]) -> Runner:
+    """A runner calling ``fn`` once on each input."""
+    def run() -> int:
+        for h in hands:
+            fn(h)
+        return len(hands)
 
-    return prepare
+    return run
 
 
 def _masks_bench(fn: Callable[[int], object], k: int, rich: bool) -> Prepare:
@@ -355,7 +400,149 @@ for _name, _prep, _base in [
     register(Benchmark(_name, _prep, "call"))
     for _i, _b in enumerate(BENCHMARKS):
         if _b.name == _base:
-            BENCHMARKS[_i] = Benchmark(_b.name, _b.prepare, _b.unit, _b.references, _name)
+            BENCHMARKS[_i] = Benchmark(_b.name, _b.prepare, _b.unit, _b.references, _name,
+                                       _hand_inputs(10, "meld-rich" in _b.name, False))
+
+
+# ----------------------------------------------------------------------------- vs OpenSpiel
+# What users meet, side by side with OpenSpiel in the same process (when ``open_spiel`` is
+# installed): the public solver on card lists and card sets against OpenSpiel's C++
+# ``min_deadwood`` (10 cards; and 11 calls for the 11-card discard table), and the whole
+# ``ginrummy match random random --jobs 1`` command against OpenSpiel's own Python loop of
+# uniformly random hands. Each input is fresh: hands are drawn anew for every repetition.
+
+OPENSPIEL_DW = "OpenSpiel min_deadwood (C++), 10 cards, uniform"
+OPENSPIEL_DBD = "OpenSpiel 11 x min_deadwood, 11 cards, uniform"
+OPENSPIEL_PLAY = "OpenSpiel Python loop, uniformly random hands"
+MATCH_COMMAND = "ginrummy match random random --jobs 1 (whole command)"
+
+
+def _openspiel_utils() -> Any:
+    """OpenSpiel's gin rummy utilities, or None when ``open_spiel`` is not installed."""
+    try:
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    return pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+
+
+def _uniform_indexes(k: int) -> Callable[[random.Random, int], list[Any]]:
+    """Distinct uniform k-card hands, as lists of card indexes in a shuffled order."""
+    def draw(rng: random.Random, n: int) -> list[Any]:
+        masks = _distinct(rng, n, lambda r: _uniform(r, k))
+        out = []
+        for m in masks:
+            idx = [c.index for c in from_mask(m)]
+            rng.shuffle(idx)
+            out.append(idx)
+        return out
+
+    return draw
+
+
+def _as_cards(draw: Callable[[random.Random, int], list[Any]], form: str
+              ) -> Callable[[random.Random, int], list[Any]]:
+    """The hands of ``draw`` as lists of :class:`Card` or as :class:`CardSet` values."""
+    def inputs(rng: random.Random, n: int) -> list[Any]:
+        hands = [[Card.from_index(i) for i in h] for h in draw(rng, n)]
+        return hands if form == "list" else [CardSet(h) for h in hands]
+
+    return inputs
+
+
+def _over(fn: Callable[[Any], object], inputs: Callable[[random.Random, int], list[Any]]
+          ) -> Prepare:
+    return lambda rng, n: _loop(fn, inputs(rng, n))
+
+
+def _openspiel_dbd(utils: Any) -> Callable[[list[int]], list[int]]:
+    """OpenSpiel's way to the 11-card discard table: one min_deadwood per discard."""
+    def by_discard(hand: list[int]) -> list[int]:
+        return [utils.min_deadwood(hand[:i] + hand[i + 1:]) for i in range(len(hand))]
+
+    return by_discard
+
+
+def _openspiel_random_hands(rng: random.Random, n: int) -> Runner:
+    """``n`` complete hands of OpenSpiel's gin rummy, every chance outcome and every
+    action drawn uniformly, as a Python program drives the game."""
+    import pyspiel
+
+    game = pyspiel.load_game("gin_rummy")
+    seed = rng.random()
+
+    def run() -> int:
+        r = random.Random(seed)
+        choice = r.choice
+        for _ in range(n):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(choice(state.chance_outcomes())[0])
+                else:
+                    state.apply_action(choice(state.legal_actions()))
+        return n
+
+    return run
+
+
+def _match_command(rng: random.Random, n: int) -> Runner:
+    """The whole ``ginrummy match random random --matches M --seed S --jobs 1 --json``
+    command in this process (argument parsing, match runner, bots, statistics, output),
+    with M matches for about ``n`` hands (random play averages ~58 hands a match)."""
+    from contextlib import redirect_stdout
+    from io import StringIO
+
+    from .cli import main as cli_main
+
+    matches = max(2, 2 * round(n / 116))
+    seed = rng.randrange(2**31)
+
+    def run() -> int:
+        out = StringIO()
+        with redirect_stdout(out):
+            status = cli_main(["match", "random", "random", "--matches", str(matches),
+                               "--seed", str(seed), "--jobs", "1", "--json"])
+        if status != 0:
+            raise RuntimeError(f"ginrummy match exited with {status}")
+        return int(json.loads(out.getvalue())["hands"])
+
+    return run
+
+
+def _register_vs_openspiel() -> None:
+    utils = _openspiel_utils()
+    dw10, dw11 = _uniform_indexes(10), _uniform_indexes(11)
+    if utils is not None:
+        register(Benchmark(OPENSPIEL_DW, _over(utils.min_deadwood, dw10), inputs=dw10))
+        register(Benchmark(OPENSPIEL_DBD, _over(_openspiel_dbd(utils), dw11), inputs=dw11))
+        register(Benchmark(OPENSPIEL_PLAY, _openspiel_random_hands, "hand", keep_gc=True))
+    base_dw = OPENSPIEL_DW if utils is not None else None
+    base_dbd = OPENSPIEL_DBD if utils is not None else None
+    for form in ("list", "CardSet"):
+        what = "list of Card" if form == "list" else "CardSet"
+        inputs = _as_cards(dw10, form)
+        register(Benchmark(f"deadwood({what}), 10 cards, uniform", _over(deadwood, inputs),
+                           baseline=base_dw, inputs=inputs))
+        inputs = _as_cards(dw11, form)
+        register(Benchmark(f"deadwood_by_discard({what}), 11 cards, uniform",
+                           _over(deadwood_by_discard, inputs), baseline=base_dbd,
+                           inputs=inputs))
+    register(Benchmark(MATCH_COMMAND, _match_command, "hand",
+                       baseline=OPENSPIEL_PLAY if utils is not None else None, keep_gc=True))
+    if utils is not None:
+        for i, b in enumerate(BENCHMARKS):
+            if b.unit == "hand" and b.baseline is None and b.name != OPENSPIEL_PLAY:
+                BENCHMARKS[i] = Benchmark(b.name, b.prepare, b.unit, b.references,
+                                          OPENSPIEL_PLAY, b.inputs, keep_gc=True)
+
+
+_register_vs_openspiel()
+
+
+def _ratio(base: Result, r: Result) -> str:
+    x = base.median_us / r.median_us
+    return f"{x:.2f}x" if x < 10 else f"{x:.0f}x"
 
 
 # ----------------------------------------------------------------------------- the command
@@ -387,7 +574,7 @@ def _format_table(results: Sequence[Result]) -> str:
     for r in results:
         line = f"{r.name:<{name_w}}  {r.median_us:>9.2f}  {r.per_second:>11,.0f}  {r.unit:<5}"
         base = by_name.get(r.baseline) if r.baseline else None
-        line += f"  {f'{base.median_us / r.median_us:.0f}x' if base else '':>10}"
+        line += f"  {_ratio(base, r) if base else '':>10}"
         for s in sources:
             ref = r.references.get(s)
             line += f"  {'' if ref is None else f'{ref:g}':>15}"
@@ -400,7 +587,7 @@ def _with_ratio(r: Result, results: Sequence[Result]) -> dict[str, Any]:
     out = r.as_json()
     base = next((b for b in results if b.name == r.baseline), None)
     if base is not None:
-        out["speedup_vs_baseline"] = round(base.median_us / r.median_us, 1)
+        out["speedup_vs_baseline"] = round(base.median_us / r.median_us, 2)
     return out
 
 
@@ -416,6 +603,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed for the inputs (default 0)")
     p.add_argument("--only", action="append", default=[], metavar="TEXT",
                    help="run only benchmarks whose name contains TEXT (repeatable)")
+    p.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                   help="time elapsed (wall, default) or this process's CPU time (cpu)")
     p.add_argument("--list", action="store_true", help="list the benchmarks and exit")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
@@ -435,11 +624,7 @@ def main(argv: list[str] | None = None) -> int:
     if not chosen and not any(t in "review" for t in args.only):
         print("ginrummy bench: no benchmark matches --only.", file=sys.stderr)
         return 2
-    results: list[Result] = []
-    for b in chosen:
-        results.append(run_benchmark(b, args.number, args.repeat, args.seed))
-        if not args.json:
-            print(f"  {b.name}: {results[-1].median_us:.2f} us", file=sys.stderr, flush=True)
+    results = run_benchmarks(chosen, args.number, args.repeat, args.seed, args.clock)
     env = f"{platform.python_implementation()} {platform.python_version()}"
     review = _review_block(args)
     if args.json:
@@ -448,14 +633,15 @@ def main(argv: list[str] | None = None) -> int:
             "number": args.number,
             "repeat": args.repeat,
             "seed": args.seed,
+            "clock": args.clock,
             "results": [_with_ratio(r, results) for r in results],
             "reference_note": REFERENCE_NOTE,
             **({"review": review} if review else {}),
         }, indent=2))
         return 0
     if chosen:
-        print(f"{env}; {args.number} distinct inputs x {args.repeat} repetitions; "
-              "median shown.")
+        print(f"{env}; {args.number} distinct inputs x {args.repeat} repetitions "
+              f"(interleaved); median {args.clock}-clock time shown.")
         print(_format_table(results))
         print(REFERENCE_NOTE)
     if review:

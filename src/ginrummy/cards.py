@@ -254,6 +254,9 @@ def _cards_mask_slow(cards: Any) -> tuple[int, int]:
     return m, len(items)
 
 
+_new_object = object.__new__
+
+
 def format_cards(cards: Iterable[Card], symbols: bool = False) -> str:
     """Print cards space-separated, in R1 notation or with suit symbols.
 
@@ -366,8 +369,9 @@ class CardSet:
 
     @staticmethod
     def _of(m: int) -> CardSet:
-        out = object.__new__(CardSet)
-        object.__setattr__(out, "mask", m)
+        """The set of a mask known to be valid (no check: the core's fast path)."""
+        out = _new_object(CardSet)
+        _set_mask(out, m)
         return out
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -496,3 +500,6 @@ class CardSet:
     def symbols(self) -> str:
         """The cards with suit symbols, e.g. ``7♣ 8♣``."""
         return format_cards(self, symbols=True)
+
+
+_set_mask = CardSet.__dict__["mask"].__set__  # the slot's own setter, past __setattr__

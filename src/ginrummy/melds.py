@@ -17,9 +17,10 @@ Two facts make the solver small and fast:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
+from operator import attrgetter
 from typing import Any
 
 from .cards import (
@@ -27,9 +28,11 @@ from .cards import (
     POINTS,
     Card,
     CardError,
+    CardSet,
     CardsLike,
     cards_mask,
     deck,
+    format_cards,
     from_mask,
     parse_cards,
     trips,
@@ -53,6 +56,7 @@ __all__ = [
 ]
 
 _SUIT = 0x1FFF
+_RANK_ALL_SUITS = 1 | 1 << 13 | 1 << 26 | 1 << 39  # rank 0 (aces) of every suit
 
 
 def _build_run_tables() -> tuple[list[int], list[int]]:
@@ -146,6 +150,26 @@ def deadwood_mask(m: int) -> int:
     rd = _RUN_DW
     if not t3:
         return rd[a] + rd[b] + rd[c] + rd[d]
+    if not t3 & (t3 - 1):
+        # One rank held 3+ times (the usual case): try no set, the whole set and, for four
+        # of a kind, each 3-card set; cheaper than pruning the choices first.
+        best = rd[a] + rd[b] + rd[c] + rd[d]
+        full = m & (_RANK_ALL_SUITS << (t3.bit_length() - 1))
+        rest = m ^ full
+        v = rd[rest & _SUIT] + rd[rest >> 13 & _SUIT] + rd[rest >> 26 & _SUIT] + rd[rest >> 39]
+        if v < best:
+            best = v
+        if full.bit_count() == 4:
+            f = full
+            while f:
+                low = f & -f
+                f ^= low
+                rest = m ^ full ^ low
+                v = (rd[rest & _SUIT] + rd[rest >> 13 & _SUIT] + rd[rest >> 26 & _SUIT]
+                     + rd[rest >> 39])
+                if v < best:
+                    best = v
+        return best
     best = 1000
     for sets in _set_choices(m, t3):
         rest = m & ~sets
@@ -234,35 +258,49 @@ _ALL_SET_OPTIONS = [
 # ----------------------------------------------------------------------------- public API
 
 
-@dataclass(frozen=True, slots=True)
-class Meld:
-    """A set (3-4 cards of one rank) or a run (3+ consecutive cards of one suit), R2."""
+class Meld(tuple[Card, ...]):
+    """A set (3-4 cards of one rank) or a run (3+ consecutive cards of one suit), R2: a
+    tuple of its cards (runs low to high, sets in suit order) that knows which it is.
 
-    cards: tuple[Card, ...]
+    >>> m = arrange("7C 8C 9C").melds[0]
+    >>> m.kind, str(m), m.points, m == tuple(parse_cards("7C 8C 9C"))
+    ('run', '7C 8C 9C', 24, True)
+    """
+
+    __slots__ = ()
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards, as a plain tuple."""
+        return tuple(self)
 
     @property
     def kind(self) -> str:
         """``"set"`` or ``"run"``."""
-        return "set" if self.cards[0].rank_index == self.cards[-1].rank_index else "run"
+        return "set" if self[0].rank_index == self[-1].rank_index else "run"
+
+    @property
+    def points(self) -> int:
+        """The cards' points (R1)."""
+        return sum(c.points for c in self)
 
     def __str__(self) -> str:
-        return " ".join(str(c) for c in self.cards)
+        return " ".join(str(c) for c in self)
 
-    def __iter__(self) -> Iterator[Card]:
-        return iter(self.cards)
-
-    def __len__(self) -> int:
-        return len(self.cards)
+    def describe(self, symbols: bool = False) -> str:
+        """``[7C 8C 9C]``, or with suit symbols."""
+        return "[" + format_cards(self, symbols) + "]"
 
 
 @dataclass(frozen=True, slots=True)
 class Arrangement:
     """A way to lay out a hand: melds, the cards left over, and their point total.
 
-    ``melds`` are tuples of cards (runs low to high, sets in suit order), sets first.
+    ``melds`` are :class:`Meld` values, tuples of cards (runs low to high, sets in suit
+    order), sets first.
     """
 
-    melds: tuple[tuple[Card, ...], ...]
+    melds: tuple[Meld, ...]
     deadwood_cards: tuple[Card, ...]
     deadwood: int
 
@@ -279,6 +317,16 @@ class Arrangement:
             "deadwood_cards": [str(c) for c in self.deadwood_cards],
             "deadwood": self.deadwood,
         }
+
+    def describe(self, symbols: bool = False) -> str:
+        """The narration the text faces show: ``[7C 8C 9C]  deadwood KD 2H = 12``.
+
+        >>> arrange("7C 8C 9C KD 2H").describe()
+        '[7C 8C 9C]  deadwood KD 2H = 12'
+        """
+        melds = "  ".join(m.describe(symbols) for m in self.melds) or "no melds"
+        loose = format_cards(self.deadwood_cards, symbols) or "-"
+        return f"{melds}  deadwood {loose} = {self.deadwood}"
 
     def __str__(self) -> str:
         parts = ["[" + " ".join(map(str, m)) + "]" for m in self.melds]
@@ -297,7 +345,6 @@ def _hand_mask(cards: CardsLike, lo: int = 0, hi: int = 11) -> int:
 
 
 _CARDS: tuple[Card, ...] = tuple(deck())
-_RANK_ALL_SUITS = sum(1 << (13 * s) for s in range(4))
 
 
 def _run_spans(m: int) -> tuple[tuple[int, int], ...]:
@@ -321,18 +368,18 @@ _RUN_SPANS: list[tuple[tuple[int, int], ...]] = [_run_spans(m) for m in range(81
 
 def _arrangement(m: int, sets: int) -> Arrangement:
     """The arrangement of hand ``m`` with the given set cards (runs follow, R2)."""
-    melds: list[tuple[Card, ...]] = []
+    melds: list[Meld] = []
     cards = _CARDS
     if sets:
         ranks = (sets | sets >> 13 | sets >> 26 | sets >> 39) & _SUIT
         while ranks:
             low = ranks & -ranks
             ranks ^= low
-            melds.append(tuple(from_mask(sets & _RANK_ALL_SUITS * low)))
+            melds.append(Meld(from_mask(sets & _RANK_ALL_SUITS * low)))
     rest = m & ~sets
     for off in (0, 13, 26, 39):
         for lo, hi in _RUN_SPANS[rest >> off & _SUIT]:
-            melds.append(cards[off + lo : off + hi])
+            melds.append(Meld(cards[off + lo : off + hi]))
     dead = tuple(from_mask(rest & ~_run_melded(rest)))
     return Arrangement(tuple(melds), dead, sum(c.points for c in dead))
 
@@ -401,13 +448,21 @@ def deadwood(cards: CardsLike) -> int:
     >>> deadwood("KS QS JS TD")
     10
     """
-    if type(cards) is list:  # the common case, Card objects: no call but the solver's
+    given: Any = cards
+    if type(given) is list:  # Card objects, the common case: no call but the solver's
+        m: int
         try:
-            m = sum([c.mask for c in cards])
+            m = sum(map(_MASK_OF, given))
         except AttributeError:
             m = -1
-        if 0 <= m <= ALL_CARDS and m.bit_count() == len(cards) <= 11:
+        if 0 <= m <= ALL_CARDS and m.bit_count() == len(given) <= 11:
+            a, b, c, d = m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39
+            if not (a & b & (c | d)) | (c & d & (a | b)):  # no rank held 3 times: runs only
+                rd = _RUN_DW
+                return rd[a] + rd[b] + rd[c] + rd[d]
             return deadwood_mask(m)
+    elif type(given) is CardSet and given.mask.bit_count() <= 11:
+        return deadwood_mask(given.mask)
     return deadwood_mask(_hand_mask(cards))
 
 
@@ -436,16 +491,69 @@ def deadwood_by_discard(cards: CardsLike) -> dict[Card, int]:
     (19, 37)
     """
     m = -1
-    if type(cards) is list and len(cards) == 11:  # Card objects: the common case
+    given: Any = cards
+    tc = type(given)
+    if tc is CardSet:
+        m = given.mask
+    elif tc is list and len(given) == 11:
         try:
-            m = sum([c.mask for c in cards])
+            m = sum(map(_MASK_OF, given))
         except AttributeError:
             m = -1
     if not (0 <= m <= ALL_CARDS and m.bit_count() == 11):
         m = _hand_mask(cards, 11, 11)
-    deck_ = _CARDS
-    # deadwood_by_discard_mask lists its keys in increasing order (see its docstring)
-    return {deck_[k]: v for k, v in deadwood_by_discard_mask(m).items()}
+    a, b, c, d = m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39
+    # Runs only (no sets) first: every card gets a value, in index order, Card keys
+    # straight from the tables.
+    rd = _RUN_DW
+    drops = _DROPS
+    ra, rb, rc, rdd = rd[a], rd[b], rd[c], rd[d]
+    total = ra + rb + rc + rdd
+    out: dict[Card, int] = {}
+    suit, base = _SUIT_CARDS[0], total - ra
+    for r, v in drops[a]:
+        out[suit[r]] = base + v
+    suit, base = _SUIT_CARDS[1], total - rb
+    for r, v in drops[b]:
+        out[suit[r]] = base + v
+    suit, base = _SUIT_CARDS[2], total - rc
+    for r, v in drops[c]:
+        out[suit[r]] = base + v
+    suit, base = _SUIT_CARDS[3], total - rdd
+    for r, v in drops[d]:
+        out[suit[r]] = base + v
+    t3 = (a & b & (c | d)) | (c & d & (a | b))  # cards.trips(m), inlined: the hot path
+    if not t3:
+        return out
+    # Then every other set choice (as deadwood_by_discard_mask): a discard outside the
+    # chosen sets may do better with them.
+    per_rank = []
+    while t3:
+        low = t3 & -t3
+        r = low.bit_length() - 1
+        t3 ^= low
+        present = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
+        per_rank.append(_ALL_SET_OPTIONS[r][present])
+    choices = per_rank[0] if len(per_rank) == 1 else [sum(x) for x in product(*per_rank)]
+    for sets in choices:
+        if not sets:
+            continue  # the runs-only choice, done above
+        rest = m & ~sets
+        sa, sb, sc, sd = rest & _SUIT, rest >> 13 & _SUIT, rest >> 26 & _SUIT, rest >> 39
+        ra, rb, rc, rdd = rd[sa], rd[sb], rd[sc], rd[sd]
+        total = ra + rb + rc + rdd
+        for suit, x, base in ((_SUIT_CARDS[0], sa, total - ra), (_SUIT_CARDS[1], sb, total - rb),
+                              (_SUIT_CARDS[2], sc, total - rc),
+                              (_SUIT_CARDS[3], sd, total - rdd)):
+            for r, v in drops[x]:
+                card = suit[r]
+                if base + v < out[card]:
+                    out[card] = base + v
+    return out
+
+
+_MASK_OF = attrgetter("mask")
+_SUIT_CARDS = tuple(_CARDS[13 * s : 13 * s + 13] for s in range(4))
 
 
 def is_meld(cards: CardsLike) -> bool:
@@ -580,6 +688,27 @@ class Showdown:
     def laid_off(self) -> tuple[Card, ...]:
         """The defender's laid-off cards, in the order of ``layoffs`` (by meld, then card)."""
         return tuple(c for c, _ in self.layoffs)
+
+    def describe(self, knocker: str = "The knocker", defender: str = "The defender",
+                 symbols: bool = False) -> list[str]:
+        """The showdown as the text faces narrate it, one line each: what each player
+        shows, then the lay-offs (R8).
+
+        >>> sd = showdown("5C 6C 7C JD JH JS 2S 3S 4S 9H", "8C 9C 2D 3D 4D KH KD QC TH AH")
+        >>> for line in sd.describe("Ann", "Bob"):
+        ...     print(line)
+        Ann shows [JD JH JS]  [5C 6C 7C]  [2S 3S 4S]  deadwood 9H = 9
+        Bob shows [2D 3D 4D]  deadwood QC KD AH TH KH = 41
+        Bob lays off 8C on [5C 6C 7C], 9C on [5C 6C 7C]
+        """
+        lines = [f"{knocker} shows {self.knocker_arrangement.describe(symbols)}",
+                 f"{defender} shows {self.defender_arrangement.describe(symbols)}"]
+        if self.layoffs:
+            melds = self.knocker_arrangement.melds
+            lays = ", ".join(f"{format_cards([c], symbols)} on {melds[i].describe(symbols)}"
+                             for c, i in self.layoffs)
+            lines.append(f"{defender} lays off {lays}")
+        return lines
 
 
 def _meld_maps(melds: Sequence[Sequence[Card]]) -> tuple[int, int, dict[int, int], dict[int, int]]:

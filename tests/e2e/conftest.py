@@ -85,6 +85,11 @@ def server(tmp_path: Path) -> Iterator[str]:
         f"sqlite:///{tmp_path / 'table.sqlite3'}",
         "--bot-delay",
         "0.05",
+        # the tests drive whole matches over HTTP much faster than a person plays
+        "--rate-actions",
+        "100000/minute",
+        "--rate-create",
+        "1000/minute",
     ]
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

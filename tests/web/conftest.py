@@ -22,14 +22,33 @@ from fastapi.testclient import TestClient  # noqa: E402
 from ginrummy.hand import Hand  # noqa: E402
 from ginrummy.match import Match  # noqa: E402
 from ginrummy.web.app import create_app  # noqa: E402
+from ginrummy.web.guard import Settings  # noqa: E402
+from ginrummy.web.seeds import KEY_ENV, new_key_text  # noqa: E402
+
+from .cluster import postgres_url, redis_url, serves  # noqa: E402, F401 - fixtures
 
 CARD_RE = re.compile(r"^(?:10|[2-9TJQKA])[CDHS]$")
+
+
+@pytest.fixture(autouse=True)
+def seed_key(monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every web test runs with a fresh seed key in the environment (as a deployment
+    sets it), so no key file is written beside a shared database."""
+    key = new_key_text()
+    monkeypatch.setenv(KEY_ENV, key)
+    return key
+
+
+OPEN = "1000000/minute"
+NO_RATE_LIMITS = Settings(rate_create=OPEN, rate_join=OPEN, rate_lookup=OPEN, rate_actions=OPEN)
+"""Settings for tests that play many moves quickly (the rate-limit tests use defaults)."""
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     """A TestClient (lifespan running) over a new SQLite database; no computer delay."""
-    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0)
+    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0,
+                     settings=NO_RATE_LIMITS)
     with TestClient(app) as c:
         yield c
 

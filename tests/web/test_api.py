@@ -244,7 +244,9 @@ def test_friend_invite_flow(client: TestClient) -> None:
     # A second use is refused with a clear sentence and changes nothing.
     again = client.post(f"/api/matches/{mid}/join", json={"invite": code})
     assert again.status_code == 409
-    assert again.json() == {"error": "This invitation has already been used."}
+    body = again.json()
+    assert body["error"].startswith("This invitation has already been used. The seat was taken at")
+    assert abs(body["claimed_at"] - time.time()) < 60  # the friend can see when it was taken
     assert state(client, mid, tok1)["version"] == s1["version"]
     assert state(client, mid, tok1)["seat"] == 1  # the first token still works
 

@@ -42,6 +42,7 @@ __all__ = [
     "GinRummyEnv",
     "ILLEGAL_MODES",
     "IllegalActionIdError",
+    "MAX_HAND_ACTIONS",
     "MAX_HAND_POINTS",
     "register_gymnasium",
     "signed_points",
@@ -53,6 +54,9 @@ ILLEGAL_MODES = ("raise", "penalty")
 MAX_HAND_POINTS = 125
 """The most one hand can score (R9): gin's 25 plus at most 100 deadwood in 10 cards."""
 GYM_ID = "ginrummy/GinRummy-v0"
+MAX_HAND_ACTIONS = 1000
+"""Actions after which a hand that has not ended is cut off (truncated): only players
+who keep drawing from the discard pile get there (R5 and R7 set no limit)."""
 _MAX_REDEALS = 1000
 
 if TYPE_CHECKING:
@@ -83,6 +87,12 @@ def view_text(view: View) -> str:
             f"scores {view.scores[0]}-{view.scores[1]}")
 
 
+def _check_max_hand_actions(n: object) -> None:
+    """``max_hand_actions`` is an integer of at least 10."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 10:
+        raise ValueError(f"max_hand_actions must be an integer >= 10, not {n!r}.")
+
+
 def _check_seed(seed: object) -> int | None:
     """A seed is None or an int; anything else is a clear error."""
     if seed is None or (isinstance(seed, int) and not isinstance(seed, bool)):
@@ -99,6 +109,11 @@ class GinRummyEnv(_EnvBase):
     ``info["illegal_action"] = True``, changing nothing (so Gymnasium's ``check_env``,
     which sends unmasked random actions, passes); ``illegal="raise"`` refuses it with
     :class:`IllegalActionIdError` (a ValueError), also changing nothing.
+
+    The rules set no limit on draws from the discard pile (R5, R7), so two players who
+    keep taking each other's discards never end a hand: a hand that reaches
+    ``max_hand_actions`` actions (1000; real hands take under 100) ends the episode with
+    ``truncated=True`` and reward 0.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}
@@ -114,7 +129,9 @@ class GinRummyEnv(_EnvBase):
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
         as_numpy: bool | None = None,
+        max_hand_actions: int = MAX_HAND_ACTIONS,
     ) -> None:
+        _check_max_hand_actions(max_hand_actions)
         if episode not in EPISODES:
             raise ValueError(f"episode must be 'hand' or 'match', not {episode!r}.")
         if seat not in (0, 1, None) or isinstance(seat, bool):
@@ -138,6 +155,7 @@ class GinRummyEnv(_EnvBase):
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
         self.as_numpy = as_numpy
+        self.max_hand_actions = max_hand_actions
         self.observation_space = observation_space()
         self.action_space = action_space()
         self._rng: random.Random | None = None
@@ -236,11 +254,16 @@ class GinRummyEnv(_EnvBase):
             info["error"] = reason
             return self._obs(view), self.illegal_penalty, False, False, info
         reward, terminated, ended = self._play(action)
-        self._done = terminated
+        truncated = not terminated and self._too_long()
+        self._done = terminated or truncated
         view = self._agent_view()
         if self.render_mode == "human":
             print(view_text(view))
-        return self._obs(view), reward, terminated, False, self._info(view, ended)
+        return self._obs(view), reward, terminated, truncated, self._info(view, ended)
+
+    def _too_long(self) -> bool:
+        """Whether the current hand has run to ``max_hand_actions`` (see the class doc)."""
+        return len(self._current().history) >= self.max_hand_actions
 
     def _play(self, action: Action) -> tuple[float, bool, list[HandResult]]:
         """Play the agent's legal ``action`` and the opponent's replies; the reward, whether

@@ -8,6 +8,12 @@ mask is all zeros when the agent is not to act); ``step(action_id)`` plays for
 class subclasses ``pettingzoo.AECEnv``; without it, a small built-in base supplies the
 same helper methods (``last``, ``agent_iter``, dead-agent steps), so it works duck-typed.
 
+As PettingZoo's classic games, :func:`env` gives it wrapped (order enforcing, bounds
+checks, an illegal move ending the episode with :func:`illegal_reward`) and
+:func:`raw_env` bare (an illegal move raises and changes nothing). With numpy,
+observations come from a :class:`~ginrummy.rl.tracker.HandTracker` updated at each step
+(the same values as encoding the seat's view, without rebuilding it).
+
 Episodes and rewards are as in :mod:`ginrummy.rl.gym_env`: ``episode="hand"`` gives each
 player the signed points of the hand (zero-sum, R9), ``episode="match"`` gives +1/-1
 (0 and 0 for a tie at the hand limit, R10) at the end of the match.
@@ -31,8 +37,10 @@ from . import _compat
 from .encoding import ACTIONS, _as_id, describe_action, encode, legal_ids, legal_mask
 from .gym_env import (
     EPISODES,
+    MAX_HAND_ACTIONS,
     MAX_HAND_POINTS,
     IllegalActionIdError,
+    _check_max_hand_actions,
     _check_seed,
     signed_points,
     view_text,
@@ -138,7 +146,12 @@ else:
 
 
 class GinRummyAECEnv(_AECBase):
-    """Two learning agents at one table (self-play, or any two policies)."""
+    """Two learning agents at one table (self-play, or any two policies).
+
+    A hand that reaches ``max_hand_actions`` actions without ending (only possible when
+    the players keep drawing from the discard pile: R5 and R7 set no limit) truncates
+    both agents, with reward 0.
+    """
 
     metadata: dict[str, Any] = {
         "render_modes": ["ansi", "human"],
@@ -154,7 +167,9 @@ class GinRummyAECEnv(_AECBase):
         normalize: bool = False,
         render_mode: str | None = None,
         as_numpy: bool | None = None,
+        max_hand_actions: int = MAX_HAND_ACTIONS,
     ) -> None:
+        _check_max_hand_actions(max_hand_actions)
         if episode not in EPISODES:
             raise ValueError(f"episode must be 'hand' or 'match', not {episode!r}.")
         if options is not None and not isinstance(options, Options):
@@ -166,6 +181,7 @@ class GinRummyAECEnv(_AECBase):
         self.normalize = normalize
         self.render_mode = render_mode
         self.as_numpy = as_numpy
+        self.max_hand_actions = max_hand_actions
         self.possible_agents = list(AGENTS)
         self.agents = []
         self.observation_spaces = {a: observation_space(with_mask=True) for a in AGENTS}
@@ -276,7 +292,12 @@ class GinRummyAECEnv(_AECBase):
             self._infos_dirty = False
         if hand.result is None:
             # rewards are all zero between the deal and the end (set only when it ends)
-            self._select()
+            if len(hand.history) >= self.max_hand_actions:
+                self._clear_rewards()  # an endless hand is cut off: both truncated
+                self.truncations = dict.fromkeys(AGENTS, True)
+                self.agent_selection = AGENTS[1 - seat]
+            else:
+                self._select()
         else:
             self._hand_ended(hand, seat)
         if self.render_mode == "human":

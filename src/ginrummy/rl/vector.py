@@ -4,9 +4,11 @@
 :class:`~ginrummy.rl.gym_env.GinRummyEnv` games. ``reset(seed=s)`` seeds game ``k`` with
 ``s + k`` and returns ``(obs, info)``; ``step(actions)`` plays one action id per game and
 returns ``(obs, rewards, terminated, truncated, info)`` as arrays of ``num_envs`` rows.
-A game whose episode ended is dealt again in the same step (Gymnasium's ``SAME_STEP``
-autoreset): its row of ``obs`` is the new episode's first observation, and
-``info["final_obs"]`` holds the last one (``info["_final_obs"]`` flags those rows).
+A game whose episode ended (or was cut off after ``max_hand_actions`` actions in one
+hand, ``truncated``, as in ``GinRummyEnv``) is dealt again in the same step
+(Gymnasium's ``SAME_STEP`` autoreset): its row of ``obs`` is the new episode's first
+observation, and ``info["final_obs"]`` holds the last one (``info["_final_obs"]`` flags
+those rows).
 ``info["action_mask"]`` (also :meth:`action_masks`) is the ``(num_envs, 107)`` int8 mask
 of the observations returned. An illegal id gets ``illegal_penalty`` and changes nothing
 in its game (``info["illegal_action"]`` flags it), as in ``GinRummyEnv``'s default.
@@ -33,11 +35,14 @@ from ..bots import Bot
 from ..options import Options
 from . import _compat
 from .encoding import ACTIONS, NUM_ACTIONS, OBS_SIZE, _as_id
-from .gym_env import GinRummyEnv, _check_seed
+from .gym_env import MAX_HAND_ACTIONS, GinRummyEnv, _check_seed
 from .spaces import action_space, observation_space
 from .tracker import is_legal
 
 __all__ = ["GinRummyVectorEnv"]
+
+_AUTORESET: Any = (getattr(_compat.gymnasium.vector, "AutoresetMode", None)
+                   if _compat.gymnasium is not None else None)
 
 if TYPE_CHECKING:
     _VecBase = object
@@ -50,8 +55,8 @@ class GinRummyVectorEnv(_VecBase):
     """``num_envs`` games of one agent against ``opponent``, stepped together."""
 
     metadata: dict[str, Any] = {"render_modes": []}
-    if _compat.gymnasium is not None:
-        metadata["autoreset_mode"] = _compat.gymnasium.vector.AutoresetMode.SAME_STEP
+    if _AUTORESET is not None:  # gymnasium >= 1.1 names the autoreset modes
+        metadata["autoreset_mode"] = _AUTORESET.SAME_STEP
 
     def __init__(
         self,
@@ -62,6 +67,7 @@ class GinRummyVectorEnv(_VecBase):
         options: Options | None = None,
         normalize: bool = False,
         illegal_penalty: float = -1.0,
+        max_hand_actions: int = MAX_HAND_ACTIONS,
     ) -> None:
         np = _compat.np
         if np is None:
@@ -74,7 +80,9 @@ class GinRummyVectorEnv(_VecBase):
         self.num_envs = num_envs
         self.envs = [GinRummyEnv(opponent=opponent, episode=episode, seat=seat,
                                  options=options, normalize=normalize, illegal="penalty",
-                                 illegal_penalty=illegal_penalty) for _ in range(num_envs)]
+                                 illegal_penalty=illegal_penalty,
+                                 max_hand_actions=max_hand_actions)
+                     for _ in range(num_envs)]
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = None
         self.single_observation_space = observation_space()
@@ -125,6 +133,7 @@ class GinRummyVectorEnv(_VecBase):
         n = self.num_envs
         rewards = np.zeros(n, dtype=np.float64)
         terminated = np.zeros(n, dtype=bool)
+        truncated = np.zeros(n, dtype=bool)
         illegal = np.zeros(n, dtype=bool)
         final_obs = None
         for k, env in enumerate(self.envs):
@@ -136,8 +145,10 @@ class GinRummyVectorEnv(_VecBase):
                 continue
             reward, done, _ = env._play(action)
             rewards[k] = reward
-            if done:
-                terminated[k] = True
+            cut = not done and env._too_long()
+            if done or cut:
+                terminated[k] = done
+                truncated[k] = cut
                 if final_obs is None:
                     final_obs = np.empty(n, dtype=object)
                 final_obs[k] = env._obs()
@@ -146,8 +157,8 @@ class GinRummyVectorEnv(_VecBase):
         info: dict[str, Any] = {"action_mask": self._masks.copy(), "illegal_action": illegal}
         if final_obs is not None:
             info["final_obs"] = final_obs
-            info["_final_obs"] = terminated.copy()
-        return self._obs.copy(), rewards, terminated, np.zeros(n, dtype=bool), info
+            info["_final_obs"] = terminated | truncated
+        return self._obs.copy(), rewards, terminated, truncated, info
 
     def action_masks(self) -> Any:
         """The ``(num_envs, 107)`` legal-action flags of the current observations."""

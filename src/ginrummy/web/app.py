@@ -22,8 +22,20 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from .service import Service, Subscriber, Table, TableError, level_list
-from .store import DEFAULT_DB_URL, Store
+from . import extras, extras_app
+from .broker import make_broker
+from .computer import ComputerDriver
+from .guard import (
+    JSONError,
+    RateLimits,
+    SecurityHeaders,
+    Settings,
+    origin_allowed,
+    parse_json,
+)
+from .seeds import SeedCipher, load_key
+from .service import Limits, Service, Subscriber, Table, TableError, level_list
+from .store import DEFAULT_DB_URL, Store, sqlite_path
 
 __all__ = ["MAX_BODY", "STATIC_DIR", "create_app"]
 
@@ -117,14 +129,23 @@ def _error(status: int, message: str, extra: dict[str, Any] | None = None) -> JS
 
 
 async def _json_body(request: Request) -> Any:
-    """The parsed JSON body; TableError 400 with the parser's reason if it is not JSON."""
+    """The parsed JSON body; TableError 400 with the parser's reason if it is not JSON
+    (or nests deeper than any request needs)."""
     raw = await request.body()
     if not raw.strip():
         raise TableError(400, "The request needs a JSON body.")
     try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise TableError(400, f"The request body is not valid JSON: {e}.") from None
+        return parse_json(raw)
+    except UnicodeDecodeError:
+        raise TableError(400, "The request body is not valid JSON: it is not UTF-8 text.") from None
+    except JSONError as e:
+        raise TableError(400, str(e)) from None
+
+
+def _client(conn: Request | WebSocket) -> str:
+    """The client's address for rate limits (behind a trusted proxy, uvicorn has already
+    put the forwarded address here)."""
+    return conn.client.host if conn.client else "unknown"
 
 
 def _bearer(request: Request) -> str | None:
@@ -147,12 +168,28 @@ def create_app(
     bot_delay: float | tuple[float, float] = (0.6, 1.2),
     resume: bool = True,
     idle_seconds: float = 600.0,
+    broker_url: str | None = None,
+    settings: Settings | None = None,
+    seed_key_file: str | None = None,
+    driver: ComputerDriver | None = None,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The web table's ASGI app over the database at ``db_url``; computer moves wait
     ``bot_delay`` seconds (a number, or a (low, high) range drawn per move); tables idle
-    for ``idle_seconds`` leave memory until their next use."""
-    store = Store(db_url)
-    service = Service(store, bot_delay=bot_delay, resume=resume, idle_seconds=idle_seconds)
+    for ``idle_seconds`` leave memory until their next use. With ``broker_url`` (Redis)
+    any number of such apps serve the same tables (INTERFACES §8). Raises StoreError,
+    BrokerError or SeedKeyError with a clear message when one cannot be used."""
+    settings = settings if settings is not None else Settings()
+    broker = make_broker(broker_url)
+    default_key: Path | None = None
+    if not broker.distributed:  # one process: a key file made beside the database
+        db_file = sqlite_path(db_url)
+        default_key = Path(db_file + ".key") if db_file else Path("ginrummy.key")
+    cipher = SeedCipher(load_key(seed_key_file, default_key))
+    store = Store(db_url, cipher)
+    service = Service(store, bot_delay=bot_delay, resume=resume, idle_seconds=idle_seconds,
+                      broker=broker, driver=driver, limits=limits)
+    rate = RateLimits(settings, broker_url if broker.distributed and broker_url else "memory://")
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -166,7 +203,9 @@ def create_app(
         title="Gin Rummy", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
     )
     app.state.service = service
+    app.state.settings = settings
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(SecurityHeaders)
 
     # ---------------------------------------------------------------- errors
 
@@ -208,14 +247,24 @@ def create_app(
     async def play_page(match_id: str) -> Response:
         return _page("play.html", "table")
 
+    extras_app.register(app, service, STATIC_DIR)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     # ---------------------------------------------------------------- API
 
+    async def limit(kind: str, conn: Request | WebSocket) -> None:
+        """429 when this client is over its rate limit for ``kind``."""
+        if not await rate.hit(kind, _client(conn)):
+            raise TableError(
+                429, f"Too many requests: at most {rate.describe(kind)} from one address. "
+                "Wait a moment and try again."
+            )
+
     async def seat_table(match_id: str, request: Request) -> tuple[Table, int]:
+        await limit("actions", request)
         t = await service.table(match_id)
-        return t, service.authenticate(t, _bearer(request))
+        return t, await service.authenticate_fresh(t, _bearer(request))
 
     @app.get("/api/bots")
     async def bots() -> dict[str, Any]:
@@ -223,16 +272,20 @@ def create_app(
 
     @app.post("/api/matches")
     async def create(request: Request) -> JSONResponse:
-        return JSONResponse(await service.create(await _json_body(request)), status_code=201)
+        await limit("create", request)
+        made = await extras.seal_new(service, await service.create(await _json_body(request)))
+        return JSONResponse(made, status_code=201)
 
     @app.post("/api/matches/lookup")
     async def lookup(request: Request) -> dict[str, Any]:
+        await limit("lookup", request)
         return await service.lookup(await _json_body(request))
 
     @app.post("/api/matches/{match_id}/join")
     async def join(match_id: str, request: Request) -> dict[str, Any]:
+        await limit("join", request)
         t = await service.table(match_id)
-        return await service.join(t, await _json_body(request))
+        return await extras.join(service, t, await _json_body(request))
 
     @app.get("/api/matches/{match_id}")
     async def get_state(match_id: str, request: Request) -> dict[str, Any]:
@@ -255,7 +308,7 @@ def create_app(
     async def record(match_id: str) -> JSONResponse:
         t = await service.table(match_id)
         return JSONResponse(
-            await service.record(t),
+            await extras.seal_record(service, t, await service.record(t)),
             headers={"Content-Disposition": f'attachment; filename="ginrummy-{t.id}.json"'},
         )
 
@@ -268,20 +321,34 @@ def create_app(
 
     @app.websocket("/api/matches/{match_id}/ws")
     async def ws(websocket: WebSocket, match_id: str) -> None:
+        origin = websocket.headers.get("origin")
+        if not origin_allowed(origin, websocket.headers.get("host"), settings.allowed_origins):
+            log.warning("refused a WebSocket from origin %r", origin)
+            await websocket.close(code=4403)  # before accept: the handshake gets a 403
+            return
         await websocket.accept()
         try:
             t = await service.table(match_id)
-            seat = service.authenticate(t, websocket.query_params.get("token"))
+            token = websocket.query_params.get("token")  # deprecated: logs would show it
+            if token is None:
+                token = await _ws_auth(websocket, settings.ws_auth_seconds)
+            seat = await service.authenticate_fresh(t, token)
         except TableError as e:
             await websocket.send_json({"type": "error", "status": e.status, "message": e.message})
             await websocket.close(code=4000 + e.status)
+            return
+        except WebSocketDisconnect:
             return
         sub = Subscriber(seat, websocket.send_text)
         writer = asyncio.create_task(sub.run())
         try:
             await service.subscribe(t, sub)
             while not sub.closed:
-                msg = await websocket.receive()
+                try:
+                    msg = await asyncio.wait_for(websocket.receive(), settings.ws_idle_seconds)
+                except TimeoutError:
+                    sub.close()  # idle: the page reconnects when it comes back
+                    break
                 if msg["type"] == "websocket.disconnect":
                     break
                 text = msg.get("text")
@@ -290,22 +357,54 @@ def create_app(
                         text = (msg.get("bytes") or b"").decode("utf-8")
                     except UnicodeDecodeError:
                         text = "\ufffd"
-                reply = await _ws_message(service, t, seat, text)
+                try:
+                    await limit("actions", websocket)
+                    reply = await _ws_message(service, t, seat, text)
+                except TableError as e:
+                    reply = {"type": "error", "status": e.status, "message": e.message}
                 if reply is not None:
                     sub.push(reply)
         except WebSocketDisconnect:
             pass
         except TableError as e:
             sub.push({"type": "error", "status": e.status, "message": e.message})
+            if e.status == 429:
+                sub.close()
+                await writer
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=4429)
+                return
         finally:
             reconnect = sub.closed
             service.unsubscribe(t, sub)
             await writer
-            if reconnect:  # dropped (too far behind, or the table was reloaded)
+            if reconnect:  # dropped (too far behind, idle, or the table was reloaded)
                 with contextlib.suppress(Exception):
                     await websocket.close(code=1012)
 
     return app
+
+
+async def _ws_auth(websocket: WebSocket, timeout: float) -> str:
+    """The token of the socket's first message, ``{"type": "auth", "token": T}`` (kept
+    out of the URL, so no access log ever shows it); 401 when it does not come in time."""
+    try:
+        msg = await asyncio.wait_for(websocket.receive(), timeout)
+    except TimeoutError:
+        raise TableError(401, "Send {\"type\": \"auth\", \"token\": \"...\"} first.") from None
+    if msg["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(int(msg.get("code") or 1000))
+    text = msg.get("text") or ""
+    if len(text) > MAX_BODY:
+        raise TableError(413, f"The message is too large: at most {MAX_BODY // 1024} KiB.")
+    try:
+        body = parse_json(text, "message")
+    except JSONError as e:
+        raise TableError(400, str(e)) from None
+    if not (isinstance(body, dict) and body.get("type") == "auth"
+            and isinstance(body.get("token"), str)):
+        raise TableError(401, "Send {\"type\": \"auth\", \"token\": \"...\"} first.")
+    return str(body["token"])
 
 
 async def _ws_message(service: Service, t: Table, seat: int, text: str) -> dict[str, Any] | None:
@@ -316,9 +415,9 @@ async def _ws_message(service: Service, t: Table, seat: int, text: str) -> dict[
                 "message": f"The message is too large: at most {MAX_BODY // 1024} KiB."}
     try:
         try:
-            msg = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise TableError(400, f"The message is not valid JSON: {e}.") from None
+            msg = parse_json(text, "message")
+        except JSONError as e:
+            raise TableError(400, str(e)) from None
         if not isinstance(msg, dict):
             raise TableError(400, "A message must be a JSON object.")
         kind = msg.get("type")
@@ -330,6 +429,8 @@ async def _ws_message(service: Service, t: Table, seat: int, text: str) -> dict[
             return {"type": "state", "state": await service.join_and_state(t, seat)}
         elif kind == "ping":
             return {"type": "pong"}
+        elif kind == "auth":
+            return None  # already authenticated (e.g. with the deprecated URL token)
         else:
             raise TableError(400, f"Unknown message type {kind!r}: use 'action' or 'next'.")
     except TableError as e:

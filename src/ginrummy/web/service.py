@@ -1,11 +1,12 @@
-"""The web table's logic: matches held in memory, every change stored before it is shown.
+"""The web table's service: every change checked, stored, then shown, on one or many processes.
 
-The server is authoritative. A :class:`Table` is one match rebuilt from the database
-(deals derived from the secret seed, actions replayed); each accepted action is checked
-(seat, token, version, phase, legality), committed with its version bump in one
-transaction, and only then acknowledged and pushed to each seat as that seat's own STATE
-(R11). Computer moves are made here, with a short natural delay, and stored like a
-person's; after a restart, pending computer turns resume.
+The server is authoritative. Each accepted action is checked (seat, token, version,
+phase, legality), committed with its version bump in one transaction, and only then
+acknowledged and pushed to each seat as that seat's own STATE (R11). The pieces: a
+:class:`~.table.Table` session per match in memory, the :class:`~.store.Store` (the
+single source of truth), the :class:`~.computer.ComputerDriver` (computer decisions off
+the event loop) and the :class:`~.broker.Broker` (other processes' "table changed"
+events and computer-turn leases). After a restart, pending computer turns resume.
 """
 
 from __future__ import annotations
@@ -13,21 +14,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import json
 import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Coroutine, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..bots import Bot, BotError, bot_names, make_bot
+from ..bots import BotError, bot_names, make_bot
 from ..cards import to_mask
 from ..hand import (
     Action,
-    Deal,
     HandOverError,
     HandResult,
     IllegalActionError,
@@ -36,6 +35,10 @@ from ..hand import (
 from ..match import Match, MatchOverError
 from ..melds import arrangements_mask
 from ..options import Options, OptionsError
+from . import extras
+from .broker import Broker, LocalBroker
+from .computer import ComputerDriver
+from .replays import ReplayCache
 from .store import (
     NO_TOKEN,
     Change,
@@ -46,9 +49,20 @@ from .store import (
     StoreError,
     hash_token,
 )
+from .table import (
+    Subscriber,
+    Table,
+    TableError,
+    build_match,
+    catch_up,
+    deal_for,
+    dumps,
+    secret_seed,
+)
 
 __all__ = [
     "BOT_LEVELS",
+    "Limits",
     "MAX_NAME",
     "Service",
     "Subscriber",
@@ -60,12 +74,6 @@ __all__ = [
 
 log = logging.getLogger("ginrummy.web")
 
-_orjson: Any
-try:
-    import orjson as _orjson
-except ImportError:  # optional: only faster
-    _orjson = None
-
 T = TypeVar("T")
 
 MAX_NAME = 30
@@ -75,36 +83,10 @@ FRIEND_NAME = "Friend"
 BOT_LEVELS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("easy", "Easy", ("easy", "simple", "random")),
     ("medium", "Medium", ("medium", "marjj", "simple", "easy", "random")),
-    ("hard", "Hard", ("hard", "strong", "medium", "marjj", "simple", "easy", "random")),
+    ("hard", "Hard", ("expert", "hard", "strong", "medium", "marjj", "simple", "easy", "random")),
 )
 """Levels offered to people: (level, label, bot names to try in order). A level whose own
 bot is not registered falls back to the next one that is, so the lobby never breaks."""
-
-
-class TableError(Exception):
-    """A refused request: the HTTP status and the sentence the player sees; 409 refusals
-    may carry the seat's current STATE so the page can catch up."""
-
-    def __init__(self, status: int, message: str, state: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.state = state
-
-    def to_json(self) -> dict[str, Any]:
-        """The HTTP error body."""
-        d: dict[str, Any] = {"error": self.message}
-        if self.state is not None:
-            d["state"] = self.state
-        return d
-
-
-def dumps(obj: Any) -> str:
-    """JSON text of a message: with orjson when it is installed (several times faster on
-    the STATE pushed to both seats after every action), else the standard library."""
-    if _orjson is not None:
-        return str(_orjson.dumps(obj).decode())
-    return json.dumps(obj, separators=(",", ":"))
 
 
 def resolve_bot(level: str) -> str:
@@ -121,12 +103,6 @@ def resolve_bot(level: str) -> str:
     raise TableError(400, f"Unknown computer level {level!r}: choose one of {levels}.")
 
 
-def deal_for(seed: int, hand_index: int) -> Deal:
-    """The deal of hand ``hand_index``: a pure function of the match's secret seed, so a
-    restart (or a replay) deals exactly the same cards."""
-    return Deal.shuffled(random.Random(f"{seed}:{hand_index}"))
-
-
 def _version_of(body: Mapping[str, Any]) -> int:
     v = body.get("version")
     if isinstance(v, bool) or not isinstance(v, int):
@@ -136,112 +112,29 @@ def _version_of(body: Mapping[str, Any]) -> int:
     return v
 
 
-class Subscriber:
-    """One WebSocket of one seat: messages queue up and a writer task sends them in order,
-    so a slow browser never holds up the table."""
-
-    QUEUE = 256
-
-    def __init__(self, seat: int, send_text: Callable[[str], Any]) -> None:
-        self.seat = seat
-        self._send_text = send_text
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(self.QUEUE)
-        self.closed = False
-
-    def push(self, message: dict[str, Any]) -> None:
-        """Queue a message; a browser too far behind is dropped (it reconnects and gets
-        the current state)."""
-        if not self.closed:
-            self.push_text(dumps(message))
-
-    def push_text(self, text: str) -> None:
-        """Queue an already encoded message (one encoding serves every socket of a seat)."""
-        if self.closed:
-            return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            self.close()
-
-    def close(self) -> None:
-        """Stop sending (the writer task ends after what is queued)."""
-        if not self.closed:
-            self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
-
-    async def run(self) -> None:
-        """Send queued messages until closed or the socket fails."""
-        while True:
-            text = await self.queue.get()
-            if text is None:
-                return
-            try:
-                await self._send_text(text)
-            except Exception:  # noqa: BLE001 - a dead socket just ends this writer
-                self.closed = True
-                return
+class _Stale(Exception):
+    """A commit found the stored version moved on (another process changed the match):
+    the table has been rebuilt from the database; check the request again."""
 
 
-@dataclass(eq=False)
-class Table:
-    """One match in memory: its stored row, the rebuilt :class:`Match`, the lock that
-    orders every change, the seats' WebSockets and the computer player."""
+@dataclass
+class Limits:
+    """Caps that keep one client or one burst from exhausting the server; each is a
+    setting of ``ginrummy serve`` with this default."""
 
-    stored: StoredMatch
-    match: Match
-    next_seq: int
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    subscribers: set[Subscriber] = field(default_factory=set)
-    bot: Bot | None = None
-    bot_seat: int | None = None
-    bot_task: asyncio.Task[None] | None = None
-    base_version: int = 0
-    """Oldest version an action may be based on: the last change to the game itself (a
-    friend joining changes no cards, so it does not make a move stale)."""
-    hand_end_version: int | None = None
-    """While between hands: the version at which the hand ended; a ``next`` based on any
-    later version is still good (both players may press it at once)."""
-    state_cache: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)
-    """Each seat's last STATE with the version it shows (see :meth:`Service.state`)."""
-    last_used: float = field(default_factory=time.monotonic)
-    """When a request last used this table (monotonic seconds): idle tables are evicted
-    from memory and rebuilt from the database on their next use."""
-
-    @property
-    def id(self) -> str:
-        """The match id."""
-        return self.stored.id
-
-
-def _secret_seed() -> tuple[int, int]:
-    """A new match's secret seed and first dealer, from the system's secure randomness."""
-    return secrets.randbits(62), secrets.randbelow(2)
-
-
-def build_match(sm: StoredMatch) -> Match:
-    """Replay a stored match: deal each hand from the seed and play its stored actions
-    under the rules (so a damaged row is caught, not trusted)."""
-    m = Match(
-        Options.from_json(sm.options),
-        seed=sm.seed,
-        first_dealer=sm.first_dealer,
-        players=(sm.players[0], sm.players[1]),
-        auto_deal=False,
-    )
-    by_hand: dict[int, list[StoredAction]] = {}
-    for a in sm.actions:
-        by_hand.setdefault(a.hand, []).append(a)
-    for i in range(sm.hands_dealt):
-        m.start_hand(deal_for(sm.seed, i))
-        for a in by_hand.get(i, []):
-            m.play(Action.from_json(a.action), a.seat)
-    return m
+    max_tables: int = 5000
+    """Tables held in memory at once (idle ones are evicted first; then 503)."""
+    max_sockets_per_seat: int = 4
+    """Open WebSockets per seat (a fifth is refused with 4429)."""
+    abandoned_days: float = 30.0
+    """Unfinished matches untouched this long are deleted (0: never)."""
 
 
 class Service:
     """Every table of the server. Async methods run on the event loop; database calls
-    run in a worker thread (one for SQLite, whose writes are serial anyway)."""
+    run in a worker thread (one for SQLite, whose writes are serial anyway); computer
+    decisions in the :class:`ComputerDriver`; other processes' changes arrive through
+    the :class:`Broker`."""
 
     def __init__(
         self,
@@ -251,6 +144,11 @@ class Service:
         idle_seconds: float = 600.0,
         finished_idle_seconds: float = 60.0,
         sweep_seconds: float = 30.0,
+        broker: Broker | None = None,
+        driver: ComputerDriver | None = None,
+        limits: Limits | None = None,
+        lease_seconds: float = 3.0,
+        scan_seconds: float = 1.0,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
@@ -258,8 +156,13 @@ class Service:
         self.idle_seconds = idle_seconds
         self.finished_idle_seconds = finished_idle_seconds
         self.sweep_seconds = sweep_seconds
+        self.broker = broker if broker is not None else LocalBroker()
+        self.driver = driver if driver is not None else ComputerDriver()
+        self.limits = limits if limits is not None else Limits()
+        self.lease_seconds = lease_seconds
+        self.scan_seconds = scan_seconds
         self.tables: dict[str, Table] = {}
-        self.seed_source: Callable[[], tuple[int, int]] = _secret_seed
+        self.seed_source: Callable[[], tuple[int, int]] = secret_seed
         """(secret seed, first dealer) of a new match; tests may fix it to get known deals."""
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._executor = ThreadPoolExecutor(
@@ -268,33 +171,60 @@ class Service:
         self._tasks: set[asyncio.Task[None]] = set()
         self._pending: list[tuple[Change, asyncio.Future[int]]] = []
         self._writer: asyncio.Task[None] | None = None
+        self.replays = ReplayCache()
+        self._refreshing: set[str] = set()
+        self._missed: set[str] = set()
+        """Tables changed elsewhere while this process was loading them: caught up after."""
+        self._published: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
 
     # ------------------------------------------------------------------ lifecycle
 
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     async def start(self) -> None:
-        """Resume computer turns that were pending when the server stopped, and start the
-        sweeper that evicts idle tables from memory."""
-        starts = [self._sweep_forever()]
-        if self.resume:
-            starts.append(self._resume_all())
-        for coro in starts:
-            task = asyncio.create_task(coro)
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+        """Connect to the broker, resume computer turns that were pending when the server
+        stopped, and start the sweeper that evicts idle tables and prunes abandoned ones."""
+        await self.broker.start(self._on_remote_change, self._on_broker_reconnect)
+        self._spawn(self._sweep_forever())
+        if self.broker.distributed:
+            self._spawn(self._publisher())
+            self._spawn(self._scan_forever())
+        elif self.resume:
+            self._spawn(self._resume_all())
 
     async def _sweep_forever(self) -> None:
         while True:
             await asyncio.sleep(self.sweep_seconds)
             try:
                 self.evict_idle()
+                await self.prune()
             except Exception:  # noqa: BLE001 - the sweeper must outlive any surprise
                 log.exception("evicting idle tables failed")
 
-    def evict_idle(self, now: float | None = None) -> list[str]:
+    async def prune(self, now: float | None = None) -> int:
+        """Delete unfinished matches nobody has touched for ``limits.abandoned_days``
+        (finished ones stay: their records and replays are public). Returns how many."""
+        days = self.limits.abandoned_days
+        if days <= 0:
+            return 0
+        cutoff = (time.time() if now is None else now) - days * 86400
+        ids = await self._db(self.store.prune_abandoned, cutoff)
+        for mid in ids:
+            t = self.tables.get(mid)
+            if t is not None:
+                self._evict(t)
+        if ids:
+            log.info("pruned %d abandoned matches", len(ids))
+        return len(ids)
+
+    def evict_idle(self, now: float | None = None, force: bool = False) -> list[str]:
         """Drop from memory the tables nobody is using: no open WebSocket, no change or
         computer move under way, and untouched for ``idle_seconds`` (``finished_idle_seconds``
-        once the match is over). Everything is in the database, so the next request
-        rebuilds the table exactly. Returns the evicted ids."""
+        once the match is over; any time at all with ``force``). Everything is in the
+        database, so the next request rebuilds the table exactly. Returns the evicted ids."""
         now = time.monotonic() if now is None else now
         gone: list[str] = []
         for mid, t in list(self.tables.items()):
@@ -303,7 +233,7 @@ class Service:
             if t.bot_task is not None and not t.bot_task.done():
                 continue
             limit = self.finished_idle_seconds if t.match.is_over() else self.idle_seconds
-            if now - t.last_used >= limit:
+            if force or now - t.last_used >= limit:
                 del self.tables[mid]
                 t.subscribers.clear()
                 gone.append(mid)
@@ -314,7 +244,7 @@ class Service:
     async def _resume_all(self) -> None:
         try:
             ids = await self._db(self.store.ids_with_status, "playing", "computer")
-        except StoreError as e:
+        except (StoreError, TableError) as e:
             log.error("Cannot resume computer turns: %s", e)
             return
         for mid in ids:
@@ -325,8 +255,34 @@ class Service:
                 continue
             self._kick_bot(t)
 
+    async def _scan_forever(self) -> None:
+        """Many processes: take over computer turns whose driver is gone. A turn left
+        waiting longer than a moment whose lease nobody holds is driven here (the lease
+        makes sure by one process only; the version check makes a lost race harmless)."""
+        while True:
+            await asyncio.sleep(self.scan_seconds)
+            try:
+                ids = await self._db(
+                    self.store.computer_turns, time.time() - self.scan_seconds
+                )
+                for mid in ids:
+                    t = self.tables.get(mid)
+                    if t is not None and t.bot_task is not None and not t.bot_task.done():
+                        continue
+                    if not await self.broker.acquire(mid, self.lease_seconds):
+                        continue
+                    await self.broker.release(mid)  # _bot_run takes it again for itself
+                    t = await self.table(mid)
+                    async with t.lock:
+                        await self._refresh_locked(t)
+                    self._kick_bot(t)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - database or broker away: try again
+                log.warning("scanning for computer turns failed: %s", e)
+
     async def stop(self) -> None:
-        """Cancel computer players and writers, and release the database."""
+        """Cancel computer players and writers, and release the database and broker."""
         for t in list(self.tables.values()):
             if t.bot_task is not None:
                 t.bot_task.cancel()
@@ -334,6 +290,8 @@ class Service:
                 s.close()
         for task in list(self._tasks):
             task.cancel()
+        await self.broker.close()
+        self.driver.close()
         self._executor.shutdown(wait=True)
         self.store.close()
 
@@ -385,6 +343,87 @@ class Service:
                 else:
                     f.set_result(r)
 
+    # ------------------------------------------------------------------ other processes
+
+    async def _publisher(self) -> None:
+        """Send "table changed" events in commit order, one at a time (a broker outage
+        delays pushes to other processes' seats; it never blocks a commit)."""
+        while True:
+            mid, version = await self._published.get()
+            try:
+                await self.broker.publish(mid, version)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - broker down: seats elsewhere poll
+                log.warning("could not publish a change of %s: %s", mid, e)
+
+    def _on_remote_change(self, match_id: str, version: int) -> None:
+        """Another process stored a change: bring this process's copy forward (if it has
+        one) and push each of its seats its own view."""
+        t = self.tables.get(match_id)
+        if t is None:
+            if match_id in self._loading:  # being read: it may have read the old version
+                self._missed.add(match_id)
+            return
+        if t.stored.version >= version or match_id in self._refreshing:
+            return
+        self._refreshing.add(match_id)
+        self._spawn(self._refresh_task(t))
+
+    def _on_broker_reconnect(self) -> None:
+        """Events may have been missed while the broker was away: catch every table up."""
+        for t in list(self.tables.values()):
+            if t.id not in self._refreshing:
+                self._refreshing.add(t.id)
+                self._spawn(self._refresh_task(t))
+
+    async def _refresh_task(self, t: Table) -> None:
+        try:
+            async with t.lock:
+                self._refreshing.discard(t.id)
+                await self._refresh_locked(t)
+        except TableError as e:
+            log.warning("could not catch up match %s: %s", t.id, e.message)
+        finally:
+            self._refreshing.discard(t.id)
+        self._kick_bot(t)
+
+    async def _refresh_locked(self, t: Table) -> None:
+        """Read what other processes stored since this copy (only the new actions) and
+        play it forward; push the seats their new views. Under the table lock."""
+        sm = await self._db(self.store.load, t.id, t.next_seq)
+        if sm is None:
+            self._evict(t)
+            raise TableError(404, f"There is no match {t.id!r}.")
+        if sm.version <= t.stored.version:
+            return
+        was_over = t.match.hand.is_over()
+        hands_before = len(t.match.hands)
+        try:
+            changed = catch_up(t, sm)
+        except (ValueError, KeyError, TypeError) as e:
+            log.warning("rebuilding match %s: %s", t.id, e)
+            await self._rebuild_locked(t)
+            self._broadcast(t)
+            return
+        if changed:
+            t.base_version = sm.version
+        if t.match.awaiting_deal():
+            if t.hand_end_version is None or not was_over or len(t.match.hands) != hands_before:
+                t.hand_end_version = self._hand_end_of(t)
+        else:
+            t.hand_end_version = None
+        self._broadcast(t)
+
+    async def _rebuild_locked(self, t: Table) -> None:
+        """Replace ``t``'s match with a fresh rebuild from the database, in place (its
+        sockets stay). Under the table lock."""
+        sm = await self._db(self.store.load, t.id)
+        if sm is None:
+            self._evict(t)
+            raise TableError(404, f"There is no match {t.id!r}.")
+        self._fill(t, sm)
+
     # ------------------------------------------------------------------ loading
 
     async def table(self, match_id: str) -> Table:
@@ -397,11 +436,16 @@ class Service:
             raise TableError(404, f"There is no match {match_id[:64]!r}.")
         fut = self._loading.get(match_id)
         if fut is None:
+            self._make_room()
             fut = asyncio.get_running_loop().create_future()
             self._loading[match_id] = fut
+            self._missed.discard(match_id)
             try:
                 t = await self._load(match_id)
                 fut.set_result(t)
+                if t is not None and match_id in self._missed:
+                    self._missed.discard(match_id)
+                    self._on_remote_change(match_id, t.stored.version + 1)
             except BaseException as e:
                 fut.set_exception(e)
                 raise
@@ -415,34 +459,62 @@ class Service:
         self._kick_bot(t)  # a computer turn left pending (e.g. by a failed move) resumes
         return t
 
+    def _make_room(self) -> None:
+        """At the cap on tables in memory, evict every idle one; 503 if none is idle."""
+        if len(self.tables) >= self.limits.max_tables:
+            self.evict_idle(force=True)
+            if len(self.tables) >= self.limits.max_tables:
+                raise TableError(503, "The server is full: try again in a minute.")
+
     async def _load(self, match_id: str) -> Table | None:
         sm = await self._db(self.store.load, match_id)
         if sm is None:
             return None
+        t = Table(sm, Match(), next_seq=0)
+        self._fill(t, sm)
+        self.tables[match_id] = t
+        return t
+
+    def _fill(self, t: Table, sm: StoredMatch) -> None:
+        """Set ``t`` to the stored match ``sm`` (all its actions), replayed under the rules."""
         try:
             match = build_match(sm)
         except (ValueError, KeyError, TypeError) as e:
-            log.error("Stored match %s cannot be replayed: %s", match_id, e)
-            raise TableError(500, f"The stored match {match_id} is damaged: {e}") from None
-        t = Table(sm, match, next_seq=len(sm.actions), base_version=sm.version)
+            log.error("Stored match %s cannot be replayed: %s", sm.id, e)
+            raise TableError(500, f"The stored match {sm.id} is damaged: {e}") from None
+        t.stored = sm
+        t.match = match
+        t.next_seq = len(sm.actions)
+        sm.actions = []  # played into the match; not kept twice
+        t.base_version = sm.version
+        t.state_cache.clear()
+        t.bot = None
+        t.bot_seat = None
         if sm.opponent == "computer":
             self._attach_bot(t)
-        if match.awaiting_deal():  # each person's `next` since the hand ended bumped it
-            t.hand_end_version = sm.version - sum(
-                r for s, r in enumerate(sm.ready) if s != t.bot_seat
-            )
-        self.tables[match_id] = t
-        return t
+        t.hand_end_version = self._hand_end_of(t) if match.awaiting_deal() else None
+
+    def _hand_end_of(self, t: Table) -> int:
+        """The version at which the finished hand ended: each person's ``next`` since
+        bumped it once."""
+        sm = t.stored
+        return sm.version - sum(r for s, r in enumerate(sm.ready) if s != t.bot_seat)
 
     def _attach_bot(self, t: Table) -> None:
         sm = t.stored
         name = sm.bot_name or "random"
         if name not in bot_names():
             name = resolve_bot(sm.bot_level or "medium")
-        bot_seed = random.Random(f"{sm.seed}:bot:{t.next_seq}").randrange(2**62)
-        t.bot = make_bot(name, bot_seed)
+        t.bot_name = name
+        t.bot = make_bot(name, self._bot_seed(t))
         t.bot_seat = 1
         t.bot.new_match(1)
+
+    @staticmethod
+    def _bot_seed(t: Table) -> int:
+        """The computer's seed at the table's current position (the same in any process,
+        so a turn taken over elsewhere is decided the same way)."""
+        return random.Random(f"{t.stored.seed}:bot:{t.next_seq}").randrange(2**62)
 
     def _evict(self, t: Table) -> None:
         """Forget a table whose memory may be ahead of the database (a failed commit):
@@ -471,6 +543,19 @@ class Service:
         if seat < 0:
             raise TableError(403, "That token does not belong to a seat at this match.")
         return seat
+
+    async def authenticate_fresh(self, t: Table, token: str | None) -> int:
+        """:meth:`authenticate`, but a token this copy does not know is checked again after
+        reading what other processes stored: the friend may have joined through another
+        process a moment ago, before its "changed" event arrived here."""
+        try:
+            return self.authenticate(t, token)
+        except TableError as e:
+            if e.status != 403:
+                raise
+        async with t.lock:
+            await self._refresh_locked(t)
+        return self.authenticate(t, token)
 
     # ------------------------------------------------------------------ state
 
@@ -548,7 +633,7 @@ class Service:
             )
         )
         outcome = m.outcome()
-        return {
+        return extras.state_extras(v) | {
             "id": sm.id,
             "seat": seat,
             "version": sm.version,
@@ -568,6 +653,7 @@ class Service:
             "hand_over": hand_over,
             "score_sheet": sheet,
             "waiting_for_opponent": waiting,
+            "friend_joined_at": sm.joined_at,
         }
 
     def _broadcast(self, t: Table) -> None:
@@ -585,7 +671,8 @@ class Service:
     # ------------------------------------------------------------------ changes
 
     async def _commit(
-        self, t: Table, seat: int, action: Action | None = None, token_hash1: str | None = None
+        self, t: Table, seat: int, action: Action | None = None, token_hash1: str | None = None,
+        joined_at: float | None = None,
     ) -> None:
         """Store the change already applied to ``t.match`` (and ``t.stored``'s ready and
         joined flags) with a version bump; on failure forget the table, so nothing that
@@ -597,14 +684,15 @@ class Service:
             stored_action = StoredAction(t.next_seq, len(m.hands) - 1, seat, action.to_json())
         status = self.status_of(t)
         change = Change(sm.id, sm.version, stored_action, status, sm.joined, len(m.hands),
-                        tuple(sm.ready), m.scores, m.winner, m.to_play, token_hash1)
+                        tuple(sm.ready), m.scores, m.winner, m.to_play, token_hash1, joined_at)
         try:
             new_version = await self._write(change)
         except StaleVersionError:
-            self._evict(t)
-            raise TableError(
-                409, "The table changed elsewhere: reload the page to see it."
-            ) from None
+            # Another process changed the match first: what is in memory is not stored,
+            # so rebuild from the database (the caller checks its request again).
+            await self._rebuild_locked(t)
+            self._broadcast(t)
+            raise _Stale from None
         except TableError:
             self._evict(t)
             raise
@@ -613,6 +701,8 @@ class Service:
         sm.hands_dealt = len(m.hands)
         if stored_action is not None:
             t.next_seq += 1
+        if self.broker.distributed:
+            self._published.put_nowait((sm.id, new_version))
 
     def _check_version(
         self, t: Table, seat: int, version: int, oldest: int | None = None
@@ -679,12 +769,24 @@ class Service:
             action = Action.from_json(body["action"])
         except IllegalActionError as e:
             raise TableError(400, str(e)) from None
-        async with t.lock:
-            self._check_version(t, seat, version)
-            await self._apply_action(t, seat, action)
-            state = self.state(t, seat) if want_state else None
-        self._kick_bot(t)
-        return state
+        for _ in range(2):
+            async with t.lock:
+                await self._fresh_for(t, version)
+                self._check_version(t, seat, version)
+                try:
+                    await self._apply_action(t, seat, action)
+                except _Stale:
+                    continue  # rebuilt from the database: check the request again
+                state = self.state(t, seat) if want_state else None
+            self._kick_bot(t)
+            return state
+        raise TableError(409, "The table changed elsewhere: reload the page to see it.")
+
+    async def _fresh_for(self, t: Table, version: int) -> None:
+        """Many processes: a request based on a version this copy has not seen yet (its
+        change event is still on the way) first catches the copy up."""
+        if self.broker.distributed and version > t.stored.version:
+            await self._refresh_locked(t)
 
     async def next_hand(self, t: Table, seat: int, body: Any) -> dict[str, Any]:
         """``POST .../next``: the seat is ready for the next hand; the hand is dealt once
@@ -692,7 +794,18 @@ class Service:
         if not isinstance(body, Mapping):
             raise TableError(400, "The request body must be a JSON object.")
         version = _version_of(body)
+        for _ in range(2):
+            try:
+                state = await self._next_once(t, seat, version)
+            except _Stale:
+                continue  # rebuilt from the database: check the request again
+            self._kick_bot(t)
+            return state
+        raise TableError(409, "The table changed elsewhere: reload the page to see it.")
+
+    async def _next_once(self, t: Table, seat: int, version: int) -> dict[str, Any]:
         async with t.lock:
+            await self._fresh_for(t, version)
             m = t.match
             sm = t.stored
             end = t.hand_end_version if m.awaiting_deal() else None
@@ -721,27 +834,35 @@ class Service:
             if dealt:
                 t.hand_end_version = None
             self._broadcast(t)
-            state = self.state(t, seat)
-        self._kick_bot(t)
-        return state
+            return self.state(t, seat)
 
     async def join_and_state(self, t: Table, seat: int) -> dict[str, Any]:
         """The seat's STATE; the friend's first visit marks the match as joined."""
-        async with t.lock:
-            if seat == 1 and not t.stored.joined:
-                t.stored.joined = True
-                try:
-                    await self._commit(t, seat)
-                except TableError:
-                    t.stored.joined = False
-                    raise
-                self._broadcast(t)
-            return self.state(t, seat)
+        for _ in range(2):
+            async with t.lock:
+                if seat == 1 and not t.stored.joined:
+                    t.stored.joined = True
+                    try:
+                        await self._commit(t, seat)
+                    except _Stale:
+                        continue
+                    except TableError:
+                        t.stored.joined = False
+                        raise
+                    self._broadcast(t)
+                return self.state(t, seat)
+        raise TableError(409, "The table changed elsewhere: reload the page to see it.")
 
     async def subscribe(self, t: Table, sub: Subscriber) -> None:
         """Register a seat's WebSocket and queue its current STATE first."""
         await self.join_and_state(t, sub.seat)
         async with t.lock:
+            open_here = sum(1 for s in t.subscribers if s.seat == sub.seat and not s.closed)
+            if open_here >= self.limits.max_sockets_per_seat:
+                raise TableError(
+                    429, f"At most {self.limits.max_sockets_per_seat} open connections "
+                    "per seat: close another tab of this table first."
+                )
             t.subscribers.add(sub)
             sub.push({"type": "state", "state": self.state(t, sub.seat)})
 
@@ -776,35 +897,68 @@ class Service:
         t.bot_task = asyncio.create_task(self._bot_run(t))
 
     async def _bot_run(self, t: Table) -> None:
-        """Play the computer's moves while it is to play, each after a short delay."""
+        """Play the computer's moves while it is to play, each after a short delay. With
+        many processes only the holder of the match's lease drives it; the lease is
+        renewed while held, so a dead holder's turn is taken over within seconds."""
+        distributed = self.broker.distributed
+        if distributed and not await self._try_lease(t.id):
+            return
+        renewer = asyncio.create_task(
+            self._renew_lease(t) if distributed else asyncio.Event().wait()
+        )
         try:
             while self.tables.get(t.id) is t and self._bot_to_move(t):
                 version = t.stored.version
                 delay = self._delay()
                 if delay > 0:
                     await asyncio.sleep(delay)
+                if t.stored.version != version or not self._bot_to_move(t):
+                    continue
+                assert t.bot is not None and t.bot_seat is not None
+                view = t.match.view(t.bot_seat)
+                decision = await self.driver.decide(t.bot_name, t.bot, self._bot_seed(t), view)
+                action = decision.action
+                if action not in view.legal:
+                    log.error("bot %s chose an illegal %s", decision.by, action)
+                    action = random.choice(view.legal)
                 async with t.lock:
                     if t.stored.version != version or not self._bot_to_move(t):
                         continue
-                    assert t.bot is not None and t.bot_seat is not None
-                    view = t.match.view(t.bot_seat)
+                    if renewer.done():
+                        log.warning("lost the computer-turn lease of %s", t.id)
+                        return
                     try:
-                        action = await asyncio.get_running_loop().run_in_executor(
-                            None, t.bot.decide, view
-                        )
-                    except Exception:  # noqa: BLE001 - a failing bot must not hang the table
-                        log.exception("bot %s failed in match %s", t.stored.bot_name, t.id)
-                        action = random.choice(view.legal)
-                    if action not in view.legal:
-                        log.error("bot %s chose an illegal %s", t.stored.bot_name, action)
-                        action = random.choice(view.legal)
-                    await self._apply_action(t, t.bot_seat, action)
+                        await self._apply_action(t, t.bot_seat, action)
+                    except _Stale:
+                        continue  # rebuilt: think again about the table as it is
         except asyncio.CancelledError:
             raise
         except TableError as e:
             log.error("computer move in match %s failed: %s", t.id, e.message)
         except Exception:  # noqa: BLE001 - keep the server up; the move is retried on reload
             log.exception("computer move in match %s failed", t.id)
+        finally:
+            renewer.cancel()
+            if distributed:
+                with contextlib.suppress(Exception):
+                    await self.broker.release(t.id)
+
+    async def _try_lease(self, match_id: str) -> bool:
+        try:
+            return await self.broker.acquire(match_id, self.lease_seconds)
+        except Exception as e:  # noqa: BLE001 - broker down: another process's scan retries
+            log.warning("could not take the computer-turn lease of %s: %s", match_id, e)
+            return False
+
+    async def _renew_lease(self, t: Table) -> None:
+        """Renew the lease every third of its life; end (so the driver stops) if lost."""
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            try:
+                if not await self.broker.renew(t.id, self.lease_seconds):
+                    return
+            except Exception as e:  # noqa: BLE001 - broker away: the lease may lapse
+                log.warning("could not renew the lease of %s: %s", t.id, e)
 
     # ------------------------------------------------------------------ creation
 
@@ -851,6 +1005,7 @@ class Service:
         # single-use invite code is exchanged for a fresh token (join), so the creator
         # never holds the friend's token.
         invite = secrets.token_urlsafe(32) if opponent == "friend" else None
+        self._make_room()
         seed, first_dealer = self.seed_source()
         match = Match(
             options, seed=seed, first_dealer=first_dealer,
@@ -905,35 +1060,50 @@ class Service:
         code = body["invite"]
         if not 0 < len(code) <= 200:
             raise TableError(400, "The invitation code must be non-empty text.")
-        async with t.lock:
-            sm = t.stored
-            if sm.invite_hash is None or not hmac.compare_digest(
-                hash_token(code), sm.invite_hash
-            ):
-                raise TableError(403, "That invitation does not belong to this match.")
-            if sm.token_hash1 != NO_TOKEN:
-                raise TableError(409, "This invitation has already been used.")
-            token = secrets.token_urlsafe(32)
-            new_hash = hash_token(token)
-            joined_before = sm.joined
-            sm.joined = True
-            try:
-                await self._commit(t, 1, token_hash1=new_hash)
-            except TableError as e:
-                sm.joined = joined_before
-                if e.status == 409:  # changed elsewhere: say whether the seat was taken
-                    fresh = await self.table(sm.id)
-                    if fresh.stored.token_hash1 != NO_TOKEN:
-                        raise TableError(409, "This invitation has already been used.") from None
-                raise
-            sm.token_hash1 = new_hash
-            self._broadcast(t)
-        return {
-            "id": sm.id,
-            "seat": 1,
-            "token": token,
-            "url": f"/play/{sm.id}#token={token}",
-        }
+        for _ in range(2):
+            async with t.lock:
+                sm = t.stored
+                if sm.invite_hash is None or not hmac.compare_digest(
+                    hash_token(code), sm.invite_hash
+                ):
+                    raise TableError(403, "That invitation does not belong to this match.")
+                if sm.token_hash1 != NO_TOKEN:
+                    raise self._claimed(sm)
+                token = secrets.token_urlsafe(32)
+                new_hash = hash_token(token)
+                joined_before = sm.joined
+                sm.joined = True
+                now = time.time()
+                try:
+                    await self._commit(t, 1, token_hash1=new_hash, joined_at=now)
+                except _Stale:
+                    continue  # changed elsewhere: rebuilt, so check the seat again
+                except TableError:
+                    sm.joined = joined_before
+                    raise
+                sm.token_hash1 = new_hash
+                sm.joined_at = now
+                t.state_cache.clear()
+                self._broadcast(t)
+            return {
+                "id": sm.id,
+                "seat": 1,
+                "token": token,
+                "url": f"/play/{sm.id}#token={token}",
+            }
+        raise TableError(409, "The table changed elsewhere: try the invitation again.")
+
+    @staticmethod
+    def _claimed(sm: StoredMatch) -> TableError:
+        """409 for a used invitation, saying when the seat was taken, so a friend whose
+        seat someone else claimed (even the creator, from another browser) can tell."""
+        e = TableError(409, "This invitation has already been used.")
+        if sm.joined_at is not None:
+            when = time.strftime("%H:%M UTC", time.gmtime(sm.joined_at))
+            e = TableError(409, f"This invitation has already been used. The seat was taken "
+                                f"at {when}.")
+            e.extra = {"claimed_at": sm.joined_at}
+        return e
 
     # ------------------------------------------------------------------ lobby, records
 
@@ -989,46 +1159,24 @@ class Service:
         return rec
 
     async def replay(self, t: Table, step: int | None) -> dict[str, Any]:
-        """The whole table at one step of a finished match (both hands shown)."""
+        """The whole table at one step of a finished match (both hands shown): all steps
+        are built once, off the event loop, and cached (see :mod:`.replays`)."""
         async with t.lock:
             if not t.match.is_over():
                 raise TableError(409, "The replay opens once the match is finished.")
             rec = t.match.to_record()
-        positions: list[tuple[int, int]] = []  # (hand index, actions played in it)
-        for i, h in enumerate(rec["hands"]):
-            positions.extend((i, k) for k in range(len(h["actions"]) + 1))
-        last = len(positions) - 1
+            sm = t.stored
+        hands = [[(a["seat"], {k: v for k, v in a.items() if k != "seat"})
+                  for a in h["actions"]] for h in rec["hands"]]
+        frames = await self.replays.frames(
+            sm.id, sm.options, sm.seed, sm.first_dealer, list(sm.players), hands
+        )
+        last = len(frames) - 1
         if step is None:
             step = 0
         if step < 0 or step > last:
             raise TableError(400, f"The step must be from 0 to {last}.")
-        hi, k = positions[step]
-        part = dict(rec)
-        hands = [dict(h) for h in rec["hands"][: hi + 1]]
-        hands[-1]["actions"] = hands[-1]["actions"][:k]
-        part["hands"] = hands
-        m = Match.from_record(part)
-        hand = m.hand
-        ops = hand.history
-        last_action = ops[-1].to_json() if ops else None
-        if last_action is not None and ops[-1].card is not None:
-            last_action["card_drawn"] = str(ops[-1].card)
-        return {
-            "step": step,
-            "steps": last,
-            "hand_index": hi,
-            "dealer": hand.dealer,
-            "players": list(t.stored.players),
-            "hands": [[str(c) for c in hand.cards_of(s)] for s in (0, 1)],
-            "upcard": str(hand.upcard),
-            "discards": [str(c) for c in hand.discards],
-            "stock_count": hand.stock_count,
-            "phase": hand.phase.value,
-            "to_play": hand.to_play,
-            "last_action": last_action,
-            "scores": list(m.scores),
-            "result": hand.result.to_json() if hand.result else None,
-        }
+        return frames[step]
 
 
 def takewhile_revealed(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
     inspect,
@@ -41,6 +43,8 @@ from sqlalchemy import (
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 from sqlalchemy.pool import ConnectionPoolEntry
+
+from .seeds import SeedCipher
 
 __all__ = [
     "Change",
@@ -83,6 +87,8 @@ matches_table = Table(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Column("invite_hash", String(64), nullable=True),
+    Column("seed_enc", Text, nullable=True),
+    Column("joined_at", Float, nullable=True),
 )
 
 NO_TOKEN = ""
@@ -167,6 +173,8 @@ class Change:
     token_hash1: str | None = None
     """Set only when the friend takes seat 1 with the invite: the new token's hash (stored
     only if the seat is still free)."""
+    joined_at: float | None = None
+    """With ``token_hash1``: when the seat was claimed (Unix seconds)."""
 
 
 @dataclass(slots=True)
@@ -194,6 +202,8 @@ class StoredMatch:
     created_at: float = 0.0
     updated_at: float = 0.0
     invite_hash: str | None = None
+    joined_at: float | None = None
+    """When the friend's seat was claimed with the invite (Unix seconds), else None."""
     actions: list[StoredAction] = field(default_factory=list)
 
     def token_hash(self, seat: int) -> str:
@@ -205,15 +215,25 @@ def _ready_text(ready: Sequence[bool]) -> str:
     return "".join("1" if r else "0" for r in ready)
 
 
-def _row_to_match(row: Any) -> StoredMatch:
+def _row_to_match(row: Any, cipher: SeedCipher | None = None) -> StoredMatch:
     m = row._mapping
+    enc = m.get("seed_enc")
+    if enc:
+        if cipher is None:
+            raise StoreError("This database's seeds are encrypted: the seed key is needed.")
+        try:
+            seed = cipher.decrypt(enc, m["id"])
+        except ValueError as e:
+            raise StoreError(f"Cannot read the seed of match {m['id']}: {e}.") from None
+    else:
+        seed = int(m["seed"])
     return StoredMatch(
         id=m["id"],
         token_hash0=m["token_hash0"],
         token_hash1=m["token_hash1"],
         options=json.loads(m["options"]),
         players=json.loads(m["players"]),
-        seed=int(m["seed"]),
+        seed=seed,
         first_dealer=int(m["first_dealer"]),
         opponent=m["opponent"],
         bot_level=m["bot_level"],
@@ -229,6 +249,7 @@ def _row_to_match(row: Any) -> StoredMatch:
         created_at=float(m["created_at"]),
         updated_at=float(m["updated_at"]),
         invite_hash=m.get("invite_hash"),
+        joined_at=m.get("joined_at"),
     )
 
 
@@ -247,8 +268,13 @@ class Store:
     """The match database. All methods are synchronous and thread-safe (one connection
     per call from the engine's pool); the web service runs them off the event loop."""
 
-    def __init__(self, url: str = DEFAULT_DB_URL) -> None:
+    def __init__(self, url: str = DEFAULT_DB_URL, cipher: SeedCipher | None = None) -> None:
         self.url = url
+        self.cipher = cipher
+        """Encrypts new matches' seeds (None: stored in plain, as older versions did)."""
+        path = sqlite_path(url)
+        if path is not None:
+            _private_file(path)
         try:
             self.engine: Engine = create_engine(url, future=True, pool_pre_ping=True)
         except (ArgumentError, NoSuchModuleError) as e:
@@ -270,9 +296,11 @@ class Store:
         """Bring a database made by an older version up to date (columns added since are
         nullable, so old rows stay valid)."""
         have = {c["name"] for c in inspect(self.engine).get_columns("matches")}
-        if "invite_hash" not in have:
-            with self.engine.begin() as conn:
-                conn.execute(text("ALTER TABLE matches ADD COLUMN invite_hash VARCHAR(64)"))
+        for name, sql_type in (("invite_hash", "VARCHAR(64)"), ("seed_enc", "TEXT"),
+                               ("joined_at", "FLOAT")):
+            if name not in have:
+                with self.engine.begin() as conn:
+                    conn.execute(text(f"ALTER TABLE matches ADD COLUMN {name} {sql_type}"))
 
     def close(self) -> None:
         """Release the engine's connections."""
@@ -292,7 +320,10 @@ class Store:
                     token_hash1=m.token_hash1,
                     options=json.dumps(m.options),
                     players=json.dumps(m.players),
-                    seed=m.seed,
+                    seed=0 if self.cipher is not None else m.seed,
+                    seed_enc=(
+                        self.cipher.encrypt(m.seed, m.id) if self.cipher is not None else None
+                    ),
                     first_dealer=m.first_dealer,
                     opponent=m.opponent,
                     bot_level=m.bot_level,
@@ -406,6 +437,7 @@ class Store:
                 if ch.token_hash1 is not None:  # the invite is used once: only a free seat
                     q = q.where(matches_table.c.token_hash1 == NO_TOKEN)
                     extra["token_hash1"] = ch.token_hash1
+                    extra["joined_at"] = ch.joined_at or now  # shown to both seats
                 res = conn.execute(
                     q.values(
                         **extra,
@@ -439,18 +471,20 @@ class Store:
 
     # ------------------------------------------------------------------ reads
 
-    def load(self, match_id: str) -> StoredMatch | None:
-        """The match with its actions in order, or None if there is no such match."""
+    def load(self, match_id: str, from_seq: int = 0) -> StoredMatch | None:
+        """The match with its actions in order (those from ``from_seq`` on: a process
+        catching up reads only what is new), or None if there is no such match."""
         with self.engine.connect() as conn:
             row = conn.execute(
                 select(matches_table).where(matches_table.c.id == match_id)
             ).first()
             if row is None:
                 return None
-            m = _row_to_match(row)
+            m = _row_to_match(row, self.cipher)
             rows = conn.execute(
                 select(actions_table)
                 .where(actions_table.c.match_id == match_id)
+                .where(actions_table.c.seq >= from_seq)
                 .order_by(actions_table.c.seq)
             ).all()
         m.actions = [
@@ -472,7 +506,7 @@ class Store:
                 )
                 .order_by(matches_table.c.updated_at.desc())
             ).all()
-        return [_row_to_match(r) for r in rows]
+        return [_row_to_match(r, self.cipher) for r in rows]
 
     def ids_with_status(self, status: str, opponent: str | None = None) -> list[str]:
         """Ids of matches in ``status`` (and with that opponent kind, if given)."""
@@ -481,3 +515,56 @@ class Store:
             q = q.where(matches_table.c.opponent == opponent)
         with self.engine.connect() as conn:
             return [str(r[0]) for r in conn.execute(q).all()]
+
+    def computer_turns(self, before: float) -> list[str]:
+        """Ids of computer matches waiting for the computer's move since before ``before``
+        (Unix seconds): candidates for another process to take over."""
+        q = (
+            select(matches_table.c.id)
+            .where(matches_table.c.status == "playing")
+            .where(matches_table.c.opponent == "computer")
+            .where(matches_table.c.to_play == 1)
+            .where(matches_table.c.updated_at < before)
+            .limit(1000)
+        )
+        with self.engine.connect() as conn:
+            return [str(r[0]) for r in conn.execute(q).all()]
+
+    def prune_abandoned(self, before: float) -> list[str]:
+        """Delete unfinished matches last changed before ``before`` (Unix seconds), with
+        their actions; returns their ids."""
+        with self.engine.begin() as conn:
+            ids = [
+                str(r[0])
+                for r in conn.execute(
+                    select(matches_table.c.id)
+                    .where(matches_table.c.status != "finished")
+                    .where(matches_table.c.updated_at < before)
+                    .limit(10000)
+                ).all()
+            ]
+            if ids:
+                conn.execute(delete(actions_table).where(actions_table.c.match_id.in_(ids)))
+                conn.execute(delete(matches_table).where(matches_table.c.id.in_(ids)))
+        return ids
+
+
+def sqlite_path(url: str) -> str | None:
+    """The file of an SQLite URL (None for other databases and in-memory SQLite)."""
+    for prefix in ("sqlite:///", "sqlite+pysqlite:///"):
+        if url.startswith(prefix):
+            path = url[len(prefix):].split("?", 1)[0]
+            return path if path and path != ":memory:" else None
+    return None
+
+
+def _private_file(path: str) -> None:
+    """Create the SQLite file readable by its owner only (0600), or tighten an existing
+    one: it holds every match (SQLite gives its -wal and -shm files the same mode)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+        os.close(fd)
+        if os.stat(path).st_mode & 0o077:
+            os.chmod(path, 0o600)
+    except OSError:
+        pass  # a missing folder etc.: the engine says what is wrong

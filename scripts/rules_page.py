@@ -1,0 +1,155 @@
+"""Build the web table's How to play page from docs/rules.md (the one rule text).
+
+Usage: python scripts/rules_page.py [--check]
+Writes src/ginrummy/web/static/rules.html; with --check only says whether it is up to
+date (exit status 1 if not), as the tests do. Handles the small part of Markdown the rules
+use: headings, paragraphs, bullet and numbered lists, one table, **bold** and `code`.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT / "docs" / "rules.md"
+TARGET = ROOT / "src" / "ginrummy" / "web" / "static" / "rules.html"
+
+HEAD = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>How to play · Gin Rummy</title>
+  <link rel="icon" href="data:,">
+  <link rel="stylesheet" href="/static/css/table.css">
+</head>
+<body>
+  <header class="topbar">
+    <a class="brand" href="/" aria-label="Gin Rummy lobby">
+      <svg viewBox="0 0 100 100" aria-hidden="true"><path d="M50 94 C22 70 2 52 2 30 C2 13 15 3 29 3 C40 3 47 10 50 20 C53 10 60 3 71 3 C85 3 98 13 98 30 C98 52 78 70 50 94 Z"/></svg>
+      <span class="brand-text">Gin Rummy</span>
+    </a>
+    <div class="tools"><a class="btn ghost small" href="/">Lobby</a></div>
+  </header>
+  <main class="prose panel">
+<!-- Built from docs/rules.md by scripts/rules_page.py: edit that file, not this one. -->
+"""
+FOOT = """  </main>
+</body>
+</html>
+"""
+
+
+def inline(text: str) -> str:
+    """Escape, then `code` and **bold**."""
+    out = html.escape(text, quote=False)
+    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+    return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", out)
+
+
+def convert(md: str) -> str:
+    """The page body for the Markdown text."""
+    lines = md.splitlines()
+    out: list[str] = []
+    para: list[str] = []
+    lst: str | None = None
+    item: list[str] = []
+
+    def flush_item() -> None:
+        if item:
+            out.append(f"<li>{inline(' '.join(item))}</li>")
+            item.clear()
+
+    def close_list() -> None:
+        nonlocal lst
+        flush_item()
+        if lst:
+            out.append(f"</{lst}>")
+            lst = None
+
+    def flush_para() -> None:
+        if para:
+            out.append(f"<p>{inline(' '.join(para))}</p>")
+            para.clear()
+
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        s = line.strip()
+        if not s:
+            flush_para()
+            flush_item()
+            i += 1
+            continue
+        m = re.match(r"(#{1,3}) (.*)", s)
+        if m:
+            flush_para()
+            close_list()
+            level = len(m.group(1))
+            title = m.group(2)
+            rid = re.match(r"R(\d+) ", title)
+            attr = f' id="r{rid.group(1)}"' if rid else ""
+            out.append(f"<h{level}{attr}>{inline(title)}</h{level}>")
+            i += 1
+            continue
+        if s.startswith("|"):
+            flush_para()
+            close_list()
+            rows = []
+            while i < len(lines) and lines[i].strip().startswith("|"):
+                cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+                if not all(set(c) <= {"-", " ", ":"} for c in cells):
+                    rows.append(cells)
+                i += 1
+            out.append('<table class="score-sheet rules-table">')
+            out.append("<thead><tr>" + "".join(f"<th>{inline(c)}</th>" for c in rows[0])
+                       + "</tr></thead><tbody>")
+            for r in rows[1:]:
+                out.append("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r) + "</tr>")
+            out.append("</tbody></table>")
+            continue
+        m = re.match(r"(- |\d+\. )(.*)", s)
+        if m:
+            flush_para()
+            kind = "ol" if m.group(1)[0].isdigit() else "ul"
+            if lst != kind:
+                close_list()
+                out.append(f"<{kind}>")
+                lst = kind
+            flush_item()
+            item.append(m.group(2))
+            i += 1
+            continue
+        if lst and line.startswith("  "):
+            item.append(s)
+            i += 1
+            continue
+        close_list()
+        para.append(s)
+        i += 1
+    flush_para()
+    close_list()
+    return "\n".join("    " + x for x in out) + "\n"
+
+
+def page() -> str:
+    """The whole How to play page."""
+    return HEAD + convert(SOURCE.read_text(encoding="utf-8")) + FOOT
+
+
+def main(argv: list[str]) -> int:
+    text = page()
+    if "--check" in argv:
+        ok = TARGET.exists() and TARGET.read_text(encoding="utf-8") == text
+        print("up to date" if ok else f"{TARGET.name} is out of date: run scripts/rules_page.py")
+        return 0 if ok else 1
+    TARGET.write_text(text, encoding="utf-8")
+    print(f"wrote {TARGET.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

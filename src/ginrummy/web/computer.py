@@ -1,0 +1,128 @@
+"""The computer's decisions, off the event loop: a thinking computer never slows other tables.
+
+Fast bots (well under a millisecond a decision) decide in the serving process. Searching
+bots (``expert``, the ``hard`` level: about 100 ms a decision) decide in a pool of worker
+processes (threads would share one interpreter lock with the server). Each table has at
+most one decision in flight, and each decision a time cap; when the pool is saturated
+(more decisions waiting than ``queue_per_worker`` per worker) or a decision runs past its
+cap, the table's move comes from a faster fallback bot instead, so no table ever stalls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import random
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+
+from ..bots import Bot, make_bot
+from ..hand import Action, View
+
+__all__ = ["FAST_BOTS", "ComputerDriver", "Decision", "decide_once"]
+
+log = logging.getLogger("ginrummy.web")
+
+FAST_BOTS = frozenset({"random", "simple", "easy", "marjj", "medium", "strong", "strong-fast"})
+"""Bots that decide in well under a millisecond: cheaper in-process than a trip to a worker."""
+
+
+def _lower_priority() -> None:
+    """Workers yield the CPU to the serving process: thinking waits, acknowledging does not."""
+    with contextlib.suppress(AttributeError, OSError):  # not on every platform
+        os.nice(10)
+
+
+def decide_once(name: str, seed: int, seat: int, view: View) -> Action:
+    """One decision by a fresh bot (run in a worker process; bots decide from the view
+    alone, so a fresh bot per decision plays exactly as a long-lived one would)."""
+    bot = make_bot(name, seed)
+    bot.new_match(seat)
+    return bot.decide(view)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A computer decision and which bot made it (the table's own, or the fallback)."""
+
+    action: Action
+    by: str
+
+
+class ComputerDriver:
+    """Decides computer moves: inline for fast bots, else in worker processes, with the
+    per-decision cap and the saturation fallback described in the module docstring."""
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        queue_per_worker: int = 4,
+        decision_timeout: float = 3.0,
+        fallback: str = "strong",
+        inline: frozenset[str] = FAST_BOTS,
+    ) -> None:
+        self.workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+        self.queue_per_worker = queue_per_worker
+        self.decision_timeout = decision_timeout
+        self.fallback = fallback
+        self.inline = inline
+        self.in_flight = 0
+        self.pooled = 0
+        """Decisions made in the pool (for the load benchmark and tests)."""
+        self.fallbacks = 0
+        """Decisions made by the fallback bot because the pool was saturated or slow."""
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            # spawn: a forked copy of a server with threads and sockets is unsafe.
+            ctx = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=ctx,
+                                             initializer=_lower_priority)
+        return self._pool
+
+    def saturated(self) -> bool:
+        """Whether a new decision would wait too long for a worker."""
+        return self.in_flight >= self.workers * self.queue_per_worker
+
+    def _fallback(self, view: View, seed: int) -> Decision:
+        self.fallbacks += 1
+        return Decision(decide_once(self.fallback, seed, view.seat, view), self.fallback)
+
+    async def decide(self, name: str, bot: Bot | None, seed: int, view: View) -> Decision:
+        """The move of bot ``name`` at ``view``; ``bot`` is the table's own instance,
+        used for inline bots. Any failure falls back to a legal move, never a stall."""
+        try:
+            if name in self.inline and bot is not None:
+                return Decision(bot.decide(view), name)
+            if self.saturated():
+                return self._fallback(view, seed)
+            loop = asyncio.get_running_loop()
+            fut = loop.run_in_executor(self._executor(), decide_once, name, seed, view.seat, view)
+            self.in_flight += 1
+            fut.add_done_callback(self._done)
+            try:
+                action = await asyncio.wait_for(asyncio.shield(fut), self.decision_timeout)
+            except TimeoutError:
+                log.warning("computer %s ran past %.1f s: fallback move", name,
+                            self.decision_timeout)
+                return self._fallback(view, seed)
+            self.pooled += 1
+            return Decision(action, name)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - a failing bot must not hang the table
+            log.exception("computer %s failed", name)
+            return Decision(random.Random(seed).choice(view.legal), "random")
+
+    def _done(self, _: object) -> None:
+        self.in_flight -= 1
+
+    def close(self) -> None:
+        """Stop the worker processes (decisions in flight are abandoned)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

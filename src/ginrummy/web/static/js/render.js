@@ -1,0 +1,446 @@
+// Drawing the table from the state (state.js): scoreboard, opponent, piles, offer, hand.
+// Every figure shown (deadwood, what a discard leaves, knock and gin, the opponent's known
+// cards) is the server's; this module only lays it out.
+
+import { cardBack, cardElement, cardName, cardShort, sortCards } from "./cards.js";
+import { enableArranging } from "./arrange.js";
+import { flyFrom, popIn, sound } from "./fx.js";
+import {
+  arrangedHand, canDrawPile, canDrawStock, canPass, discardOptions, inDiscardPhase, knockCards,
+  me, nameOf, opp, saveOrder, store, takenThisTurn,
+} from "./state.js";
+
+export const $ = (id) => document.getElementById(id);
+
+/** Build an element: attributes (class, text, data-*, aria-*, role, properties) and children. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("data-") || k.startsWith("aria-") || k === "role") node.setAttribute(k, v);
+    else node[k] = v;
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+// ------------------------------------------------------------------ messages
+
+let messageTimer = 0;
+
+/** Say something in the message line; refusals stay until the player's next action. */
+export function showMessage(text, kind = "info") {
+  const box = $("message");
+  clearTimeout(messageTimer);
+  box.className = `message ${kind}`;
+  box.textContent = text;
+  if (kind === "error") {
+    box.classList.remove("shake");
+    void box.offsetWidth; // restart the animation
+    box.classList.add("shake");
+    sound("error");
+    return;
+  }
+  if (text) {
+    messageTimer = setTimeout(() => {
+      if (box.textContent === text) box.textContent = "";
+    }, 6000);
+  }
+}
+
+/** Clear a refusal (the player acted again, or the turn moved on). */
+export function clearRefusal() {
+  const box = $("message");
+  if (box.classList.contains("error")) {
+    box.textContent = "";
+    box.className = "message";
+  }
+}
+
+export function describeAction(a, seat) {
+  const who = seat === me() ? "You" : nameOf(seat);
+  const verb = (you, them) => (seat === me() ? you : them);
+  if (a.act === "pass") return `${who} ${verb("pass", "passes")} on the up-card.`;
+  if (a.act === "draw" && a.from === "stock") {
+    return `${who} ${verb("draw", "draws")} from the stock${a.card ? ` (${cardShort(a.card)})` : ""}.`;
+  }
+  if (a.act === "draw") {
+    return `${who} ${verb("take", "takes")} ${a.card ? cardShort(a.card) : "the top discard"}.`;
+  }
+  if (a.act === "discard") {
+    const k = a.knock ? verb(" and knock", " and knocks") : "";
+    return `${who} ${verb("discard", "discards")} ${cardShort(a.card)}${k}.`;
+  }
+  return "";
+}
+
+// ------------------------------------------------------------------ the table
+
+let handlers = {};
+
+/** The controller's moves, called from clicks: drawStock, drawPile, discard(code, knock). */
+export function setHandlers(h) {
+  handlers = h;
+}
+
+/** Screen rectangles before a re-render, so moved cards can fly from where they were. */
+export function snapshot() {
+  const rect = (node) => (node ? node.getBoundingClientRect() : null);
+  const hand = new Map();
+  for (const c of $("my-hand").querySelectorAll("[data-card]")) hand.set(c.dataset.card, c.getBoundingClientRect());
+  return {
+    stock: rect($("stock-slot")),
+    pile: rect($("discard-slot")),
+    opp: rect($("opp-hand")),
+    hand,
+  };
+}
+
+export function renderTable(prev, rects) {
+  const S = store.S;
+  $("connection").hidden = !$("connection").textContent;
+  $("table").hidden = false;
+  const newHand = !prev || prev.view.hand_index !== S.view.hand_index || (prev.hand_over && !S.hand_over);
+  renderInvite();
+  renderScoreboard();
+  renderOpponent(prev, newHand, rects);
+  renderPiles(prev, newHand, rects);
+  renderOffer();
+  renderHand(prev, newHand, rects);
+  const d = document.body.dataset;
+  d.version = String(S.version);
+  d.phase = S.view.phase || "";
+  d.myTurn = String(Boolean(S.my_turn) && !S.hand_over);
+  d.handOver = String(Boolean(S.hand_over));
+  d.status = S.status;
+  d.handIndex = String(S.view.hand_index);
+  document.title = `${S.my_turn ? "Your turn · " : ""}Gin Rummy: ${nameOf(0)} v ${nameOf(1)}`;
+}
+
+function renderInvite() {
+  const S = store.S;
+  const waiting = S.status === "waiting";
+  $("invite").hidden = !waiting;
+  if (!waiting) return;
+  const stored = JSON.parse(localStorage.getItem("ginrummy.seats") || "[]")
+    .find((s) => s && s.id === S.id && s.invite_url);
+  const link = $("invite-link");
+  if (stored) {
+    link.value = new URL(stored.invite_url, location.origin).href;
+    $("invite-text").textContent = "Waiting for your friend. Send them this link; the match starts when they open it.";
+    link.parentElement.hidden = false;
+  } else {
+    $("invite-text").textContent = S.seat === 0
+      ? `Waiting for ${nameOf(1)} to accept the rematch from their table.`
+      : "Waiting for your friend to join.";
+    link.parentElement.hidden = true;
+  }
+}
+
+function turnText() {
+  const S = store.S;
+  const v = S.view;
+  if (S.status === "finished") return "Match over";
+  if (S.hand_over) return "Hand over";
+  if (S.status === "waiting") return `Waiting for ${S.seat === 0 ? nameOf(1) === "Friend" ? "your friend" : nameOf(1) : nameOf(0)} to join`;
+  if (S.my_turn) {
+    if (v.phase === "offer") return "Your turn: take the up-card or pass";
+    if (v.phase === "draw") return "Your turn: draw a card";
+    return "Your turn: discard a card";
+  }
+  const who = nameOf(v.to_play);
+  if (v.phase === "offer") return `${who} ${S.opponent === "computer" ? "is deciding on the up-card…" : "to take or pass the up-card…"}`;
+  return `${who} ${S.opponent === "computer" ? "is thinking…" : "to play…"}`;
+}
+
+function renderScoreboard() {
+  const S = store.S;
+  const box = $("players");
+  box.replaceChildren();
+  for (const seat of [me(), opp()]) {
+    const active = !S.hand_over && S.status === "playing" && S.view.to_play === seat;
+    const name = nameOf(seat);
+    box.append(
+      el(
+        "div",
+        {
+          class: `player${active ? " active" : ""}`,
+          "data-testid": seat === me() ? "player-me" : "player-opponent",
+          "aria-label": `${name}${seat === me() ? " (you)" : ""}: ${S.scores[seat]} points${S.view.dealer === seat ? ", dealer" : ""}`,
+          title: name,
+        },
+        el("span", { class: "avatar", "aria-hidden": "true", text: (name[0] || "?").toUpperCase() }),
+        el("span", { class: "pname", "data-testid": seat === me() ? "name-me" : "name-opponent" },
+          name, seat === me() ? el("span", { class: "you-tag", text: " (you)" }) : null),
+        el("span", { class: "pscore", text: String(S.scores[seat]), "data-testid": seat === me() ? "score-me" : "score-opponent" }),
+        el("span", { class: `dealer-chip${S.view.dealer === seat ? "" : " off"}`, text: "DEALER", title: "Dealer", "aria-hidden": "true" }),
+      ),
+    );
+  }
+  const o = S.options || {};
+  const bits = [`Hand ${S.view.hand_index + 1}`, `to ${o.target || 100}`];
+  if (o.gin_only) bits.push("gin only");
+  else bits.push(`knock ≤ ${S.view.knock_limit}`);
+  if (o.oklahoma) bits.push("Oklahoma");
+  $("match-meta").textContent = bits.join(" · ");
+  const turn = $("turn");
+  const text = turnText();
+  turn.textContent = text;
+  turn.title = text;
+  turn.classList.toggle("mine", Boolean(S.my_turn && !S.hand_over));
+}
+
+function renderOpponent(prev, newHand, rects) {
+  const S = store.S;
+  const v = S.view;
+  const n = v.to_play === opp() && v.phase === "discard" && !S.hand_over ? 11 : 10;
+  const hand = $("opp-hand");
+  const before = hand.children.length;
+  hand.replaceChildren();
+  hand.setAttribute("aria-label", `${nameOf(opp())} holds ${n} cards`);
+  hand.setAttribute("role", "img");
+  for (let i = 0; i < n; i++) hand.append(cardBack());
+  hand.classList.toggle("thinking", v.to_play === opp() && !S.hand_over);
+  if (prev && !newHand && n > before && rects) {
+    // The opponent drew: the new back flies in from the pile it came from.
+    const last = (v.history || [])[v.history.length - 1];
+    const from = last && last.from === "discard" ? rects.pile : rects.stock;
+    flyFrom(hand.lastElementChild, from);
+  }
+  const known = $("opp-known");
+  known.replaceChildren();
+  const history = v.history || [];
+  const last = [...history].reverse().find((h) => h.seat === opp());
+  known.append(el("span", { class: "opp-last", "data-testid": "opponent-last", text: last ? describeAction(last, opp()) : "" }));
+  const held = S.opponent_known || [];
+  const strip = el("span", { class: "opp-held", "data-testid": "opponent-known" });
+  if (held.length) {
+    strip.append(el("span", { text: "holds" }));
+    for (const c of held) strip.append(cardElement(c, { small: true }));
+  }
+  known.append(strip);
+}
+
+function renderPiles(prev, newHand, rects) {
+  const S = store.S;
+  const v = S.view;
+  const stock = $("stock-slot");
+  stock.replaceChildren();
+  const drawable = canDrawStock();
+  stock.classList.toggle("clickable", drawable);
+  const count = v.stock_count;
+  for (let i = 0; i < Math.min(2, Math.max(0, count - 1)); i++) stock.append(cardBack());
+  if (count > 0) {
+    const top = cardBack({ tag: "button", label: `Stock, ${count} cards${drawable ? ": draw the top card" : ""}` });
+    top.dataset.testid = "stock";
+    top.disabled = !drawable && !S.my_turn;
+    top.addEventListener("click", () => handlers.drawStock());
+    stock.append(top);
+  }
+  stock.append(el("span", { class: "stock-count", "aria-hidden": "true", text: String(count), "data-testid": "stock-count" }));
+  $("stock-label").textContent = `Stock (${count})`;
+
+  const pile = $("discard-slot");
+  pile.replaceChildren();
+  const discards = v.discards || [];
+  const takeable = canDrawPile();
+  pile.classList.toggle("clickable", takeable);
+  if (discards.length > 1) {
+    const under = cardElement(discards[discards.length - 2]);
+    under.classList.add("under");
+    under.setAttribute("aria-hidden", "true");
+    pile.append(under);
+  }
+  if (discards.length) {
+    const topCode = discards[discards.length - 1];
+    const top = cardElement(topCode, { tag: "button", extraLabel: `top of the discard pile${takeable ? ": take it" : ""}` });
+    top.dataset.testid = "discard-top";
+    top.addEventListener("click", () => handlers.drawPile());
+    pile.append(top);
+    const prevTop = prev && prev.view.discards ? prev.view.discards[prev.view.discards.length - 1] : null;
+    if (prev && !newHand && prevTop !== topCode && discards.length > (prev.view.discards || []).length) {
+      // A discard: from this seat's hand, or from the opponent's.
+      const from = rects && rects.hand.get(topCode) ? rects.hand.get(topCode) : rects ? rects.opp : null;
+      flyFrom(top, from);
+      sound("discard");
+    }
+  }
+  pile.setAttribute("data-testid", "discard-pile");
+  pile.dataset.top = discards.length ? discards[discards.length - 1] : "";
+  pile.dataset.discards = discards.join(" "); // the public pile, bottom first (R11)
+  $("history-button").textContent = `history (${discards.length})`;
+}
+
+function renderOffer() {
+  const S = store.S;
+  const v = S.view;
+  const offering = v.phase === "offer" && S.my_turn && !S.hand_over;
+  // The offer keeps its place while hidden, so nothing moves when it comes and goes.
+  $("offer").classList.toggle("idle", !offering);
+  $("offer").setAttribute("aria-hidden", String(!offering));
+  $("take-button").disabled = !offering || !canDrawPile();
+  $("pass-button").disabled = !offering || !canPass();
+  const up = v.upcard || (v.discards || [])[0];
+  $("offer-text").textContent = offering
+    ? `The up-card is ${up ? cardName(up).toLowerCase() : "face up"}. Take it, or pass?`
+    : "";
+  $("take-button").setAttribute("aria-label", `Take the up-card${up ? `, ${cardName(up)}` : ""}`);
+  $("pass-button").setAttribute("aria-label", "Pass on the up-card");
+}
+
+// ------------------------------------------------------------------ the hand
+
+function meldKind(m) {
+  return m[0][0] === m[m.length - 1][0] ? "Set" : "Run";
+}
+
+function autoGroups(hand) {
+  // Melds first in the server's best arrangement (R2), then the loose cards.
+  const inHand = new Set(hand);
+  const melds = ((store.S.arrangement && store.S.arrangement.melds) || [])
+    .map((m) => m.filter((c) => inHand.has(c)))
+    .filter((m) => m.length >= 3);
+  const melded = new Set(melds.flat());
+  const loose = sortCards(hand.filter((c) => !melded.has(c)), store.sortBy);
+  return { melds, loose };
+}
+
+let arrangingWired = false;
+
+function wireArranging() {
+  if (arrangingWired) return;
+  arrangingWired = true;
+  enableArranging($("my-hand"), (order) => {
+    saveOrder(order);
+    renderHand(store.S, false, null);
+  });
+}
+
+/** What the deadwood badge says: the hand's deadwood, and what a discard would leave. */
+function badgeText(card) {
+  const S = store.S;
+  const dw = S.arrangement ? S.arrangement.deadwood : 0;
+  const opts = discardOptions();
+  const pick = card && opts.get(card) && opts.get(card).legal ? card : S.best_discard;
+  const o = pick ? opts.get(pick) : null;
+  if (!o) return { text: `Deadwood ${dw}`, low: dw <= (S.view.knock_limit ?? 10), title: "" };
+  const what = o.gin ? " (gin)" : o.knock ? " (knock)" : "";
+  return {
+    text: `Deadwood ${dw} · ${cardShort(pick)} leaves ${o.leaves}${what}`,
+    low: o.knock,
+    title: `Discarding ${cardName(pick)} leaves ${o.leaves} deadwood`,
+  };
+}
+
+function setBadge(card) {
+  const b = badgeText(card);
+  const badge = $("deadwood");
+  badge.textContent = b.text;
+  badge.title = b.title;
+  badge.classList.toggle("low", Boolean(b.low));
+}
+
+export function renderHand(prev, newHand, rects) {
+  wireArranging();
+  const S = store.S;
+  const container = $("my-hand");
+  const hadFocus = container.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+  const oldOrder = [...container.querySelectorAll("[data-card]")].map((c) => c.dataset.card);
+  const hand = S.view.hand || [];
+  const prevHand = new Set(prev && !newHand ? prev.view.hand || [] : hand);
+  const discarding = inDiscardPhase();
+  const opts = discardOptions();
+  const knockable = new Set(knockCards());
+  const taken = takenThisTurn();
+  const arranged = arrangedHand(hand);
+  const melded = new Set(((S.arrangement && S.arrangement.melds) || []).flat());
+  container.replaceChildren();
+  container.classList.toggle("knock-mode", store.knockMode);
+  container.classList.toggle("discarding", discarding);
+  container.classList.toggle("arranged", Boolean(arranged));
+  let i = 0;
+  const fresh = [];
+  const makeCard = (code) => {
+    const o = opts.get(code);
+    const notes = [];
+    if (o && o.gin) notes.push("gin allowed");
+    else if (knockable.has(code)) notes.push("knock allowed");
+    if (o) notes.push(`leaves ${o.leaves}`);
+    if (code === taken) notes.push("just taken, cannot go straight back");
+    const card = cardElement(code, { tag: "button", extraLabel: notes.join(", ") });
+    card.dataset.testid = "hand-card";
+    if (knockable.has(code)) {
+      card.classList.add("knock-ok");
+      card.append(el("span", { class: `knock-tag${o && o.gin ? " gin" : ""}`, "aria-hidden": "true", text: o && o.gin ? "GIN" : "K" }));
+    }
+    if (code === taken) card.classList.add("just-taken");
+    if (arranged && melded.has(code)) card.classList.add("melded");
+    if (discarding) card.classList.add("can-discard");
+    if (o) card.title = `Discard: leaves ${o.leaves}`;
+    card.addEventListener("click", () => handlers.discard(code, store.knockMode));
+    card.addEventListener("pointerenter", () => discarding && setBadge(code));
+    card.addEventListener("focus", () => discarding && setBadge(code));
+    card.addEventListener("pointerleave", () => discarding && setBadge(null));
+    if (newHand) fresh.push([card, i * 40]);
+    else if (!prevHand.has(code)) fresh.push([card, -1]);
+    i += 1;
+    return card;
+  };
+  if (arranged) {
+    const g = el("div", { class: "group arranged-row", role: "group", "aria-label": "Your cards, in your order" });
+    for (const c of arranged) g.append(makeCard(c));
+    container.append(g);
+  } else {
+    const { melds, loose } = autoGroups(hand);
+    for (const m of melds) {
+      const g = el("div", { class: "group meld", role: "group", "aria-label": `${meldKind(m)}: ${m.map(cardName).join(", ")}` });
+      g.append(el("span", { class: "group-label", "aria-hidden": "true", text: meldKind(m) }));
+      for (const c of m) g.append(makeCard(c));
+      container.append(g);
+    }
+    if (loose.length) {
+      const g = el("div", { class: "group deadwood", role: "group", "aria-label": "Unmatched cards" });
+      g.append(el("span", { class: "group-label", "aria-hidden": "true", text: "Deadwood" }));
+      for (const c of loose) g.append(makeCard(c));
+      container.append(g);
+    }
+  }
+  for (const [card, delay] of fresh) {
+    if (delay >= 0) popIn(card, delay);
+    else if (rects) {
+      const last = (S.view.history || [])[S.view.history.length - 1];
+      flyFrom(card, last && last.from === "discard" ? rects.pile : rects.stock);
+      sound("draw");
+    }
+  }
+  setBadge(null);
+  const kb = $("knock-button");
+  const canKnock = knockable.size > 0;
+  kb.classList.toggle("idle", !canKnock);
+  kb.disabled = !canKnock;
+  kb.setAttribute("aria-hidden", String(!canKnock));
+  kb.setAttribute("aria-pressed", String(store.knockMode));
+  const gin = [...opts.values()].some((o) => o.gin);
+  const word = gin ? "Gin" : "Knock";
+  kb.firstChild.textContent = store.knockMode ? `${word}: pick a card ` : `${word} `;
+  kb.setAttribute(
+    "aria-label",
+    store.knockMode
+      ? `${word} mode on: choose the card to discard. Allowed: ${[...knockable].map(cardName).join(", ")}`
+      : `${word}: discard one of ${[...knockable].map(cardName).join(", ")} and end the hand`,
+  );
+  $("sort-button").textContent = store.sortBy === "suit" ? "Sort by rank" : "Sort by suit";
+  $("sort-button").hidden = Boolean(arranged);
+  $("group-button").hidden = !arranged;
+  if (hadFocus) {
+    const cards = [...container.querySelectorAll("[data-card]")];
+    let target = cards.find((c) => c.dataset.card === hadFocus);
+    if (!target && cards.length) {
+      const idx = Math.min(Math.max(oldOrder.indexOf(hadFocus), 0), cards.length - 1);
+      target = cards[idx];
+    }
+    if (target) target.focus({ preventScroll: true });
+  }
+}
