@@ -46,10 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
     """The review's options (values are checked by :func:`run`, as §3 errors)."""
     p = argparse.ArgumentParser(
         prog="ginrummy review",
-        description="Grade every decision of a ginrummy/1 record from the deciding seat's "
-                    "view (INTERFACES §7).")
+        description="Grade every decision of a ginrummy/1 record from what the deciding "
+                    "seat could see; marks, error rate, rating and luck per seat "
+                    "(docs/review.md).")
     p.add_argument("file", help="record file, or - for standard input")
-    p.add_argument("--json", action="store_true", help="print the §7 JSON object")
+    p.add_argument("--json", action="store_true", help="print one JSON object for programs")
     p.add_argument("--seat", help="review one seat only (0 or 1)")
     p.add_argument("--hands", help="comma-separated hand indexes (0-based), e.g. 0,2")
     p.add_argument("--budget-ms", dest="budget_ms",
