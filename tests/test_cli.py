@@ -166,11 +166,11 @@ def test_replay_human_history(capsys: pytest.CaptureFixture[str]) -> None:
         "bob (seat 1) discards K\u2663 and knocks",
         "[5\u2663 6\u2663 7\u2663]",  # a meld
         "lays off 8\u2663 on [5\u2663 6\u2663 7\u2663]",
-        "Knock: bob (seat 1) scores 32.",
+        "Knock: bob (seat 1) scores 32 (41 - 9).",
         "Score: 0 - 32",
         "dead hand",
-        "Undercut: ann (seat 0) scores 29.",
-        "Gin: bob (seat 1) scores 82.",
+        "Undercut: ann (seat 0) scores 29 (25 + 9 - 5).",
+        "Gin: bob (seat 1) scores 82 (25 + 57).",
         "Score: 29 - 114",
         "bob (seat 1) wins 29 - 114 after 4 hands.",
     ):
@@ -188,7 +188,7 @@ def test_replay_human_invalid_record_shows_hands_before_the_error(
         capsys: pytest.CaptureFixture[str]) -> None:
     main(["replay", str(DATA / "straight_back.json")])
     out = capsys.readouterr().out
-    assert "Knock: bob (seat 1) scores 32." in out
+    assert "Knock: bob (seat 1) scores 32 (41 - 9)." in out
 
 
 def test_cli_runs_as_a_module_in_a_subprocess() -> None:

@@ -261,3 +261,18 @@ def test_a_gin_only_table_says_gin_only() -> None:
     table.play()
     text = flat(out)
     assert "gin only" in text and "knock limit 0" not in text
+
+
+def test_a_hand_the_bot_ends_before_the_player_moves_is_told_in_order() -> None:
+    """The play driver ends the hand on the bot's gin (R6) before the human is asked: the
+    opening line, the bot's two actions and the showdown still come in that order."""
+    deal = Deal.build("AH 2H 3H 6D 7D 8S TC JC QD KD", "2C 3C 4C 9D 9H 9S JS QS KS 5H", "5C")
+    out: list[str] = []
+    match = Match(seed=1, first_dealer=0, deals=[deal])
+    table = Table(match, make_bot("strong", 0), "Strong", False, lambda p: "quit", out.append)
+    table.play()
+    start = out.index("--- Hand 1: You deal; the up-card is 5♣. ---")
+    assert out[start + 1:start + 5] == [
+        "Strong takes 5♣ from the discard pile.", "Strong discards 5♥ and goes gin!", "",
+        "Showdown:"]
+    assert match.hands[0].result is not None and match.hands[0].result.result == "gin"

@@ -47,6 +47,7 @@ from .melds import (
 )
 from .options import Options, OptionsError
 from .record import RecordError, match_from_record, match_to_record, replay
+from .scoring import GIN_BONUS, UNDERCUT_BONUS, knock_points
 
 __version__ = "0.1.0"
 
@@ -54,7 +55,7 @@ __all__ = [
     "Action", "ActionKind", "arrange", "Arrangement", "best_arrangements", "best_layoff", "Card",
     "CardError", "CardNotInHandError", "CardSet", "deadwood", "deadwood_by_discard", "Deal",
     "DealError", "deck", "DRAW_DISCARD", "DRAW_STOCK", "DrawSource", "Driver", "format_cards",
-    "Hand",
+    "GIN_BONUS", "Hand", "knock_points", "UNDERCUT_BONUS",
     "HAND_LIMIT", "HandEnd", "HandOverError", "HandResult", "IllegalActionError",
     "InvalidActionError", "is_meld", "KnockNotAllowedError", "Match", "match_from_record",
     "match_to_record", "MatchOverError", "NotYourTurnError", "Operation", "Options",

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import SUIT_SYMBOLS, Card, CardError, parse_cards
+from .cards import Card, CardError, format_cards, parse_cards
 from .hand import Hand
 from .match import Match
 from .melds import arrangements_mask, deadwood_by_discard_mask
@@ -33,7 +33,7 @@ EXTRAS = {"serve": "web"}
 
 
 def _pretty(cards: Sequence[Card]) -> str:
-    return " ".join(c.rank + SUIT_SYMBOLS[c.suit] for c in cards)
+    return format_cards(cards, symbols=True)
 
 
 # ----------------------------------------------------------------------------- analyze
@@ -120,26 +120,7 @@ def _hand_story(match: Match, hand: Hand, index: int) -> list[str]:
     if r is None:
         lines.append("  (the hand is unfinished)")
         return lines
-    if r.result == "dead":
-        lines.append("  Two cards left in the stock: a dead hand. Nobody scores.")
-        return lines
-    sd = r.showdown
-    assert sd is not None and r.knocker is not None
-    k, d = r.knocker, 1 - r.knocker
-    def melds(arr_melds: Sequence[Sequence[Card]]) -> str:
-        return "  ".join("[" + _pretty(list(m)) + "]" for m in arr_melds) or "no melds"
-    ka = sd.knocker_arrangement
-    lines.append(f"  {name(k)} shows {melds(ka.melds)}"
-                 f"  deadwood {_pretty(list(ka.deadwood_cards)) or '-'} = {sd.knocker_deadwood}")
-    da = sd.defender_arrangement
-    lines.append(f"  {name(d)} shows {melds(da.melds)}"
-                 f"  deadwood {_pretty(list(da.deadwood_cards)) or '-'} = {sd.defender_deadwood}")
-    if sd.layoffs:
-        lays = ", ".join(f"{_pretty([c])} on [{_pretty(list(ka.melds[i]))}]" for c, i in sd.layoffs)
-        lines.append(f"  {name(d)} lays off {lays}")
-    what = {"knock": "Knock", "gin": "Gin", "undercut": "Undercut"}[r.result]
-    assert r.scorer is not None
-    lines.append(f"  {what}: {name(r.scorer)} scores {r.points}.")
+    lines += ["  " + line for line in r.describe((name(0), name(1)), symbols=True)]
     return lines
 
 

@@ -65,6 +65,7 @@ from .cards import (
 )
 from .melds import Showdown, deadwood_by_discard_mask, deadwood_mask, showdown_mask
 from .options import Options
+from .scoring import knock_points
 from .view import HandResult, History, View, ViewError
 
 _new_tuple = tuple.__new__
@@ -202,17 +203,15 @@ class Deal:
 
 
 def _score(knocker: int, sd: Showdown) -> HandResult:
-    """R9: exactly one player scores a knocked hand."""
+    """R9: exactly one player scores a knocked hand (the points: :func:`knock_points`)."""
     defender = 1 - knocker
     dw = [0, 0]
     dw[knocker], dw[defender] = sd.knocker_deadwood, sd.defender_deadwood
+    pts = knock_points(sd)
     if sd.gin:
-        return HandResult(HandEnd.GIN, knocker, knocker, sd.defender_deadwood + 25,
-                          (dw[0], dw[1]), sd)
-    if sd.defender_deadwood <= sd.knocker_deadwood:
-        pts = sd.knocker_deadwood - sd.defender_deadwood + 25
-        return HandResult(HandEnd.UNDERCUT, knocker, defender, pts, (dw[0], dw[1]), sd)
-    pts = sd.defender_deadwood - sd.knocker_deadwood
+        return HandResult(HandEnd.GIN, knocker, knocker, pts, (dw[0], dw[1]), sd)
+    if pts < 0:
+        return HandResult(HandEnd.UNDERCUT, knocker, defender, -pts, (dw[0], dw[1]), sd)
     return HandResult(HandEnd.KNOCK, knocker, knocker, pts, (dw[0], dw[1]), sd)
 
 

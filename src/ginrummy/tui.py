@@ -20,12 +20,25 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 
 from .bots import Bot, BotError, bot_names, make_bot
-from .cards import SUIT_SYMBOLS, Card, CardError
+from .cards import Card, CardError
+from .driver import Driver, reraise
 from .fairness import commitment, deals, new_salt, new_seed, seal
-from .hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Hand, IllegalActionError, Phase
+from .hand import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    PASS,
+    Action,
+    Hand,
+    HandResult,
+    IllegalActionError,
+    Operation,
+    Phase,
+    View,
+)
 from .match import Match
 from .melds import arrangements_mask, deadwood_by_discard_mask
 from .options import Options, OptionsError
+from .scoring import GIN_BONUS, UNDERCUT_BONUS
 
 __all__ = ["Table", "main", "parse_command"]
 
@@ -159,6 +172,8 @@ class Table:
         self._write = write
         self.salt = salt  # set when the deals are committed (docs/fairness.md)
         self.record_path = record_path
+        self._told: tuple[Hand | None, int] = (None, 0)  # the hand narrated, actions told
+        self._ended: Hand | None = None  # the hand that just ended
 
     def write(self, text: str) -> None:
         """Print one message, wrapped at word boundaries to the terminal width."""
@@ -169,7 +184,7 @@ class Table:
 
     def card(self, c: Card) -> str:
         """A card with its suit symbol, red for hearts and diamonds on a colour terminal."""
-        text = c.rank + SUIT_SYMBOLS[c.suit]  # tens as T everywhere, as R1 prints them
+        text = c.symbol  # tens as T everywhere, as R1 prints them
         if self.color:
             code = "31" if c.suit in "DH" else "1"
             return f"\x1b[{code}m{text}\x1b[0m"
@@ -231,27 +246,39 @@ class Table:
         return "Discard a card (d KH, or knock KH)? > "
 
     def describe(self, seat: int, action: Action, hand: Hand) -> str:
-        """One line telling the human what the bot did (stock draws stay hidden, R11)."""
-        who = self.name(seat)
+        """One line telling the human what the bot did as the hand's last action (stock
+        draws stay hidden, R11)."""
+        line = self.narrate_op(Operation(seat, action, hand.history[-1].card), hand.result)
+        return line or ""
+
+    def narrate_op(self, op: Operation, result: HandResult | None) -> str | None:
+        """The line telling the human about one action (``result``: the hand's, if that
+        action ended it): all the bot does (its stock draws hidden, R11) and the card the
+        human drew; None for the human's other actions, which they typed themselves."""
+        action = op.action
+        if op.seat == YOU:
+            if action.act != "draw":
+                return None
+            assert op.card is not None
+            where = "the stock" if action.source == "stock" else "the discard pile"
+            return f"You take {self.card(op.card)} from {where}."
+        who = self.name(op.seat)
         if action.act == "pass":
             return f"{who} passes on the up-card."
         if action.act == "draw":
             if action.source == "stock":
                 return f"{who} draws from the stock."
-            op = hand.history[-1]
             assert op.card is not None
             return f"{who} takes {self.card(op.card)} from the discard pile."
         assert action.card is not None
-        if action.knock and hand.result is not None and hand.result.result == "gin":
+        if action.knock and result is not None and result.result == "gin":
             return f"{who} discards {self.card(action.card)} and goes gin!"
         if action.knock:
             return f"{who} discards {self.card(action.card)} and knocks!"
         return f"{who} discards {self.card(action.card)}."
 
-    def showdown(self, hand: Hand) -> None:
+    def showdown(self, r: HandResult) -> None:
         """After a hand: both arrangements, the lay-offs and the score (R7-R9)."""
-        r = hand.result
-        assert r is not None
         if r.result == "dead":
             self.write("Only two cards are left in the stock: a dead hand. Nobody scores, and "
                        "the same dealer deals again.")
@@ -285,18 +312,18 @@ class Table:
         who = "You score" if scorer == YOU else f"{self.bot_name} scores"
         pts = "point" if points == 1 else "points"
         if result == "gin":
-            return f"Gin: {who} {dd} deadwood + 25 gin bonus = {points} {pts}."
+            return f"Gin: {who} {dd} deadwood + {GIN_BONUS} gin bonus = {points} {pts}."
         defender = "you" if knocker == BOT else self.bot_name
         if result == "undercut":
             return (f"Undercut ({defender} {'have' if knocker == BOT else 'has'} {dd}, "
-                    f"not more than {kd}): {who} {kd} - {dd} + 25 undercut bonus = "
-                    f"{points} {pts}.")
+                    f"not more than {kd}): {who} {kd} - {dd} + {UNDERCUT_BONUS} undercut "
+                    f"bonus = {points} {pts}.")
         return f"Knock: {who} {dd} - {kd} = {points} {pts}."
 
     # ------------------------------------------------------------------ play
 
-    def human_turn(self) -> None:
-        """Read commands until one legal action has been played."""
+    def human_turn(self) -> Action:
+        """Read commands until one is a legal action now, and return it (not yet played)."""
         while True:
             try:
                 line = self.read(self.prompt())
@@ -322,26 +349,49 @@ class Table:
                 self.write(f"Discard pile, bottom to top ({len(pile)}): {self.cards(pile)}")
                 continue
             assert isinstance(cmd, Action)
-            hand = self.match.hand
             try:
-                self.match.play(cmd, YOU)
+                self.match.verify(cmd, YOU)
             except IllegalActionError as e:
                 self.write(str(e))
                 continue
-            if cmd.act == "draw":
-                op = hand.history[-1]
-                assert op.card is not None
-                where = "the stock" if cmd.source == "stock" else "the discard pile"
-                self.write(f"You take {self.card(op.card)} from {where}.")
-            return
+            return cmd
 
-    def bot_turn(self) -> None:
-        """Let the bot play one action from its own view (R11)."""
-        hand = self.match.hand
-        view = self.match.view(BOT)
-        action = self.bot.decide(view)
-        self.match.play(action, BOT)
-        self.write(self.describe(BOT, action, hand))
+    # The human's seat as a player of the core's play driver: the driver asks the bot and
+    # the human in turn, plays their actions and tells both seats when a hand ends.
+
+    def decide(self, view: View) -> Action:
+        """The human's move: tell what happened since their last one, show the table,
+        and read commands until one is legal."""
+        self.catch_up(self.match.hand)
+        self.show()
+        if self.hints:
+            self.hint()
+        return self.human_turn()
+
+    def hand_over(self, view: View, result: HandResult | None = None) -> None:
+        """A hand ended: tell its last actions, then the showdown and the score."""
+        assert self._ended is not None and result is not None
+        self.catch_up(self._ended)
+        self.showdown(result)
+
+    def _hand_ended(self, hand: Hand) -> None:
+        self._ended = hand  # the driver's news of a finished hand, before the players'
+
+    def catch_up(self, hand: Hand) -> None:
+        """Write the lines for ``hand``'s actions not told yet (and its opening line)."""
+        if hand is not self._told[0]:
+            self._told = (hand, 0)
+            self.write("")
+            self.write(f"--- Hand {hand.hand_index + 1}: {self.name(hand.dealer)} "
+                       f"{'deal' if hand.dealer == YOU else 'deals'}; the up-card is "
+                       f"{self.card(hand.upcard)}. ---")
+        history = hand.history
+        for i in range(self._told[1], len(history)):
+            last = i == len(history) - 1
+            line = self.narrate_op(history[i], hand.result if last else None)
+            if line is not None:
+                self.write(line)
+        self._told = (hand, len(history))
 
     def play(self) -> int:
         """Play to the end of the match (or until the player quits); returns the exit code."""
@@ -378,24 +428,9 @@ class Table:
 
     def _play(self) -> int:
         m = self.match
-        try:
-            while not m.is_over():
-                hand = m.hand
-                if not hand.history:
-                    self.write("")
-                    self.write(f"--- Hand {hand.hand_index + 1}: {self.name(hand.dealer)} "
-                               f"{'deal' if hand.dealer == YOU else 'deals'}; the up-card is "
-                               f"{self.card(hand.upcard)}. ---")
-                while not hand.is_over():
-                    if hand.to_play == YOU:
-                        self.show()
-                        if self.hints:
-                            self.hint()
-                        self.human_turn()
-                    else:
-                        self.bot_turn()
-                self.bot.hand_over(hand.view(BOT), hand.result)
-                self.showdown(hand)
+        players = (self, self.bot)  # seats YOU and BOT
+        try:  # a bot's error is raised as it is; so is the human's Quit
+            Driver(m, players, on_failure=reraise, on_hand_over=self._hand_ended).run()
         except Quit:
             self.write("")
             self.write(f"You leave the table. Score: You {m.scores[YOU]} - {m.scores[BOT]} "

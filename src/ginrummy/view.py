@@ -20,6 +20,7 @@ from .actions import (
 from .cards import Card, CardError, CardSet, format_cards, parse_cards
 from .melds import Showdown
 from .options import Options
+from .scoring import GIN_BONUS, UNDERCUT_BONUS
 
 __all__ = ["HandResult", "History", "View", "ViewError"]
 
@@ -144,7 +145,8 @@ class HandResult:
         how = ""
         if self.deadwood is not None:
             kd, dd = self.deadwood[k], self.deadwood[d]
-            how = {HandEnd.GIN: f" (25 + {dd})", HandEnd.UNDERCUT: f" (25 + {kd} - {dd})",
+            how = {HandEnd.GIN: f" ({GIN_BONUS} + {dd})",
+                   HandEnd.UNDERCUT: f" ({UNDERCUT_BONUS} + {kd} - {dd})",
                    HandEnd.KNOCK: f" ({dd} - {kd})"}[self.result]
         what = {HandEnd.KNOCK: "Knock", HandEnd.GIN: "Gin", HandEnd.UNDERCUT: "Undercut"}
         lines.append(f"{what[self.result]}: {scorer} scores {self.points}{how}.")

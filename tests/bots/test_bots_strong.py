@@ -138,3 +138,32 @@ def test_draw_outlook_counts_live_gin_outs_r2_r6() -> None:
     assert mean == (0 + 0 + 2 + 10) / 4
     # Outs that are dead (not drawable) count for nothing.
     assert draw_outlook(hand, to_mask(parse_cards("2D QS")))[1] == 0.0
+
+
+def test_the_shared_evaluation_functions_r4_r6() -> None:
+    """strong and marjj are built from the same functions of the view's knowledge: the
+    up-card 5C gives gin (R6) and also joins a meld lowering deadwood (R4); 8D neither."""
+    from ginrummy.bots.marjj import (
+        draw_action,
+        least_scored,
+        marjj_danger,
+        top_gives_gin,
+        top_joins_and_lowers,
+    )
+    from ginrummy.hand import DRAW_DISCARD
+
+    def offered(upcard: str) -> tuple[Knowledge, Hand]:
+        deal = Deal.build("AH 2H 3H 6D 7D 8S TC JC QD KD", "2C 3C 4C 9D 9H 9S JS QS KS 5H",
+                          upcard)
+        hand = Hand(deal, dealer=0)
+        return Knowledge.of(hand.view(1)), hand
+
+    k, hand = offered("5C")
+    assert top_gives_gin(k) and top_joins_and_lowers(k)
+    assert draw_action(hand.view(1), lambda: True) == DRAW_DISCARD
+    k, hand = offered("8D")
+    assert not top_gives_gin(k) and not top_joins_and_lowers(k)
+    assert draw_action(hand.view(1), lambda: False) == PASS
+    assert marjj_danger(Card.parse("8D").index, k, 10.0, 5.0) == 0.0  # nothing taken yet
+    assert least_scored({3: 1.0, 7: 2.0}, [3, 7], random.Random(0)) == 3
+    assert least_scored({3: 1.0, 7: 1.0}, [3, 7], random.Random(0)) in (3, 7)

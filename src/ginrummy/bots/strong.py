@@ -26,15 +26,23 @@ from __future__ import annotations
 import random
 
 from ..cards import Card, iter_mask
-from ..hand import Action, View
+from ..hand import Action, Phase, View
 from ..knowledge import Knowledge, meld_partners
 from ..melds import deadwood_by_discard_mask, deadwood_mask, showdown_mask
-from .marjj import MarjjBot
+from ..scoring import knock_points
+from .base import Bot
+from .marjj import (
+    discard_options,
+    draw_action,
+    least_scored,
+    look_ahead_weight,
+    marjj_danger,
+    top_gives_gin,
+    top_joins_and_lowers,
+)
 
 __all__ = ["StrongBot", "draw_outlook", "meld_chance", "sample_opponent", "settle", "strong_fast"]
 
-GIN_BONUS = 25
-UNDERCUT_BONUS = 25
 
 
 def sample_opponent(k: Knowledge, rng: random.Random, unknown: list[int], draws: int) -> int:
@@ -83,12 +91,7 @@ def draw_outlook(hand10: int, pool: int,
 def settle(knocker: int, defender: int) -> int:
     """Points of a knock from the knocker's side (R9): positive if the knocker scores,
     negative (with the undercut bonus) if the defender does; a tie is an undercut."""
-    sd = showdown_mask(knocker, defender)
-    if sd.gin:
-        return sd.defender_deadwood + GIN_BONUS
-    if sd.defender_deadwood <= sd.knocker_deadwood:
-        return -(sd.knocker_deadwood - sd.defender_deadwood + UNDERCUT_BONUS)
-    return sd.defender_deadwood - sd.knocker_deadwood
+    return knock_points(showdown_mask(knocker, defender))
 
 
 def meld_chance(card: int, k: Knowledge) -> float:
@@ -106,7 +109,7 @@ def meld_chance(card: int, k: Knowledge) -> float:
     return 1.0 - miss
 
 
-class StrongBot(MarjjBot):
+class StrongBot(Bot):
     """MARJJ's evaluation with sampled, risk-aware knocking: see the module docstring.
 
     ``c``, ``d``, ``danger_taken``, ``danger_passed`` are MARJJ's weights; ``meld_danger``
@@ -124,7 +127,12 @@ class StrongBot(MarjjBot):
                  meld_danger: float = 25.0, gin_weight: float = 100.0, knock_turns: int = 3,
                  samples: int = 32, improve: float = 1.0, max_improve: int = 12,
                  early_risk: float = 0.25, late_dw: int = -1, late_risk: float = 0.1) -> None:
-        super().__init__(seed, c, d, danger_taken, danger_passed, knock_turns)
+        super().__init__(seed)
+        self.c = c
+        self.d = d
+        self.danger_taken = danger_taken
+        self.danger_passed = danger_passed
+        self.knock_turns = knock_turns
         self.meld_danger = meld_danger
         self.gin_weight = gin_weight
         self.samples = samples
@@ -136,30 +144,27 @@ class StrongBot(MarjjBot):
 
     # ------------------------------------------------------------------ decisions
 
-    # decide() is MARJJ's: take the pile card by _wants, otherwise draw; discard by _discard.
-
-    def _wants(self, k: Knowledge) -> bool:
-        """Take the top card when it gives gin at once, or as MARJJ does (it joins a meld
-        and lowers deadwood)."""
-        if k.top is None:
-            return False
-        table = deadwood_by_discard_mask(k.mine | 1 << k.top)
-        if min(v for i, v in table.items() if i != k.top) == 0:
-            return True
-        return super()._wants(k)
+    def decide(self, view: View) -> Action:
+        """Take the face-up card when it gives gin at once or as MARJJ does (it joins a
+        meld and lowers deadwood), otherwise draw; then :meth:`discard`."""
+        k = Knowledge.of(view)
+        if view.phase is Phase.OFFER or view.phase is Phase.DRAW:
+            return draw_action(view, lambda: top_gives_gin(k) or top_joins_and_lowers(k))
+        return self.discard(view, k)
 
     def danger(self, card: int, k: Knowledge) -> float:
         """MARJJ's penalty plus ``meld_danger`` times the chance that the opponent holds
         two cards making a meld with ``card``."""
-        return super().danger(card, k) + self.meld_danger * meld_chance(card, k)
+        return (marjj_danger(card, k, self.danger_taken, self.danger_passed)
+                + self.meld_danger * meld_chance(card, k))
 
-    def _discard(self, view: View, k: Knowledge) -> Action:
+    def discard(self, view: View, k: Knowledge) -> Action:
+        """Gin always; a knock when :meth:`_knock_choice` finds a safe one; otherwise the
+        discard with the lowest score (see the module docstring)."""
         turn = k.my_discards + 1
-        weight = self.c * self.d ** (turn - 1)
+        weight = look_ahead_weight(self.c, self.d, turn)
         table = deadwood_by_discard_mask(k.mine)
-        cards = [a.card.index for a in view.legal
-                 if a.act == "discard" and not a.knock and a.card is not None]
-        knockable = [a.card.index for a in view.legal if a.knock and a.card is not None]
+        cards, knockable = discard_options(view)
         cache: dict[int, tuple[float, float]] = {}
         scores: dict[int, float] = {}
         for i in cards:
@@ -173,10 +178,7 @@ class StrongBot(MarjjBot):
             choice = self._knock_choice(view, k, turn, knockable, table, scores)
             if choice is not None:
                 return Action.discard(Card.from_index(choice), True)
-        lowest = min(scores.values())
-        ties = sorted(i for i in cards if scores[i] == lowest)
-        best = ties[0] if len(ties) == 1 else self.rng.choice(ties)
-        return Action.discard(Card.from_index(best), False)
+        return Action.discard(Card.from_index(least_scored(scores, cards, self.rng)), False)
 
     # ------------------------------------------------------------------ knocking
 
