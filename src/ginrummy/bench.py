@@ -621,11 +621,12 @@ def main(argv: list[str] | None = None) -> int:
         for b in chosen:
             print(b.name)
         return 0
-    if not chosen:
+    if not chosen and not any(t in "review" for t in args.only):
         print("ginrummy bench: no benchmark matches --only.", file=sys.stderr)
         return 2
     results = run_benchmarks(chosen, args.number, args.repeat, args.seed, args.clock)
     env = f"{platform.python_implementation()} {platform.python_version()}"
+    review = _review_block(args)
     if args.json:
         print(json.dumps({
             "python": env,
@@ -635,13 +636,30 @@ def main(argv: list[str] | None = None) -> int:
             "clock": args.clock,
             "results": [_with_ratio(r, results) for r in results],
             "reference_note": REFERENCE_NOTE,
+            **({"review": review} if review else {}),
         }, indent=2))
         return 0
-    print(f"{env}; {args.number} distinct inputs x {args.repeat} repetitions (interleaved); "
-          f"median {args.clock}-clock time shown.")
-    print(_format_table(results))
-    print(REFERENCE_NOTE)
+    if chosen:
+        print(f"{env}; {args.number} distinct inputs x {args.repeat} repetitions "
+              f"(interleaved); median {args.clock}-clock time shown.")
+        print(_format_table(results))
+        print(REFERENCE_NOTE)
+    if review:
+        from .review.speed import format_speed
+
+        print()
+        print(format_speed(review))
     return 0
+
+
+def _review_block(args: argparse.Namespace) -> dict[str, Any] | None:
+    """Review speed (decisions/s), a separate block: not a micro-benchmark. Skipped when
+    ``--only`` names other benchmarks; fewer decisions for small ``--number``."""
+    if args.only and not any(t in "review" for t in args.only):
+        return None
+    from .review.speed import review_speed
+
+    return review_speed(decisions=max(2, min(40, args.number // 50)))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ EXTERNAL = {
     "match": ("ginrummy.arena", "bot-vs-bot matches with statistics (docs/bots.md)"),
     "bot": ("ginrummy.protocol", "run a bot over the ginrummy-bot/1 protocol (docs/protocol.md)"),
     "bench": ("ginrummy.bench", "solver and state-machine benchmarks"),
+    "review": ("ginrummy.review", "grade every decision of a record, as a coach would"),
 }
 # Sub-commands that need an optional extra: name -> extra.
 EXTRAS = {"serve": "web"}

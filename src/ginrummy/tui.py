@@ -158,7 +158,12 @@ class Table:
 
     def __init__(self, match: Match, bot: Bot, bot_name: str, color: bool,
                  read: Callable[[str], str] = input, write: Callable[[str], None] = print,
-                 salt: str | None = None, record_path: str | None = None) -> None:
+                 salt: str | None = None, record_path: str | None = None,
+                 hints: bool = False, budget_ms: float | None = None,
+                 review: str = "no") -> None:
+        self.hints = hints
+        self.review = review  # after the match: "no", "ask" the player, or "yes"
+        self.budget_ms = budget_ms  # the coach's time per decision (hints and the review)
         self.match = match
         self.bot = bot
         self.bot_name = bot_name
@@ -359,6 +364,8 @@ class Table:
         and read commands until one is legal."""
         self.catch_up(self.match.hand)
         self.show()
+        if self.hints:
+            self.hint()
         return self.human_turn()
 
     def hand_over(self, view: View, result: HandResult | None = None) -> None:
@@ -440,7 +447,35 @@ class Table:
         else:
             self.write(f"{self.bot_name} wins the match {out.scores[BOT]} - {out.scores[YOU]} "
                        f"after {out.hands} hands.")
+        self.offer_review()
         return 0
+
+    # ------------------------------------------------------------------ the coach
+
+    def hint(self) -> None:
+        """The coach's suggestion from the human's view only (R11)."""
+        from .review.hints import suggest
+
+        self.write("Hint: " + suggest(self.match.view(YOU), budget_ms=self.budget_ms))
+
+    def offer_review(self) -> None:
+        """Review the human's decisions once the match is over (asking first if so set)."""
+        if self.review == "no":
+            return
+        if self.review == "ask":
+            try:
+                answer = self.read("Review your decisions? [y/N] > ")
+            except (EOFError, KeyboardInterrupt):
+                return
+            if answer.strip().lower() not in ("y", "yes"):
+                return
+        from .review import DEFAULT_BUDGET_MS, review_match
+        from .review.command import ProgressBar
+
+        review = review_match(self.match, seats=(YOU,),
+                              budget_ms=self.budget_ms or DEFAULT_BUDGET_MS,
+                              progress=ProgressBar(sys.stderr))
+        self.write(review.to_text(all_decisions=False))
 
 
 def _default_bot() -> str:
@@ -465,7 +500,17 @@ def main(argv: list[str]) -> int:
     p.add_argument("--no-color", action="store_true", help="no ANSI colours")
     p.add_argument("--record", metavar="FILE",
                    help="save the match as a ginrummy/1 record (check it with ginrummy verify)")
+    p.add_argument("--hints", action="store_true",
+                   help="show the coach's suggestion before each of your decisions")
+    p.add_argument("--review", action="store_true",
+                   help="review your decisions at the end of the match without asking "
+                        "(on a terminal you are asked)")
+    p.add_argument("--budget-ms", type=float, default=None, dest="budget_ms",
+                   help="the coach's thinking time per decision in ms (hints and review)")
     args = p.parse_args(argv)
+    if args.budget_ms is not None and not 0 < args.budget_ms < float("inf"):
+        print("ginrummy play: --budget-ms must be a positive number.", file=sys.stderr)
+        return 2
     name = args.vs or _default_bot()
     try:
         options = Options(target=args.target, gin_only=args.gin_only, oklahoma=args.oklahoma)
@@ -481,7 +526,9 @@ def main(argv: list[str]) -> int:
     color = sys.stdout.isatty() and not args.no_color
     try:
         return Table(match, bot, name.capitalize(), color, salt=new_salt(),
-                     record_path=args.record).play()
+                     record_path=args.record, hints=args.hints, budget_ms=args.budget_ms,
+                     review="yes" if args.review else "ask" if sys.stdin.isatty() else "no",
+                     ).play()
     except KeyboardInterrupt:
         print("\nGoodbye.")
         return 0

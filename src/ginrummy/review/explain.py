@@ -1,0 +1,146 @@
+"""The "why" of a graded decision, in words, from the deciding seat's view only (R11).
+
+Only facts the seat could see are used: its cards, the discard pile, the cards the
+opponent took from the pile (read once, through :class:`~ginrummy.knowledge.Knowledge`),
+and the evaluator's figures for the two actions.
+
+>>> from ginrummy.cards import parse_cards
+>>> melds_broken(parse_cards("7C 8C 9C 2D 5H 9H KS QS 4D 3S JH"), parse_cards("8C")[0])
+'breaks the 7-8-9 of clubs'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from ..cards import SUIT_NAMES, Card
+from ..hand import Action, View
+from ..knowledge import Knowledge
+from ..melds import arrange, deadwood_by_discard, showdown_mask
+
+if TYPE_CHECKING:
+    from ..evaluator import ActionValue
+
+__all__ = ["explain", "melds_broken", "meld_words", "undercut_chance"]
+
+UNDERCUT_SAMPLES = 200
+"""Opponent hands sampled to estimate how often a knock is undercut."""
+
+
+def _cards(mask: int) -> list[Card]:
+    return [Card.from_index(i) for i in range(52) if mask >> i & 1]
+
+
+def meld_words(meld: Sequence[Card]) -> str:
+    """``the 7-8-9 of clubs`` or ``the three nines``-style words for a meld (R2)."""
+    ranks = sorted(meld, key=lambda c: c.rank_index)
+    if ranks[0].rank_index == ranks[-1].rank_index:
+        return f"the set of {ranks[0].rank}s"
+    return "the " + "-".join(c.rank for c in ranks) + f" of {SUIT_NAMES[ranks[0].suit]}"
+
+
+def melds_broken(hand: Iterable[Card], card: Card) -> str | None:
+    """``breaks the 7-8-9 of clubs`` when ``card`` is in a meld of the hand's best
+    arrangement, else None."""
+    for meld in arrange(list(hand)).melds:
+        if card in meld:
+            return f"breaks {meld_words(meld)}"
+    return None
+
+
+def undercut_chance(view: View, card: Card, samples: int = UNDERCUT_SAMPLES) -> float:
+    """How often knocking with ``card`` would be undercut (R8, R9), over opponent hands
+    sampled from the view (the evaluator's belief; hidden cards are never read)."""
+    import random
+
+    from ..evaluator.belief import Belief
+
+    k = Knowledge.of(view)
+    belief = Belief(k, view.knock_limit)
+    rng = random.Random(repr((k.mine, k.opp_known, k.opp_discarded, view.stock_count)))
+    knocker = k.mine & ~card.mask
+    hits = 0
+    for _ in range(samples):
+        sd = showdown_mask(knocker, belief.sample_hand(rng))
+        hits += not sd.gin and sd.defender_deadwood <= sd.knocker_deadwood
+    return hits / samples
+
+
+def _feeds(view: View, card: Card) -> str | None:
+    """Words for a discard that helps a meld the opponent is visibly collecting: they took
+    cards of the same rank, or of the same suit within two ranks, from the pile."""
+    taken = _cards(Knowledge.of(view).opp_known)
+    same_rank = [c for c in taken if c.rank_index == card.rank_index]
+    near = [c for c in taken if c.suit_index == card.suit_index
+            and 0 < abs(c.rank_index - card.rank_index) <= 2]
+    if len(near) >= 1 and (len(near) >= 2 or not same_rank):
+        shown = " and ".join(str(c) for c in near)
+        return f"feeds the run the opponent is collecting: they took {shown}"
+    if same_rank:
+        shown = " and ".join(str(c) for c in same_rank)
+        return f"feeds the set the opponent is collecting: they took {shown}"
+    return None
+
+
+def _take_words(view: View) -> tuple[str, bool]:
+    """What taking the top discard would do for the hand, and whether it helps (makes a
+    meld or lowers the deadwood after the discard)."""
+    top = view.discards[-1]
+    now = arrange(list(view.hand)).deadwood
+    with_top = [*view.hand, top]
+    by = deadwood_by_discard(with_top)
+    after = min(v for c, v in by.items() if c != top)  # R5: not straight back
+    for meld in arrange(with_top).melds:
+        if top in meld:
+            return f"taking {top} makes {meld_words(meld)} (deadwood {now} -> {after})", True
+    if after < now:
+        return f"taking {top} lowers the deadwood from {now} to {after}", True
+    return f"taking {top} makes no meld and lowers no deadwood ({now} -> {after})", False
+
+
+def explain(view: View, played: Action, played_value: ActionValue,
+            best_value: ActionValue) -> str | None:
+    """Why ``best_value.action`` beats ``played`` where that can be said in words."""
+    best = best_value.action
+    if played.act == "discard" and best.act == "discard":
+        return _explain_discard(view, played, played_value, best, best_value)
+    if best.act == "draw" and best.source == "discard" and view.discards:
+        words, helps = _take_words(view)
+        return words if helps else None
+    if played.act == "draw" and played.source == "discard" and view.discards:
+        words, helps = _take_words(view)
+        return None if helps else f"{words}; the stock offers more"
+    return None
+
+
+def _explain_discard(view: View, played: Action, pv: ActionValue, best: Action,
+                     bv: ActionValue) -> str | None:
+    assert played.card is not None and best.card is not None
+    by = deadwood_by_discard(list(view.hand))
+    dw_played, dw_best = by[played.card], by[best.card]
+    parts: list[str] = []
+    if best.knock and dw_best == 0 and not (played.knock and dw_played == 0):
+        parts.append(f"gin was there: discard {best.card} and go gin")
+    elif best.knock and not played.knock:
+        chance = undercut_chance(view, best.card)
+        parts.append(f"knocking with {dw_best} deadwood (discard {best.card}) was better "
+                     f"than playing on: an undercut is only about {chance:.0%} likely")
+    elif played.knock and not best.knock:
+        chance = undercut_chance(view, played.card)
+        parts.append(f"knocking with {dw_played} deadwood here loses to an undercut about "
+                     f"{chance:.0%} of the time; playing on was better")
+    broken = melds_broken(view.hand, played.card)
+    if broken and not played.knock:
+        parts.append(broken)
+    if dw_played > dw_best and not parts:
+        parts.append(f"leaves {dw_played} deadwood where {best.card} leaves {dw_best}")
+    fed = _feeds(view, played.card)
+    if fed:
+        parts.append(fed)
+    if not parts:
+        gain = bv.points - pv.points
+        if gain >= 1:
+            parts.append(f"{best.card} is the safer or more useful discard "
+                         f"({gain:+.1f} points expected this hand)")
+    return "; ".join(parts) or None

@@ -1,0 +1,218 @@
+"""Grading: every decision of a record, from the deciding seat's view only (R11).
+
+A *moment* is a point in a hand where the seat to play had two or more legal actions.
+Each moment's view (what that seat could see, never the hidden cards) goes to the
+:class:`~ginrummy.evaluator.Evaluator` in two stages: a first evaluation of every legal
+action picks a shortlist (the best few and the played action); a second, independent
+evaluation of the shortlist alone, with several times the samples per action, gives the
+played action's and the best's estimates, from the same samples. Screening first and
+measuring on fresh samples keeps the luck of the screen (the best of twenty noisy
+estimates is biased upwards) out of the loss. Evaluations run in worker processes
+(``jobs``); each moment gets its own evaluator seeded from ``(seed, hand, action)``, so the
+result does not depend on the number of workers or on the order of the work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..hand import Action, Hand, View
+from ..match import Match
+
+if TYPE_CHECKING:
+    from ..evaluator import ActionValue, Evaluation
+
+__all__ = [
+    "DEFAULT_BUDGET_MS",
+    "DEFAULT_SAMPLES",
+    "Graded",
+    "Moment",
+    "evaluate_moments",
+    "grade",
+    "mark_for",
+    "moment_seed",
+    "moments",
+]
+
+DEFAULT_SAMPLES = 24
+"""Screening samples per decision in a review (the measure takes four times as many)."""
+DEFAULT_BUDGET_MS = 150.0
+"""At most this much time per decision (ms) in a review, unless asked otherwise: on a
+busy machine the time runs out before the samples do."""
+
+# Marks by the win chance a decision lost (match-winning chance, 0..1). How these were
+# chosen from reviews of bots of known strength is in docs/review.md.
+INACCURACY = 0.02
+MISTAKE = 0.05
+BLUNDER = 0.10
+MARKS = (("blunder", BLUNDER), ("mistake", MISTAKE), ("inaccuracy", INACCURACY))
+SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
+def mark_for(loss: float) -> str | None:
+    """The mark a decision earns for losing ``loss`` of match-winning chance.
+
+    >>> mark_for(0.0), mark_for(0.03), mark_for(0.07), mark_for(0.3)
+    (None, 'inaccuracy', 'mistake', 'blunder')
+    """
+    for name, threshold in MARKS:
+        if loss >= threshold:
+            return name
+    return None
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A decision to grade: hand ``hand``'s action ``action`` (indexes as in §3), the seat's
+    view just before it, and what was played."""
+
+    hand: int
+    action: int
+    seat: int
+    view: View
+    played: Action
+
+
+def moments(match: Match, hands: Sequence[int], seats: Sequence[int]) -> list[Moment]:
+    """Every decision of ``seats`` in the listed ``hands``, replayed from each hand's deal.
+
+    Only views are kept: a moment carries what its seat could see and nothing else.
+    """
+    out = []
+    for i in hands:
+        played = match.hands[i]
+        hand = Hand(played.deal, played.dealer, played.options, played.hand_index,
+                    played.scores)
+        for j, op in enumerate(played.history):
+            if op.seat in seats and len(hand.legal_actions()) >= 2:
+                out.append(Moment(i, j, op.seat, hand.view(op.seat), op.action))
+            hand.play(op.action, op.seat)
+    return out
+
+
+def moment_seed(seed: int, hand: int, action: int) -> int:
+    """The evaluator seed of one moment: a function of the review seed and its place only."""
+    digest = hashlib.sha256(f"ginrummy-review/{seed}/{hand}/{action}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class _Settings:
+    budget_ms: float | None
+    samples: int | None
+    seed: int
+
+
+_SETTINGS: _Settings | None = None
+
+
+def _init(settings: _Settings) -> None:
+    global _SETTINGS
+    _SETTINGS = settings
+
+
+SHORTLIST = 3
+"""How many of the screen's best actions go to the second evaluation (with the played)."""
+SCREEN_SHARE = 0.4
+"""The share of a decision's time budget spent screening every action."""
+MEASURE_FACTOR = 4
+"""With a sample budget: the second evaluation's samples per the screen's."""
+
+
+def evaluate_view(view: View, played: Action | None = None, *,
+                  budget_ms: float | None = DEFAULT_BUDGET_MS,
+                  samples: int | None = DEFAULT_SAMPLES, seed: int = 0) -> Evaluation:
+    """Screen every legal action of ``view``, then measure the shortlist (the best
+    :data:`SHORTLIST` and ``played``) on fresh common samples; the second evaluation.
+
+    ``samples`` caps the screen's samples (the measure gets :data:`MEASURE_FACTOR` times as
+    many) and ``budget_ms`` the time of both together, whichever comes first. With
+    ``budget_ms=None`` the result depends on the view and the seed alone.
+    """
+    from ..evaluator import Evaluator
+
+    if samples is None and budget_ms is None:
+        samples = DEFAULT_SAMPLES
+    screen_ms = measure_ms = None
+    if budget_ms is not None:
+        screen_ms, measure_ms = SCREEN_SHARE * budget_ms, (1 - SCREEN_SHARE) * budget_ms
+    first = Evaluator(samples=samples, budget_ms=screen_ms, seed=seed)
+    second = Evaluator(samples=None if samples is None else MEASURE_FACTOR * samples,
+                       budget_ms=measure_ms, seed=seed + 1)
+    screen = first.evaluate(view)
+    ranked = sorted(screen.values, key=lambda v: (-v.win, -v.points))
+    keep = {v.action for v in ranked[:SHORTLIST]}
+    if played is not None:
+        keep.add(played)
+    shortlist = [a for a in view.legal if a in keep]
+    return second.evaluate_actions(view, shortlist)
+
+
+def _evaluate(task: tuple[int, int, View, Action]) -> Evaluation:
+    assert _SETTINGS is not None
+    hand, action, view, played = task
+    return evaluate_view(view, played, budget_ms=_SETTINGS.budget_ms,
+                         samples=_SETTINGS.samples,
+                         seed=moment_seed(_SETTINGS.seed, hand, action))
+
+
+def evaluate_moments(
+    items: Sequence[Moment],
+    *,
+    budget_ms: float | None = DEFAULT_BUDGET_MS,
+    samples: int | None = DEFAULT_SAMPLES,
+    seed: int = 0,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[Evaluation]:
+    """One evaluation per moment, in order; ``progress(done)`` after each."""
+    settings = _Settings(budget_ms, samples, seed)
+    tasks = [(m.hand, m.action, m.view, m.played) for m in items]
+    results: list[Evaluation] = []
+
+    def collect(it: Iterator[Evaluation]) -> None:
+        for ev in it:
+            results.append(ev)
+            if progress is not None:
+                progress(len(results))
+
+    if jobs <= 1 or len(tasks) <= 1:
+        _init(settings)
+        collect(map(_evaluate, tasks))
+    else:
+        workers = min(jobs, len(tasks))
+        with multiprocessing.Pool(workers, initializer=_init, initargs=(settings,)) as pool:
+            collect(pool.imap(_evaluate, tasks, chunksize=1))
+    return results
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A graded decision: the played and best actions with their values from one
+    evaluation, the win chance lost (never negative), the mark and the reason in words."""
+
+    moment: Moment
+    played: ActionValue
+    best: ActionValue
+    loss: float
+    mark: str | None
+    why: str | None
+
+
+def grade(moment: Moment, evaluation: Evaluation,
+          explain: Callable[[View, Action, ActionValue, ActionValue], str | None] | None = None,
+          ) -> Graded:
+    """Grade one moment from its evaluation: a played action that is the best loses 0."""
+    best = evaluation.best()
+    played = evaluation.value_of(moment.played)
+    if played.action == best.action:
+        return Graded(moment, played, best, 0.0, None, None)
+    loss = max(0.0, round(best.win, 4) - round(played.win, 4))
+    loss = round(loss, 4)
+    mark = mark_for(loss)
+    why = explain(moment.view, moment.played, played, best) if explain and loss > 0 else None
+    return Graded(moment, played, best, loss, mark, why)

@@ -1,0 +1,267 @@
+"""A finished review: per-seat summaries (error rate, marks, rating, luck), the §7 JSON
+(INTERFACES §7) and the readable text.
+
+Luck (as backgammon programs report it) is measured from each seat's own view: the deal
+moves the seat's match-winning chance from the match-equity table's value before the
+hand (:mod:`ginrummy.equity`) to the evaluator's value at its first decision, and each
+card it draws from the stock moves it from the value of drawing to the value of the best
+play with the card in hand. The luck-adjusted result is the result minus the seat's luck
+plus the opponent's: what the match would have scored had both players been dealt
+average cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card
+from ..equity import win_chance
+from ..hand import DRAW_STOCK, Action
+from ..match import Match
+from ..record import RecordError
+from .grade import SYMBOLS, Graded
+
+__all__ = ["RATINGS", "Review", "action_json", "action_words", "rating_for"]
+
+# Rating words by error rate (mean win chance lost per decision), best first: a seat
+# whose error rate is below a bound earns its word. Anchored on reviews of the project's
+# bots in self-play (docs/review.md gives the data, how it was made, and its limits: the
+# `expert` bot reviews at about 0.7%, the other bots between 1.0% and 1.4%).
+RATINGS: tuple[tuple[float, str], ...] = (
+    (0.004, "World class"),
+    (0.008, "Expert"),
+    (0.011, "Advanced"),
+    (0.014, "Intermediate"),
+    (0.020, "Casual player"),
+    (0.030, "Beginner"),
+    (float("inf"), "Awful"),
+)
+
+
+def rating_for(error_rate: float) -> str:
+    """The rating word for an error rate.
+
+    >>> rating_for(0.0), rating_for(0.012), rating_for(1.0)
+    ('World class', 'Intermediate', 'Awful')
+    """
+    for bound, word in RATINGS:
+        if error_rate < bound:
+            return word
+    return RATINGS[-1][1]  # pragma: no cover - the last bound is infinite
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """The §7/§5 action object (a discard always carries its ``knock``)."""
+    d = action.to_json()
+    if action.act == "discard":
+        d["knock"] = bool(action.knock)
+    return d
+
+
+def action_words(action: Action) -> str:
+    """``discard KH``, ``knock with 9C``, ``draw from the stock``, ``take 5H``-style words."""
+    if action.act == "pass":
+        return "pass"
+    if action.act == "draw":
+        return "draw from the stock" if action.source == "stock" else "take the discard"
+    assert action.card is not None
+    card: Card = action.card
+    return f"knock with {card}" if action.knock else f"discard {card}"
+
+
+@dataclass
+class Review:
+    """The graded decisions of a record for some seats and hands."""
+
+    match: Match | None
+    seats: tuple[int, ...]
+    hands: tuple[int, ...]
+    graded: list[Graded]
+    error: RecordError | None = None
+    budget_ms: float | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Whether every hand and both seats were reviewed (needed for a luck-adjusted
+        result)."""
+        return (self.match is not None and self.seats == (0, 1)
+                and self.hands == tuple(range(len(self.match.hands))))
+
+    def of_seat(self, seat: int) -> list[Graded]:
+        """The seat's graded decisions, in record order."""
+        return [g for g in self.graded if g.moment.seat == seat]
+
+    # ------------------------------------------------------------------ luck
+
+    def luck(self, seat: int) -> float:
+        """How much the deals and stock draws moved ``seat``'s win chance, by its own view
+        (finished hands only)."""
+        if self.match is None or seat not in self.seats:
+            return 0.0
+        m = self.match
+        total = 0.0
+        for i in self.hands:
+            hand = m.hands[i]
+            gs = [g for g in self.graded if g.moment.hand == i and g.moment.seat == seat]
+            if hand.result is None or not gs:
+                continue
+            before = win_chance(hand.scores, seat, hand.dealer, m.options)
+            total += gs[0].best.win - before
+            for a, b in zip(gs, gs[1:], strict=False):
+                if a.moment.played == DRAW_STOCK and b.moment.action == a.moment.action + 1:
+                    total += b.best.win - a.played.win
+        return total
+
+    def result(self, seat: int) -> float | None:
+        """1 won, 0 lost, 0.5 tied; for an unfinished match the table's chance now."""
+        m = self.match
+        if m is None:
+            return None
+        out = m.outcome()
+        if out is not None:
+            return 0.5 if out.winner is None else float(out.winner == seat)
+        if not m.hands:
+            return win_chance((0, 0), seat, m.first_dealer, m.options)
+        last = m.hands[-1]
+        if last.result is None:
+            return win_chance(last.scores, seat, last.dealer, m.options)
+        return win_chance(m.scores, seat, m.next_dealer(), m.options)
+
+    # ------------------------------------------------------------------ summaries
+
+    def seat_summary(self, seat: int) -> dict[str, Any]:
+        """The §7 ``seats`` entry, plus luck, result and luck-adjusted result."""
+        gs = self.of_seat(seat)
+        n = len(gs)
+        rate = round(sum(g.loss for g in gs) / n, 5) if n else 0.0
+        marks = [g.mark for g in gs]
+        reviewed = seat in self.seats and self.match is not None
+        luck = round(self.luck(seat), 4) if reviewed else None
+        result = self.result(seat) if reviewed else None
+        adjusted = None
+        if self.complete and result is not None:
+            adjusted = round(result - self.luck(seat) + self.luck(1 - seat), 4)
+        return {
+            "decisions": n,
+            "error_rate": rate,
+            "inaccuracies": marks.count("inaccuracy"),
+            "mistakes": marks.count("mistake"),
+            "blunders": marks.count("blunder"),
+            "rating": rating_for(rate) if n else None,
+            "luck": luck,
+            "result": None if result is None else round(result, 4),
+            "luck_adjusted": adjusted,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``ginrummy review --json`` object (INTERFACES §7)."""
+        hands = []
+        for i in self.hands:
+            ds = []
+            for g in self.graded:
+                if g.moment.hand != i:
+                    continue
+                ds.append({
+                    "action": g.moment.action,
+                    "seat": g.moment.seat,
+                    "played": action_json(g.moment.played),
+                    "best": action_json(g.best.action),
+                    "equity": {"played": round(g.played.win, 4),
+                               "best": round(g.best.win, 4)},
+                    "loss": g.loss,
+                    "mark": g.mark,
+                    "why": g.why,
+                })
+            hands.append({"index": i, "decisions": ds})
+        out: dict[str, Any] = {
+            "unit": "match",
+            "hands": hands,
+            "seats": [self.seat_summary(s) for s in (0, 1)],
+        }
+        if self.error is not None:
+            out["error"] = self.error.to_json()
+        return out
+
+    # ------------------------------------------------------------------ text
+
+    def name(self, seat: int) -> str:
+        """``ann (seat 0)`` or ``seat 0``."""
+        m = self.match
+        if m is not None and m.players:
+            return f"{m.players[seat]} (seat {seat})"
+        return f"seat {seat}"
+
+    def to_text(self, all_decisions: bool = True) -> str:
+        """The readable review: each hand's decisions with marks and reasons, then a
+        summary per seat."""
+        lines: list[str] = []
+        m = self.match
+        if m is not None:
+            o = m.options
+            who = " and ".join(self.name(s) for s in self.seats)
+            lines.append(f"Review of {who}: target {o.target}"
+                         + (", gin only" if o.gin_only else "")
+                         + (", Oklahoma" if o.oklahoma else "")
+                         + "; win chances are for the whole match, from the player's view.")
+        for i in self.hands:
+            assert m is not None
+            hand = m.hands[i]
+            gs = [g for g in self.graded if g.moment.hand == i]
+            lines.append("")
+            lines.append(f"Hand {i + 1}: {self.name(hand.dealer)} deals, up-card "
+                         f"{hand.deal.upcard}, score {hand.scores[0]}-{hand.scores[1]}")
+            for g in gs:
+                if not all_decisions and g.mark is None:
+                    continue
+                mark = SYMBOLS.get(g.mark or "", "")
+                head = (f"  {g.moment.action + 1:>3}. {self.name(g.moment.seat)}: "
+                        f"{action_words(g.moment.played)} {mark}")
+                if g.loss == 0:
+                    lines.append(f"{head} (best, {g.best.win:.1%})" if g.played.action ==
+                                 g.best.action else f"{head} (as good as the best, "
+                                 f"{g.best.win:.1%})")
+                    continue
+                lines.append(f"{head} loses {100 * g.loss:.1f}% win chance "
+                             f"({g.played.win:.1%} where {action_words(g.best.action)} "
+                             f"has {g.best.win:.1%})")
+                if g.why:
+                    lines.append(f"       why: {g.why}")
+            r = hand.result
+            if r is None:
+                lines.append("  (unfinished)")
+            elif r.scorer is None:
+                lines.append("  Dead hand: nobody scores.")
+            else:
+                lines.append(f"  {r.result.capitalize()}: {self.name(r.scorer)} scores "
+                             f"{r.points}.")
+        lines.append("")
+        lines.append("Summary")
+        head = (f"  {'player':<22}{'decisions':>10}{'error rate':>12}{'?!':>5}{'?':>4}"
+                f"{'??':>4}  {'rating':<14}{'luck':>8}{'result':>8}{'adjusted':>10}")
+        lines.append(head)
+        for s in self.seats:
+            d = self.seat_summary(s)
+            lines.append(
+                f"  {self.name(s):<22}{d['decisions']:>10}{100 * d['error_rate']:>11.2f}%"
+                f"{d['inaccuracies']:>5}{d['mistakes']:>4}{d['blunders']:>4}  "
+                f"{(d['rating'] or '-'):<14}"
+                f"{'-' if d['luck'] is None else format(d['luck'], '+.0%'):>8}"
+                f"{'-' if d['result'] is None else format(d['result'], '.0%'):>8}"
+                f"{'-' if d['luck_adjusted'] is None else format(d['luck_adjusted'], '.0%'):>10}")
+        lines.append("")
+        lines.append("Error rate: win chance lost per decision. Marks: ?! inaccuracy, ? mistake, "
+                     "?? blunder. Luck: win chance gained from the deal and stock draws.")
+        if self.error is not None:
+            lines.append(f"The record is invalid from there on: {self.error.message}")
+        return "\n".join(lines)
+
+
+def pick(items: Sequence[int], allowed: Sequence[int]) -> tuple[int, ...]:
+    """``items`` kept in order, without duplicates, limited to ``allowed``."""
+    seen: list[int] = []
+    for i in items:
+        if i in allowed and i not in seen:
+            seen.append(i)
+    return tuple(seen)

@@ -1,0 +1,249 @@
+"""The game review (INTERFACES §7): JSON shape and invariants, marks, view-only grading
+(R11), bad input as §3. Small fixed sample counts keep these fast and reproducible."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ginrummy import Deal, Match, Options, deck, parse_cards
+from ginrummy.cards import Card
+from ginrummy.cli import main
+from ginrummy.hand import Action
+from ginrummy.review import BLUNDER, INACCURACY, MISTAKE, mark_for, review_match
+from ginrummy.review.grade import moments
+
+DATA = Path(__file__).parent.parent / "data"
+SAMPLES = 6
+"""Evaluator samples per decision in these tests (small: plumbing and clear cases)."""
+
+
+def _deal(hand0: str, hand1: str, upcard: str, stock_top: str = "") -> Deal:
+    top = parse_cards(stock_top)
+    used = {*parse_cards(hand0), *parse_cards(hand1), Card.parse(upcard), *top}
+    return Deal.build(hand0, hand1, upcard, [*top, *(c for c in deck() if c not in used)])
+
+
+def _record(deal: Deal, moves: list[str], dealer: int = 0,
+            scores_target: int = 100) -> dict[str, Any]:
+    m = Match(Options(target=scores_target), seed=1, first_dealer=dealer, deals=[deal])
+    for move in moves:
+        m.play(Action.parse(move), m.to_play)
+    return m.to_record()
+
+
+def _review(capsys: pytest.CaptureFixture[str], path: Path, *args: str) -> tuple[int, Any]:
+    code = main(["review", str(path), "--json", "--samples", str(SAMPLES),
+                 "--budget-ms", "1e6", *args])
+    out, _ = capsys.readouterr()
+    assert out.count("\n") == 1, out
+    return code, json.loads(out)
+
+
+def _check_shape(review: dict[str, Any], record: dict[str, Any]) -> None:
+    """§7: keys, indexes into the record, losses never negative, best >= played."""
+    assert review["unit"] == "match"
+    assert len(review["seats"]) == 2
+    counts = [0, 0]
+    losses: list[list[float]] = [[], []]
+    for h in review["hands"]:
+        actions = record["hands"][h["index"]]["actions"]
+        for d in h["decisions"]:
+            assert set(d) >= {"action", "seat", "played", "best", "equity", "loss", "mark"}
+            rec = actions[d["action"]]
+            assert rec["seat"] == d["seat"]
+            assert d["played"]["act"] == rec["act"]
+            assert Action.from_json(d["played"]) == Action.from_json(rec)
+            eq = d["equity"]
+            assert 0.0 <= eq["played"] <= eq["best"] <= 1.0
+            assert d["loss"] >= 0.0
+            assert d["loss"] == pytest.approx(eq["best"] - eq["played"], abs=1.5e-4)
+            assert d["mark"] == mark_for(d["loss"])
+            if d["played"] == d["best"]:
+                assert d["loss"] == 0.0 and d["mark"] is None
+            counts[d["seat"]] += 1
+            losses[d["seat"]].append(d["loss"])
+    for s, seat in enumerate(review["seats"]):
+        assert seat["decisions"] == counts[s]
+        if counts[s]:
+            assert seat["error_rate"] == pytest.approx(sum(losses[s]) / counts[s], abs=1e-5)
+        marks = [mark_for(x) for x in losses[s]]
+        assert (seat["inaccuracies"], seat["mistakes"], seat["blunders"]) == (
+            marks.count("inaccuracy"), marks.count("mistake"), marks.count("blunder"))
+
+
+def test_thresholds_are_ordered() -> None:
+    assert 0 < INACCURACY < MISTAKE < BLUNDER < 1
+
+
+def test_review_json_shape_indexes_and_invariants(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = json.loads((DATA / "short_match.json").read_text())
+    code, review = _review(capsys, DATA / "short_match.json", "--hands", "0,2,3")
+    assert code == 0
+    assert [h["index"] for h in review["hands"]] == [0, 2, 3]
+    _check_shape(review, record)
+    # every moment with >= 2 legal actions is a decision, and nothing else
+    match = Match.from_record(record)
+    expected = [(m.hand, m.action) for m in moments(match, (0, 2, 3), (0, 1))]
+    got = [(h["index"], d["action"]) for h in review["hands"] for d in h["decisions"]]
+    assert got == expected and got
+    # one seat only
+    code, one = _review(capsys, DATA / "short_match.json", "--hands", "0", "--seat", "1")
+    assert code == 0 and one["seats"][0]["decisions"] == 0
+    assert all(d["seat"] == 1 for h in one["hands"] for d in h["decisions"])
+
+
+def test_review_identical_for_any_jobs() -> None:
+    match = Match.from_record((DATA / "short_match.json").read_text())
+    one = review_match(match, hands=[0, 2], samples=SAMPLES, budget_ms=None, jobs=1).to_json()
+    two = review_match(match, hands=[0, 2], samples=SAMPLES, budget_ms=None, jobs=2).to_json()
+    assert one == two
+
+
+GIN_SEAT1 = "AS 2S 3S 4S 5S 6S 7S 8S 9S KH"
+JUNK_SEAT0 = "AH 3H 5H 7H 9H JH KC 2D 4D 6D"
+
+
+def test_missed_gin_is_a_blunder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Seat 1 draws TS and could discard KH for gin (R6: 25 + 57 points, R9); it throws the
+    # ten of spades back instead and plays on.
+    deal = _deal(JUNK_SEAT0, GIN_SEAT1, "QD", "TS")
+    record = _record(deal, ["pass", "pass", "draw stock", "discard TS"])
+    path = tmp_path / "missed_gin.json"
+    path.write_text(json.dumps(record))
+    code, review = _review(capsys, path, "--seat", "1")
+    assert code == 0
+    _check_shape(review, record)
+    last = review["hands"][0]["decisions"][-1]
+    assert last["action"] == 3
+    assert last["best"] == {"act": "discard", "card": "KH", "knock": True}
+    assert last["mark"] == "blunder" and last["loss"] >= BLUNDER
+    assert "gin" in (last["why"] or "")
+    # the text review says so too
+    assert main(["review", str(path), "--samples", str(SAMPLES), "--seat", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "??" in text and "gin was there" in text
+
+
+def test_expert_play_earns_far_fewer_marks_than_random_play() -> None:
+    # Hands of `ginrummy match expert expert` and `ginrummy match random random`
+    # (--seed 8 --records DIR, match 1), cut to 44 actions each.
+    def tally(name: str) -> tuple[int, int, float]:
+        match = Match.from_record((DATA / f"{name}_hands.json").read_text())
+        review = review_match(match, samples=SAMPLES, budget_ms=None)
+        seats = [review.seat_summary(s) for s in (0, 1)]
+        n = sum(d["decisions"] for d in seats)
+        marks = sum(d["inaccuracies"] + d["mistakes"] + d["blunders"] for d in seats)
+        serious = sum(d["mistakes"] + d["blunders"] for d in seats)
+        return marks, serious, sum(d["error_rate"] * d["decisions"] for d in seats) / n
+
+    expert, random_ = tally("expert"), tally("random")
+    assert random_[0] > expert[0], (expert, random_)
+    assert random_[1] >= 3 * max(expert[1], 1), (expert, random_)  # mistakes and blunders
+    assert random_[2] > 2 * expert[2], (expert, random_)  # error rate
+
+
+def test_grading_reads_the_view_only() -> None:
+    # Seat 0's view is the same in both deals: its hand, the up-card, and the stock cards
+    # it draws. Seat 1's hand and the rest of the stock differ; seat 1 throws back the
+    # card it draws. Grading seat 0 must not notice (R11).
+    mine = "2C 3C 4C 9D TD KH QS 5S 6H 8H"
+    top = "7C AD 9S"  # seat 0 draws 7C and 9S, seat 1 draws AD
+    hidden_a = "2H 3H 4H JD JC JS 7S 8S 3D 4D"
+    hidden_b = "KC QC QD 5D 6D 7D AH KD TS 2S"
+    moves = ["pass", "pass", "draw stock", "discard KH", "draw stock", "discard AD",
+             "draw stock", "discard 9S"]
+    reviews = []
+    for hidden in (hidden_a, hidden_b):
+        deal = _deal(mine, hidden, "TC", top)
+        record = _record(deal, moves, dealer=1)
+        match = Match.from_record(record)
+        reviews.append(review_match(match, seats=[0], samples=SAMPLES, budget_ms=None,
+                                    seed=5).to_json())
+    assert reviews[0]["hands"][0]["decisions"], "seat 0 had decisions to grade"
+    assert reviews[0] == reviews[1]
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+def test_illegal_action_exits_1_with_the_error_object(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, review = _review(capsys, DATA / "straight_back.json")
+    replay_code = main(["replay", str(DATA / "straight_back.json"), "--json"])
+    replayed = json.loads(capsys.readouterr().out)
+    assert code == replay_code == 1
+    assert review["error"] == replayed["error"]
+    assert review["error"]["message"] == "You cannot put that straight back."
+    _check_shape(review, json.loads((DATA / "straight_back.json").read_text()))
+
+
+@pytest.mark.parametrize("content, message", [
+    ("{not json", "not valid JSON"),
+    ('{"format": "other/1", "hands": []}', "Not a ginrummy/1 record"),
+    ("[]", "must be a JSON object"),
+])
+def test_malformed_record_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                  content: str, message: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    code, review = _review(capsys, path)
+    assert code == 1
+    assert message in review["error"]["message"]
+    assert review["hands"] == [] and review["unit"] == "match"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--seat", "2"], "--seat must be 0 or 1"),
+    (["--hands", "7"], "the record has 4 hands"),
+    (["--hands", "a,b"], "--hands takes hand indexes"),
+    (["--budget-ms", "0"], "--budget-ms must be a positive number"),
+    (["--jobs", "-1"], "--jobs must be a positive number"),
+])
+def test_bad_options_exit_1(capsys: pytest.CaptureFixture[str], args: list[str],
+                            message: str) -> None:
+    code = main(["review", str(DATA / "short_match.json"), "--json", *args])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 1 and message in out["error"]["message"]
+    assert out["error"]["hand"] is None and out["error"]["action"] is None
+
+
+def test_missing_file_exits_1_with_a_message(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["review", str(tmp_path / "nope.json")]) == 1
+    err = capsys.readouterr().err
+    assert "Cannot read" in err and "Traceback" not in err
+
+
+def test_a_record_without_decisions_is_an_empty_review(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = _record(_deal(JUNK_SEAT0, GIN_SEAT1, "QD"), [])
+    path = tmp_path / "fresh.json"
+    path.write_text(json.dumps(record))
+    code, review = _review(capsys, path)
+    assert code == 0
+    assert review["hands"] == [{"index": 0, "decisions": []}]
+    assert [s["decisions"] for s in review["seats"]] == [0, 0]
+    assert all(s["error_rate"] == 0.0 and s["rating"] is None for s in review["seats"])
+
+
+def test_luck_of_a_lucky_draw_and_the_luck_adjusted_result() -> None:
+    # Seat 1 draws the TS that completes gin and knocks at once (R6, R9).
+    record = _record(_deal(JUNK_SEAT0, GIN_SEAT1, "QD", "TS"),
+                     ["pass", "pass", "draw stock", "discard KH knock"])
+    review = review_match(Match.from_record(record), samples=SAMPLES, budget_ms=None)
+    seats = review.to_json()["seats"]
+    # the draw of the gin card moved seat 1's chance up, by its own view
+    assert review.luck(1) > 0.05
+    for s in (0, 1):
+        expected = seats[s]["result"] - review.luck(s) + review.luck(1 - s)
+        assert seats[s]["luck_adjusted"] == pytest.approx(expected, abs=1e-3)
+    # the match goes on: the result is the table's chance at 0-82 (R10)
+    assert seats[1]["result"] > 0.8
+    # reviewing one seat gives its luck but no luck-adjusted result
+    one = review_match(Match.from_record(record), seats=[1], samples=SAMPLES, budget_ms=None)
+    assert one.to_json()["seats"][1]["luck_adjusted"] is None
