@@ -1,17 +1,14 @@
-"""The belief's samples are hands the opponent could hold (R11: from the view only), and
-the stand-in match-equity table behaves like a chance to win (R10)."""
+"""The belief's samples are hands the opponent could hold (R11: from the view only)."""
 
 from __future__ import annotations
 
 import random
 
 from ginrummy.bots.strong import StrongBot
-from ginrummy.evaluator._equity import after_hand, win_chance
 from ginrummy.evaluator.belief import Belief, BeliefParams
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_mask
-from ginrummy.options import Options
 
 
 def _knowledges() -> list[tuple[Knowledge, int]]:
@@ -59,12 +56,3 @@ def test_gin_samples_are_redrawn_once_the_opponent_has_played() -> None:
                 belief = Belief(k, limit, params)
                 gins[i] += sum(deadwood_mask(belief.sample_hand(rng)) == 0 for _ in range(20))
     assert gins[1] > 0 and gins[0] < gins[1] / 2
-
-
-def test_stand_in_equity_is_a_chance_to_win_r10() -> None:
-    opts = Options()
-    assert abs(win_chance((0, 0), 0, 0, opts) - 0.5) < 1e-9
-    assert win_chance((90, 10), 0, 1, opts) > win_chance((50, 10), 0, 1, opts) > 0.5
-    assert win_chance((100, 40), 0, 1, opts) == 1.0 and win_chance((40, 100), 0, 1, opts) == 0
-    assert after_hand((80, 0), 0, 0, 0, 25, opts) == 1.0
-    assert after_hand((10, 20), 0, 1, None, 0, opts) == win_chance((10, 20), 1, 0, opts)

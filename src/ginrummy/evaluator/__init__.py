@@ -34,6 +34,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from ..equity import after_hand
 from ..hand import Action, Phase, View
 from ..knowledge import Knowledge
 from ..melds import deadwood_mask
@@ -45,11 +46,6 @@ from .rollout import (
     play_out,
     settle_knock,
 )
-
-try:
-    from ..equity import after_hand  # type: ignore[import-not-found, unused-ignore]
-except ImportError:  # until the shipped table exists: a stand-in with the same signature
-    from ._equity import after_hand
 
 __all__ = [
     "ActionValue",
