@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cards import Card, CardError, format_cards, parse_cards
+from .files import read_input
 from .hand import Hand
 from .match import Match
 from .melds import arrangements_mask, deadwood_by_discard_mask
@@ -127,11 +128,7 @@ def _hand_story(match: Match, hand: Hand, index: int) -> list[str]:
 def cmd_replay(args: argparse.Namespace) -> int:
     """``ginrummy replay FILE [--json]``: exit 1 on a malformed or illegal record."""
     try:
-        if args.file == "-":
-            text = sys.stdin.buffer.read()
-        else:
-            with open(args.file, "rb") as f:
-                text = f.read()
+        text = read_input(args.file)
     except OSError as e:
         msg = f"Cannot read {args.file}: {e.strerror}."
         if args.json:
@@ -196,11 +193,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from .fairness import verify_record
 
     try:
-        if args.file == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(args.file, "rb") as f:
-                data = f.read()
+        data = read_input(args.file)
         record = loads(data)
     except OSError as e:
         print(f"ginrummy verify: cannot read {args.file}: {e.strerror}.", file=sys.stderr)

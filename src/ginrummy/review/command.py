@@ -8,6 +8,7 @@ import sys
 import time
 from typing import Any, TextIO
 
+from ..files import read_input
 from ..match import Match
 from ..record import RecordError, loads, read_partial
 from .grade import DEFAULT_BUDGET_MS, DEFAULT_SAMPLES
@@ -130,11 +131,7 @@ def run(argv: list[str]) -> int:
         msg = str(e) if "--" in str(e) else f"--seed must be a whole number, not {args.seed!r}."
         return _fail(args, msg)
     try:
-        if args.file == "-":
-            text = sys.stdin.buffer.read()
-        else:
-            with open(args.file, "rb") as f:
-                text = f.read()
+        text = read_input(args.file)
     except OSError as e:
         return _fail(args, f"Cannot read {args.file}: {e.strerror}.")
     match: Match | None

@@ -422,20 +422,9 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _replay(sm: Any) -> Match:
     """A stored match rebuilt from its seed and actions (its deals are the seed's)."""
-    from ..hand import Action
-    from ..options import Options
-    from .service import deal_for
+    from .table import build_match
 
-    m = Match(Options.from_json(sm.options), seed=sm.seed, first_dealer=sm.first_dealer,
-              players=(sm.players[0], sm.players[1]), auto_deal=False)
-    by_hand: dict[int, list[Any]] = {}
-    for a in sm.actions:
-        by_hand.setdefault(a.hand, []).append(a)
-    for i in range(sm.hands_dealt):
-        m.start_hand(deal_for(sm.seed, i))
-        for a in by_hand.get(i, []):
-            m.play(Action.from_json(a.action), a.seat)
-    return m
+    return build_match(sm)
 
 
 def _record_rows(service: Service, tokens: list[str]) -> list[dict[str, Any]]:
