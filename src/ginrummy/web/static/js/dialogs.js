@@ -54,7 +54,7 @@ function revealSeat(seat, ho) {
   const dw = r.deadwood ? r.deadwood[seat] : arr ? arr.deadwood : null;
   box.append(
     el("h3", {},
-      el("span", {}, `${nameOf(seat)}${seat === me() ? " (you)" : ""} `, el("span", { class: "role", text: `· ${role}` })),
+      el("span", {}, `${nameOf(seat)}${seat === me() && nameOf(seat) !== "You" ? " (you)" : ""} `, el("span", { class: "role", text: `· ${role}` })),
       el("span", { class: "dw", text: dw != null ? `Deadwood ${dw}` : "" })),
   );
   const row = el("div", { class: "reveal-hand" });
