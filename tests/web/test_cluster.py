@@ -178,25 +178,38 @@ def test_conflicting_actions_on_two_processes_exactly_one_wins(
         assert final[0]["view"]["history"][-1]["act"] == acts[won]["act"]
 
 
-def test_computer_match_survives_kill_9_of_its_driving_process(
-    serves: list[Serve], postgres_url: str, redis_url: str
-) -> None:
-    a, b = _pair(serves, postgres_url, redis_url, delay="2")
-    c = a.http.post("/api/matches", json={"opponent": "computer", "bot": "easy"}).json()
+def _to_computer_turn(srv: Serve) -> tuple[str, str, dict[str, Any]]:
+    """A new match against the computer on ``srv``, played until the computer is to move:
+    its id, the human's token and the human's last STATE."""
+    c = srv.http.post("/api/matches", json={"opponent": "computer", "bot": "easy"}).json()
     cid, tok = c["id"], c["token"]
-    st = a.get(cid, tok)
+    st = srv.get(cid, tok)
     deadline = time.monotonic() + 20
     while not st["my_turn"]:  # wait for the computer's opening move (if it has one)
         assert time.monotonic() < deadline
         time.sleep(0.1)
-        st = a.get(cid, tok)
-    moved = st
-    while moved["my_turn"]:  # e.g. draw, then discard: then the computer is to play
-        r = a.act(cid, tok, moved["legal"][0], moved["version"])
+        st = srv.get(cid, tok)
+    while st["my_turn"]:  # e.g. draw, then discard: then the computer is to play
+        r = srv.act(cid, tok, st["legal"][0], st["version"])
         assert r.status_code == 200, r.text
-        moved = r.json()
-    if moved["hand_over"] is not None:
+        st = r.json()
+    if st["hand_over"] is not None:
         pytest.skip("this deal gave the computer no turn to interrupt")
+    return cid, tok, st
+
+
+def test_computer_match_survives_kill_9_of_its_driving_process(
+    serves: list[Serve], postgres_url: str, redis_url: str
+) -> None:
+    # A computer turn this deployment cannot read (its seed sealed with another key) waits
+    # in the same database first: the take-over scan must pass it by, not stall on it.
+    other = Serve("--db", postgres_url, "--broker", redis_url, "--bot-delay", "5", *OPEN,
+                  env={KEY_ENV: new_key_text()})
+    serves.append(other)
+    _to_computer_turn(other)
+    other.kill9()
+    a, b = _pair(serves, postgres_url, redis_url, delay="2")
+    cid, tok, moved = _to_computer_turn(a)
     a.kill9()  # A holds the computer's turn: it is thinking (its 2 s pause)
     killed_at = time.monotonic()
     assert b.get(cid, tok)["version"] == moved["version"]  # not played yet

@@ -161,6 +161,7 @@ class Service:
         self.limits = limits if limits is not None else Limits()
         self.lease_seconds = lease_seconds
         self.scan_seconds = scan_seconds
+        self._scan_skip: dict[str, float] = {}  # match id -> when the scan may retry it
         self.tables: dict[str, Table] = {}
         self.seed_source: Callable[[], tuple[int, int]] = secret_seed
         """(secret seed, first dealer) of a new match; tests may fix it to get known deals."""
@@ -265,21 +266,32 @@ class Service:
                 ids = await self._db(
                     self.store.computer_turns, time.time() - self.scan_seconds
                 )
+                now = time.monotonic()
                 for mid in ids:
-                    t = self.tables.get(mid)
-                    if t is not None and t.bot_task is not None and not t.bot_task.done():
+                    if self._scan_skip.get(mid, 0.0) > now:
                         continue
-                    if not await self.broker.acquire(mid, self.lease_seconds):
-                        continue
-                    await self.broker.release(mid)  # _bot_run takes it again for itself
-                    t = await self.table(mid)
-                    async with t.lock:
-                        await self._refresh_locked(t)
-                    self._kick_bot(t)
+                    try:
+                        await self._take_over(mid)
+                    except TableError as e:  # this match only: the others still go on
+                        self._scan_skip[mid] = now + 60.0
+                        log.warning("cannot drive computer turn of match %s: %s", mid, e.message)
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001 - database or broker away: try again
                 log.warning("scanning for computer turns failed: %s", e)
+
+    async def _take_over(self, mid: str) -> None:
+        """Drive the computer's waiting turn in ``mid`` here, unless its driver lives on."""
+        t = self.tables.get(mid)
+        if t is not None and t.bot_task is not None and not t.bot_task.done():
+            return
+        if not await self.broker.acquire(mid, self.lease_seconds):
+            return
+        await self.broker.release(mid)  # _bot_run takes it again for itself
+        t = await self.table(mid)
+        async with t.lock:
+            await self._refresh_locked(t)
+        self._kick_bot(t)
 
     async def stop(self) -> None:
         """Cancel computer players and writers, and release the database and broker."""
@@ -448,6 +460,7 @@ class Service:
                     self._on_remote_change(match_id, t.stored.version + 1)
             except BaseException as e:
                 fut.set_exception(e)
+                fut.exception()  # retrieved: this caller raises it; waiters get it too
                 raise
             finally:
                 del self._loading[match_id]
