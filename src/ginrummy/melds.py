@@ -211,15 +211,7 @@ def deadwood_by_discard_mask(m: int) -> dict[int, int]:
     # The set choices of the 11 cards, plus those of every 10-card sub-hand: dropping a
     # run card can change which set choices are worth trying, so use the full option
     # list (no run-competition pruning) for correctness.
-    per_rank = []
-    t = t3
-    while t:
-        low = t & -t
-        r = low.bit_length() - 1
-        t ^= low
-        present = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
-        per_rank.append(_ALL_SET_OPTIONS[r][present])
-    choices = per_rank[0] if len(per_rank) == 1 else [sum(x) for x in product(*per_rank)]
+    choices = _all_set_choices(t3, a, b, c, d)
     best: dict[int, int] = {}
     get = best.get
     for sets in choices:
@@ -253,6 +245,22 @@ _ALL_SET_OPTIONS = [
     [_all_set_options(r, p) if bin(p).count("1") >= 3 else () for p in range(16)]
     for r in range(13)
 ]
+
+
+def _all_set_choices(t3: int, a: int, b: int, c: int, d: int) -> list[int]:
+    """Every choice of sets (R2) among the ranks in ``t3`` (ranks held three or four times),
+    as masks: per rank each 3- or 4-card set or none, combined over the ranks. ``a``..``d``
+    are the four suits' 13-bit masks."""
+    per_rank = []
+    while t3:
+        low = t3 & -t3
+        r = low.bit_length() - 1
+        t3 ^= low
+        present = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
+        per_rank.append(_ALL_SET_OPTIONS[r][present])
+    if len(per_rank) == 1:
+        return list(per_rank[0])
+    return [sum(x) for x in product(*per_rank)]
 
 
 # ----------------------------------------------------------------------------- public API
@@ -391,17 +399,8 @@ def _scored_set_choices(m: int) -> list[tuple[int, int]]:
     rd = _RUN_DW
     if not t3:
         return [(rd[a] + rd[b] + rd[c] + rd[d], 0)]
-    per_rank = []
-    t = t3
-    while t:
-        low = t & -t
-        r = low.bit_length() - 1
-        t ^= low
-        present = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
-        per_rank.append(_ALL_SET_OPTIONS[r][present])
     scored = []
-    for combo in product(*per_rank):
-        sets = sum(combo)
+    for sets in _all_set_choices(t3, a, b, c, d):
         rest = m & ~sets
         v = rd[rest & _SUIT] + rd[rest >> 13 & _SUIT] + rd[rest >> 26 & _SUIT] + rd[rest >> 39]
         scored.append((v, sets))
@@ -527,14 +526,7 @@ def deadwood_by_discard(cards: CardsLike) -> dict[Card, int]:
         return out
     # Then every other set choice (as deadwood_by_discard_mask): a discard outside the
     # chosen sets may do better with them.
-    per_rank = []
-    while t3:
-        low = t3 & -t3
-        r = low.bit_length() - 1
-        t3 ^= low
-        present = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
-        per_rank.append(_ALL_SET_OPTIONS[r][present])
-    choices = per_rank[0] if len(per_rank) == 1 else [sum(x) for x in product(*per_rank)]
+    choices = _all_set_choices(t3, a, b, c, d)
     for sets in choices:
         if not sets:
             continue  # the runs-only choice, done above
