@@ -104,6 +104,9 @@ class Stats:
         self.stale = 0
         """409 "the table has moved on": the move was based on a state already replaced."""
         self.finished = 0
+        self.opponent_moves = 0
+        """Moves by the other seat seen in the states while playing (``--mode computer``:
+        the computer's decisions)."""
         self.client_cpu = 0.0
         """CPU seconds the client processes used while playing."""
         self.server_cpu: float | None = None
@@ -119,6 +122,7 @@ async def seat_loop(
 ) -> None:
     """Read this seat's states; when it may act, send a random legal move and time it."""
     pending: tuple[int, float, str, int, int] | None = None  # version, time, kind, hand, ops
+    seen: tuple[int, int] | None = None  # hand index and length of its history last shown
     while time.monotonic() < deadline:
         try:
             text = await asyncio.wait_for(ws.recv(), timeout=max(0.01, deadline - time.monotonic()))
@@ -138,12 +142,17 @@ async def seat_loop(
             st = msg["state"]
         else:
             continue
+        hist, hand_index = st["view"]["history"], st["view"]["hand_index"]
+        if seen is not None:
+            new = hist[seen[1]:] if hand_index == seen[0] else hist
+            stats.opponent_moves += sum(1 for op in new if op["seat"] != seat)
+        seen = (hand_index, len(hist))
         if pending is not None and st["version"] > pending[0]:
-            ho, hist = st["hand_over"], st["view"]["history"]
+            ho = st["hand_over"]
             if pending[2] == "next":
                 done = ho is None or ho["ready"][seat]
             else:
-                done = st["view"]["hand_index"] != pending[3] or len(hist) > pending[4]
+                done = hand_index != pending[3] or len(hist) > pending[4]
             if done:  # this state shows our change (not just someone else's)
                 stats.latencies.append(time.monotonic() - pending[1])
                 pending = None
@@ -319,6 +328,7 @@ def run_clients(args: argparse.Namespace, bases: list[str],
         stats.stale += d["stale"]
         stats.setup_seconds = max(stats.setup_seconds, d["setup_seconds"])
         stats.client_cpu += d["client_cpu"]
+        stats.opponent_moves += d["opponent_moves"]
         for k, v in d["errors"].items():
             stats.errors[k] = stats.errors.get(k, 0) + v
     stats.ready_at = min(d["ready_at"] for d in parts)
@@ -333,9 +343,18 @@ OPEN_LIMITS = ["--rate-create", "1000000/minute", "--rate-join", "1000000/minute
 """The client is one address playing thousands of seats: rate limits off for the test."""
 
 
-def start_server(db_url: str, port: int, broker: str | None = None,
+def tail(log: Path, lines: int = 15) -> str:
+    """The end of a server's log."""
+    try:
+        return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+def start_server(db_url: str, port: int, log: Path, broker: str | None = None,
                  env_extra: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    """``ginrummy serve`` on loopback, computer without delay; waits until it answers."""
+    """``ginrummy serve`` on loopback, computer without delay, its log in ``log`` (a pipe
+    nobody reads would stall a server that logs a lot); waits until it answers."""
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.update(env_extra or {})
     cmd = [sys.executable, "-c",
@@ -344,8 +363,8 @@ def start_server(db_url: str, port: int, broker: str | None = None,
            *OPEN_LIMITS]
     if broker:
         cmd += ["--broker", broker]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True)
+    with open(log, "w") as out:
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=out, text=True)
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -355,8 +374,7 @@ def start_server(db_url: str, port: int, broker: str | None = None,
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
-            err = proc.stderr.read() if proc.stderr else ""
-            raise SystemExit(f"the server did not start: {err}")
+            raise SystemExit(f"the server did not start: {tail(log)}")
         time.sleep(0.1)
 
 
@@ -396,11 +414,16 @@ def main(argv: list[str] | None = None) -> int:
             db_url = args.db or f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
             key = base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
             ports = [free_port() for _ in range(args.servers)]
-            procs = [start_server(db_url, port, args.broker, {"GINRUMMY_SEED_KEY": key})
-                     for port in ports]
+            logs = [Path(tmp) / f"serve{i}.log" for i in range(len(ports))]
+            procs = [start_server(db_url, port, log, args.broker, {"GINRUMMY_SEED_KEY": key})
+                     for port, log in zip(ports, logs, strict=True)]
             try:
                 stats = run_clients(args, [f"http://127.0.0.1:{p}" for p in ports],
                                     tuple(proc.pid for proc in procs))
+            except BaseException:
+                for log in logs:
+                    print(f"--- {log.name}:\n{tail(log)}", file=sys.stderr)
+                raise
             finally:
                 for proc in procs:
                     proc.terminate()
@@ -437,6 +460,8 @@ def main(argv: list[str] | None = None) -> int:
         "cpu_ms_per_action": {
             "servers": round(stats.server_cpu / n * 1000, 2) if n and stats.server_cpu else None,
             "client": round(stats.client_cpu / n * 1000, 2) if n else None},
+        "computer_decisions_per_second": (round(stats.opponent_moves / window, 1)
+                                          if args.mode == "computer" else None),
         "matches_finished": stats.finished,
         "stale_409": stats.stale,
         "errors": stats.errors,
@@ -453,6 +478,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"action latency: p50 {lm['p50']} ms, p90 {lm['p90']} ms, p99 {lm['p99']} ms, "
               f"max {lm['max']} ms; matches finished {stats.finished}; stale versions (409 "
               f"moved on) {stats.stale}; other refusals {stats.errors or 'none'}")
+        if args.mode == "computer":
+            print(f"computer decisions: {stats.opponent_moves} "
+                  f"({out['computer_decisions_per_second']}/s)")
         cpu = out["cpu_ms_per_action"]
         print(f"CPU per acknowledged action: servers {cpu['servers']} ms, client "
               f"{cpu['client']} ms")
