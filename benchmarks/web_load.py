@@ -33,6 +33,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import secrets
 import socket
 import statistics
@@ -351,6 +352,22 @@ def tail(log: Path, lines: int = 15) -> str:
         return ""
 
 
+def pool_counts(logs: list[Path]) -> dict[str, int] | None:
+    """Computer decisions made in the servers' pools and by their fallback bot over the
+    whole run, from the line each server logs when it stops (None if none did)."""
+    pooled = fallbacks = found = 0
+    for log in logs:
+        try:
+            text = log.read_text(errors="replace")
+        except OSError:
+            continue
+        for m in re.finditer(r"computer decisions: (\d+) in the pool, (\d+) by the", text):
+            pooled += int(m.group(1))
+            fallbacks += int(m.group(2))
+            found += 1
+    return {"pooled": pooled, "fallbacks": fallbacks} if found else None
+
+
 def start_server(db_url: str, port: int, log: Path, broker: str | None = None,
                  env_extra: dict[str, str] | None = None) -> subprocess.Popen[str]:
     """``ginrummy serve`` on loopback, computer without delay, its log in ``log`` (a pipe
@@ -360,7 +377,7 @@ def start_server(db_url: str, port: int, log: Path, broker: str | None = None,
     cmd = [sys.executable, "-c",
            "import sys; from ginrummy.web.server import main; sys.exit(main(sys.argv[1:]))",
            "--host", "127.0.0.1", "--port", str(port), "--db", db_url, "--bot-delay", "0",
-           *OPEN_LIMITS]
+           "--log-level", "info", *OPEN_LIMITS]
     if broker:
         cmd += ["--broker", broker]
     with open(log, "w") as out:
@@ -407,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--client-procs must be 1-16 and at most --tables")
     if not args.server and args.servers > 1 and not (args.db and args.broker):
         p.error("--servers above 1 needs a shared --db postgresql+psycopg://... and --broker")
+    pool: dict[str, int] | None = None
     with tempfile.TemporaryDirectory() as tmp:
         if args.server:
             stats = run_clients(args, [u.rstrip("/") for u in args.server])
@@ -432,6 +450,7 @@ def main(argv: list[str] | None = None) -> int:
                         proc.wait(10)
                     except subprocess.TimeoutExpired:
                         proc.kill()
+            pool = pool_counts(logs)
     lat = sorted(stats.latencies)
     n = len(lat)
     window = max(1e-9, stats.end - stats.ready_at)
@@ -462,6 +481,7 @@ def main(argv: list[str] | None = None) -> int:
             "client": round(stats.client_cpu / n * 1000, 2) if n else None},
         "computer_decisions_per_second": (round(stats.opponent_moves / window, 1)
                                           if args.mode == "computer" else None),
+        "computer_pool": pool,
         "matches_finished": stats.finished,
         "stale_409": stats.stale,
         "errors": stats.errors,
@@ -479,8 +499,9 @@ def main(argv: list[str] | None = None) -> int:
               f"max {lm['max']} ms; matches finished {stats.finished}; stale versions (409 "
               f"moved on) {stats.stale}; other refusals {stats.errors or 'none'}")
         if args.mode == "computer":
-            print(f"computer decisions: {stats.opponent_moves} "
-                  f"({out['computer_decisions_per_second']}/s)")
+            print(f"computer decisions while playing: {stats.opponent_moves} "
+                  f"({out['computer_decisions_per_second']}/s); whole run, by the servers' "
+                  f"logs: {pool or 'unknown'}")
         cpu = out["cpu_ms_per_action"]
         print(f"CPU per acknowledged action: servers {cpu['servers']} ms, client "
               f"{cpu['client']} ms")
