@@ -2,26 +2,32 @@
 
 Starts ``ginrummy serve`` itself on free 127.0.0.1 ports (``--servers N`` processes; more
 than one needs a shared ``--db postgresql+psycopg://...`` and ``--broker redis://...``),
-opens the tables and plays both seats of each with random legal moves over two
-WebSockets per table (``--mode computer``: the server's computer plays seat 1 without
-delay and a client plays seat 0). With several processes, each table's two seats sit on
-different processes and its requests alternate between them, so every push crosses the
+sets the tables up (a few at a time), then plays both seats of each at once with random
+legal moves over two WebSockets per table (``--mode computer``: the server's computer
+plays seat 1 without delay and a client plays seat 0). With several processes, each
+table's two seats sit on different processes, so every push to one of them crosses the
 broker. Every action takes the real path: checked, committed to the database, then
-pushed to both seats. Reports actions per second and the latency of an action (send ->
-the acting seat receives the new state), p50/p99/max. Bounded: at most 2,000 tables and
-600 seconds; stops by itself and stops its servers.
+pushed to both seats. Only the play is timed. Reports actions per second, the latency of
+an action (send -> the acting seat receives the new state: p50/p90/p99/max), the CPU
+time per action of the servers (with their computer workers) and of the client, stale
+versions (409 "the table has moved on") apart from other refusals, and in computer mode
+the computer's decisions per second and how many came from the pool or its fallback.
+Bounded: at most 2,000 tables and 600 seconds; stops by itself and stops its servers.
 
 With ``--think 0`` (the default) every seat moves the instant it may: a saturation test
 in which each table always has a move in flight, so the latency is about tables divided
 by throughput. ``--think S`` pauses about S seconds before each move, as a person does.
 The client runs on the same machine as the servers and shares its CPU: read its figures
-as a lower bound on what the servers alone do. ``--server URL`` (repeatable) drives
-servers already running.
+as a lower bound on what the servers alone do. ``--client-procs N`` splits the tables
+over N client processes (one event loop each). ``--server URL`` (repeatable) drives
+servers already running (then their CPU time is not measured).
 
     PYTHONPATH=src python3 benchmarks/web_load.py --tables 50 --seconds 20
-    PYTHONPATH=src python3 benchmarks/web_load.py --tables 200 --seconds 20 --think 1
+    PYTHONPATH=src python3 benchmarks/web_load.py --tables 1000 --seconds 60 --think 2
     PYTHONPATH=src python3 benchmarks/web_load.py --servers 2 --db postgresql+psycopg://... \
-        --broker redis://127.0.0.1:6379/0 --tables 300 --think 2
+        --broker redis://127.0.0.1:6379/0 --tables 1000 --think 2
+    PYTHONPATH=src python3 benchmarks/web_load.py --mode computer --bot hard --tables 200 \
+        --think 2 --seconds 60
 """
 
 from __future__ import annotations
