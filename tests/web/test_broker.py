@@ -4,12 +4,24 @@ every other process (and a process ignores its own)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import pytest
 
 pytest.importorskip("redis")
 
 from ginrummy.web.broker import RedisBroker  # noqa: E402
+
+T = TypeVar("T")
+
+
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine on a fresh event loop in its own thread (another test may leave
+    a loop running in this one)."""
+    with ThreadPoolExecutor(1) as ex:
+        return ex.submit(asyncio.run, coro).result()
 
 
 def test_changes_published_together_arrive_in_order(redis_url: str) -> None:
@@ -36,6 +48,6 @@ def test_changes_published_together_arrive_in_order(redis_url: str) -> None:
             await b.close()
         return at_a, at_b
 
-    at_a, at_b = asyncio.run(go())
+    at_a, at_b = _run(go())
     assert at_b == [("x", 1), ("y", 7), ("x", 2), ("z", 3)]
     assert at_a == []

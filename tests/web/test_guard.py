@@ -4,6 +4,9 @@ once in a while, not after every hit (it visits every client's counter)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import pytest
 
@@ -11,6 +14,15 @@ pytest.importorskip("limits")
 
 from ginrummy.web import guard  # noqa: E402
 from ginrummy.web.guard import RateLimits, Settings  # noqa: E402
+
+T = TypeVar("T")
+
+
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine on a fresh event loop in its own thread (another test may leave
+    a loop running in this one)."""
+    with ThreadPoolExecutor(1) as ex:
+        return ex.submit(asyncio.run, coro).result()
 
 
 def test_sweep_runs_once_per_period_not_per_hit(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -33,7 +45,7 @@ def test_sweep_runs_once_per_period_not_per_hit(monkeypatch: pytest.MonkeyPatch)
             await asyncio.sleep(0)  # let a scheduled sweep run, as between real requests
         return out
 
-    assert all(asyncio.run(play()))
+    assert all(_run(play()))
     assert sweeps == 1  # the library alone starts a new sweep as soon as one ends (6 here)
 
 
@@ -50,7 +62,7 @@ def test_limit_holds_and_expired_entries_go(monkeypatch: pytest.MonkeyPatch) -> 
         events = rate.storage.events  # type: ignore[attr-defined]
         return first, again, sum(len(v) for v in events.values())
 
-    first, again, kept = asyncio.run(play())
+    first, again, kept = _run(play())
     assert first == [True, True, True, False]  # R: 3 a second, the 4th refused
     assert again  # a second later the window has moved on
     assert kept <= 1  # the three expired entries were swept
