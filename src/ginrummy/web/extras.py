@@ -153,26 +153,50 @@ _salts = Table(
 """Each match's secret salt (revealed with the seed when the match is over)."""
 
 
-def _set_players(service: Service, match_id: str, players: list[str]) -> None:
+def _set_players(
+    service: Service, match_id: str, players: list[str], expected_version: int
+) -> int | None:
+    """Store new names with a version bump (so every process learns of them: a rename
+    changes no card, and moves based on the version before stay good); None, changing
+    nothing, when the match is no longer at ``expected_version``."""
     import json
 
     with service.store.engine.begin() as conn:
-        conn.execute(update(_matches).where(_matches.c.id == match_id)
-                     .values(players=json.dumps(players)))
+        res = conn.execute(
+            update(_matches)
+            .where(_matches.c.id == match_id)
+            .where(_matches.c.version == expected_version)
+            .values(players=json.dumps(players), version=expected_version + 1)
+        )
+    return expected_version + 1 if res.rowcount == 1 else None
 
 
 async def _rename(service: Service, t: WebTable, seat: int, name: str) -> None:
-    """Give ``seat`` a new name, stored first, then shown to both seats."""
+    """Give ``seat`` a new name: stored first, then shown to both seats, and published to
+    the other processes as "table changed" (never a view or a card, R11), so seats
+    connected elsewhere see it too."""
+    from .service import TableError
+
     async with t.lock:
-        players = list(t.stored.players)
-        if players[seat] == name:
-            return
-        players[seat] = name
-        await service._db(_set_players, service, t.id, players)
+        for _ in range(3):
+            players = list(t.stored.players)
+            if players[seat] == name:
+                return
+            players[seat] = name
+            version = await service._db(_set_players, service, t.id, players,
+                                        t.stored.version)
+            if version is not None:
+                break
+            await service._refresh_locked(t)  # changed elsewhere first: catch up, retry
+        else:
+            raise TableError(409, "The table changed elsewhere: reload the page to see it.")
         t.stored.players = players
+        t.stored.version = version
         t.match.players = (players[0], players[1])
         t.state_cache.clear()
         service._broadcast(t)
+        if service.broker.distributed:
+            service._published.put_nowait((t.id, version))
 
 
 async def join(service: Service, t: WebTable, body: Any) -> dict[str, Any]:
