@@ -78,6 +78,30 @@ def test_fresh_database_gets_exactly_the_schema_the_code_uses(fresh_url: str) ->
     Store(fresh_url, migrate=False).close()  # at head: the check passes
 
 
+def test_every_table_the_package_defines_is_under_migrations() -> None:
+    """A module defining a table (on any MetaData) must be in SCHEMA_MODULES, or its table
+    would get no revision and the comparison above could not notice."""
+    import importlib
+    import pkgutil
+
+    from sqlalchemy import MetaData, Table
+
+    import ginrummy.web
+
+    defined: set[str] = set()
+    for info in pkgutil.walk_packages(ginrummy.web.__path__, "ginrummy.web."):
+        if ".migrations." in info.name:
+            continue  # env.py and the revisions
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if isinstance(value, MetaData):
+                defined |= set(value.tables)
+            elif isinstance(value, Table):
+                defined.add(value.name)
+    assert "matches" in defined and "deal_salts" in defined
+    assert defined <= set(migrations.target_metadata().tables)
+
+
 def test_every_revision_goes_down_and_up_again(fresh_url: str) -> None:
     """Each packaged revision's downgrade undoes its upgrade (a release can be rolled
     back before any player used it)."""
