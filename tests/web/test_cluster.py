@@ -124,9 +124,9 @@ def test_friend_match_with_seats_on_two_processes(two: tuple[Serve, Serve]) -> N
     mid, toks = _friend(a, b)
     seats = [Seat(a, mid, toks[0]), Seat(b, mid, toks[1])]
     try:
+        if seats[0].last["friend_joined_at"] is None:  # the join on B reaches A by the
+            seats[0].until(lambda s: s["friend_joined_at"] is not None)  # broker: pushed
         assert seats[0].last["status"] == seats[1].last["status"] == "playing"
-        # the join on B reaches A's copy by the broker, perhaps after A's first push
-        seats[0].until(lambda s: s["friend_joined_at"] is not None)
         start = seats[0].last["version"]
         _play(seats, [a, b], mid, toks, random.Random(3), 40)
         end = seats[0].last["version"]
