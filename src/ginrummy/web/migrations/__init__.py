@@ -8,8 +8,8 @@ wait, then find it at head. A database made before migrations (tables, no
 ``alembic_version``) is completed by the baseline revision and stamped with it. A
 database at a revision this code does not know (upgraded by a newer version) is refused.
 
-The tables the code uses are those of :data:`ginrummy.web.store.metadata`, collected by
-:func:`target_metadata` from :data:`SCHEMA_MODULES`; a module that defines a new table
+The tables the code uses are collected by :func:`target_metadata` from the MetaData of the
+modules in :data:`SCHEMA_MODULES`; a module that defines a new table
 adds itself there, and its table gets a revision (:func:`new_revision`, docs/deploy.md).
 """
 
@@ -58,8 +58,8 @@ LOCK_KEY = 0x67696E72756D6D79
 """The PostgreSQL advisory lock taken while upgrading (the bytes of "ginrummy")."""
 
 SCHEMA_MODULES = ("ginrummy.web.store", "ginrummy.web.extras")
-"""Modules whose ``metadata`` holds tables of the web table's database (imported by
-:func:`target_metadata`); a module defining a new table is added here."""
+"""Modules defining tables of the web table's database, on a module-level MetaData (any
+name; imported by :func:`target_metadata`); a module defining a new table is added here."""
 
 
 class MigrationError(StoreError):
@@ -155,14 +155,15 @@ def history() -> list[Revision]:
 
 
 def target_metadata() -> MetaData:
-    """Every table the code uses, from the ``metadata`` of each of :data:`SCHEMA_MODULES`
-    (copied into one MetaData, first definition of a name wins)."""
+    """Every table the code uses: those of each MetaData found in :data:`SCHEMA_MODULES`
+    (copied into one MetaData, in that order; the first definition of a name wins)."""
     combined = MetaData()
     for name in SCHEMA_MODULES:
-        md: MetaData = importlib.import_module(name).metadata
-        for table in md.sorted_tables:
-            if table.name not in combined.tables:
-                table.to_metadata(combined)
+        module = importlib.import_module(name)
+        for md in [v for v in vars(module).values() if isinstance(v, MetaData)]:
+            for table in md.sorted_tables:
+                if table.name not in combined.tables:
+                    table.to_metadata(combined)
     return combined
 
 
