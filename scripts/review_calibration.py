@@ -11,6 +11,7 @@ docs/review_calibration.json; ``--summary`` prints the tables of docs/review.md 
 
     python3 scripts/review_calibration.py --decisions 800 --jobs 2 --only random easy simple
     python3 scripts/review_calibration.py --decisions 800 --jobs 2 --only marjj strong expert
+    python3 scripts/review_calibration.py --decisions 1600 --jobs 2 --only marjj --extend
     python3 scripts/review_calibration.py --summary
 
 Confidence intervals are clustered by match (decisions of one match are not independent).
@@ -28,8 +29,15 @@ from typing import Any
 
 from ginrummy.arena import derive_seed, play_match
 from ginrummy.bots import make_bot
-from ginrummy.review import BLUNDER, DEFAULT_SAMPLES, INACCURACY, MISTAKE, review_match
-from ginrummy.review.report import PLAYS_LIKE, RATINGS
+from ginrummy.review import (
+    BLUNDER,
+    DEFAULT_SAMPLES,
+    INACCURACY,
+    MISTAKE,
+    PLAYS_LIKE,
+    RATINGS,
+    review_match,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "review_calibration.json"
@@ -38,11 +46,14 @@ BOTS = ["random", "easy", "simple", "marjj", "strong", "expert"]
 
 
 def calibrate(bot: str, opponent: str, decisions: int, per_match: int, seed: int,
-              jobs: int) -> dict[str, Any]:
+              jobs: int, old: dict[str, Any] | None = None) -> dict[str, Any]:
     """Review ``bot``'s decisions in ``per_match`` random hands of each of its matches
-    against ``opponent`` until ``decisions`` are graded."""
+    against ``opponent`` until ``decisions`` are graded; ``old`` (an earlier result with
+    the same settings) is extended with the matches after its last."""
     rows: list[list[float]] = []  # [match, loss, normalized loss]
     hands = i = 0
+    if old is not None:
+        rows, hands, i = old["rows"], old["hands"], old["matches"]
     while len(rows) < decisions:
         seat = i % 2
         _, match = play_match(make_bot(bot, derive_seed(seed, bot, i, 0)),
@@ -126,10 +137,12 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--only", nargs="+", default=[], help="just these bots (kept with the "
                     "others already in the file)")
+    ap.add_argument("--extend", action="store_true", help="add matches to the bots' stored "
+                    "results until each has --decisions")
     ap.add_argument("--summary", action="store_true", help="print the tables and exit")
     a = ap.parse_args()
     data: dict[str, Any] = {"samples": DEFAULT_SAMPLES, "seed": a.seed, "bots": {}}
-    if OUT.exists() and (a.summary or a.only):
+    if OUT.exists() and (a.summary or a.only or a.extend):
         old = json.loads(OUT.read_text())
         if "rows" in next(iter(old["bots"].values()), {"rows": 0}):
             data = old
@@ -139,10 +152,16 @@ def main() -> None:
     for bot in a.only or BOTS:
         if bot not in BOTS:
             ap.error(f"unknown bot {bot!r}: choose from {', '.join(BOTS)}")
+        old = data["bots"].get(bot) if a.extend else None
+        if old is not None and (old["opponent"] != a.opponent or data["seed"] != a.seed
+                                or old.get("per_match", 2) != a.hands_per_match):
+            ap.error(f"--extend: {bot}'s stored results were made with other settings")
         t = time.perf_counter()
+        spent = old["seconds"] if old is not None else 0.0
         data["bots"][bot] = calibrate(bot, a.opponent, a.decisions, a.hands_per_match,
-                                      a.seed, a.jobs)
-        data["bots"][bot]["seconds"] = round(time.perf_counter() - t, 1)
+                                      a.seed, a.jobs, old)
+        data["bots"][bot]["per_match"] = a.hands_per_match
+        data["bots"][bot]["seconds"] = round(spent + time.perf_counter() - t, 1)
         OUT.write_text(json.dumps(data) + "\n")
     print(summary(data))
 

@@ -53,8 +53,8 @@ busy machine the time runs out before the samples do."""
 # Marks by the *normalized* loss of a decision (see :func:`stakes`): the win chance lost,
 # scaled to what it would be at the start of the match. How these were chosen from reviews
 # of bots of known strength is in docs/review.md.
-INACCURACY = 0.02
-MISTAKE = 0.05
+INACCURACY = 0.03
+MISTAKE = 0.06
 BLUNDER = 0.10
 MARKS = (("blunder", BLUNDER), ("mistake", MISTAKE), ("inaccuracy", INACCURACY))
 SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
