@@ -120,7 +120,10 @@ def summary(data: dict[str, Any]) -> str:
                      f"(z = {z:.1f}: {sep} the 95% intervals of the difference)")
     if len(rates) >= 2:
         mids = [(x[1] + y[1]) / 2 for x, y in zip(rates, rates[1:], strict=False)]
-        lines.append("- bounds halfway between adjacent bots, strongest first: "
+        best = rates[-1]
+        lines.append(f"- rating bounds from these data, strongest first: the lower end of "
+                     f"`{best[0]}`'s interval {100 * max(0, best[1] - 1.96 * best[2]):.2f}%, "
+                     "then halfway between adjacent bots: "
                      + ", ".join(f"{100 * m:.2f}%" for m in reversed(mids)))
     lines += ["", "| rating | error rate below | plays like |", "| --- | ---: | --- |"]
     lines += [f"| {word} | {'-' if b == float('inf') else f'{100 * b:.2f}%'} | "
@@ -162,6 +165,11 @@ def main() -> None:
                                       a.seed, a.jobs, old)
         data["bots"][bot]["per_match"] = a.hands_per_match
         data["bots"][bot]["seconds"] = round(spent + time.perf_counter() - t, 1)
+        if OUT.exists() and a.only:  # keep bots another run stored meanwhile
+            stored = json.loads(OUT.read_text())
+            if stored.get("seed") == a.seed and "rows" in next(iter(stored["bots"].values()),
+                                                               {"rows": 0}):
+                data["bots"] = {**stored["bots"], bot: data["bots"][bot]}
         OUT.write_text(json.dumps(data) + "\n")
     print(summary(data))
 

@@ -12,8 +12,7 @@ import pytest
 from ginrummy import Deal, Match, Options, deck, parse_cards
 from ginrummy.cards import Card
 from ginrummy.cli import main
-from ginrummy.hand import Action
-from ginrummy.hand import Hand
+from ginrummy.hand import Action, Hand
 from ginrummy.review import (
     BLUNDER,
     INACCURACY,
@@ -101,7 +100,17 @@ def test_thresholds_are_ordered() -> None:
     assert set(PLAYS_LIKE) == {w for _, w in RATINGS}
     # the bots from strongest to weakest fill the bands in order (docs/review.md)
     bots = [PLAYS_LIKE[w] for _, w in RATINGS if PLAYS_LIKE[w]]
-    assert bots == ["expert", "strong", "marjj", "simple", "easy", "random"]
+    assert bots == ["expert", "strong, marjj or simple", "easy", "random"]
+
+
+def test_rating_bounds_lie_between_the_calibrated_bots() -> None:
+    # docs/review_calibration.json holds the reviews the bounds were chosen from: each
+    # band's bots review inside it, so the bounds and the data cannot drift apart.
+    data = json.loads((Path(__file__).parents[2] / "docs" / "review_calibration.json")
+                      .read_text())
+    for bot, d in data["bots"].items():
+        rate = sum(r[2] for r in d["rows"]) / len(d["rows"])
+        assert bot in (PLAYS_LIKE[rating_for(rate)] or ""), (bot, rate, rating_for(rate))
 
 
 def test_review_json_shape_indexes_and_invariants(
