@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import extras, extras_app
+from . import extras, extras_app, reviews_app
 from .broker import make_broker
 from .computer import ComputerDriver
 from .guard import (
@@ -197,6 +197,7 @@ def create_app(
         try:
             yield
         finally:
+            reviewer.close()
             await service.stop()
 
     app = FastAPI(
@@ -248,6 +249,7 @@ def create_app(
         return _page("play.html", "table")
 
     extras_app.register(app, service, STATIC_DIR)
+    reviewer = reviews_app.register(app, service, STATIC_DIR)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
