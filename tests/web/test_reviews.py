@@ -38,11 +38,11 @@ def rclient(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestCli
         yield c
 
 
-def _move(s: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def _move(s: dict[str, Any], rng: random.Random, wild: float = 0.3) -> dict[str, Any]:
     """Mostly sensible (knock when allowed, draw from the stock, shed deadwood), sometimes
-    random: hands end soon and some decisions earn marks."""
+    (``wild``) random: hands end soon and some decisions earn marks."""
     legal: list[dict[str, Any]] = s["legal"]
-    if rng.random() < 0.3:
+    if rng.random() < wild:
         return dict(rng.choice(legal))
     knocks = [a for a in legal if a.get("knock")]
     if knocks:
@@ -62,17 +62,18 @@ def _friend(c: TestClient) -> tuple[str, list[str]]:
 
 
 def _play_hand(c: TestClient, mid: str, tokens: list[str], rng: random.Random,
-               stop_after: int | None = None) -> dict[str, Any]:
-    """Both seats play until the hand is over (or ``stop_after`` actions); seat 0's STATE."""
+               stop_after: int | None = None, wild: float = 0.3) -> None:
+    """Both seats play until the hand is over (or ``stop_after`` actions)."""
     n = 0
-    while True:
-        s = state(c, mid, tokens[0])
-        if s["hand_over"] is not None or (stop_after is not None and n >= stop_after):
-            return s
-        me = state(c, mid, tokens[s["view"]["to_play"]])
-        r = c.post(f"/api/matches/{mid}/actions", headers=auth(tokens[me["seat"]]),
-                   json={"action": _move(me, rng), "version": me["version"]})
+    s = state(c, mid, tokens[0])
+    while s["hand_over"] is None and (stop_after is None or n < stop_after):
+        seat = s["view"]["to_play"]
+        if seat != s["seat"]:
+            s = state(c, mid, tokens[seat])
+        r = c.post(f"/api/matches/{mid}/actions", headers=auth(tokens[seat]),
+                   json={"action": _move(s, rng, wild), "version": s["version"]})
         assert r.status_code == 200, r.text
+        s = r.json()
         n += 1
 
 
@@ -165,7 +166,7 @@ def test_finished_match_review_covers_both_seats_and_is_reused(rclient: TestClie
     mine = _review(c, mid, tokens[0])  # part (0, seat 0) is stored mid-match
     while state(c, mid, tokens[0])["status"] != "finished":
         _next(c, mid, tokens)
-        _play_hand(c, mid, tokens, rng)
+        _play_hand(c, mid, tokens, rng, wild=0.02)
     m = Match.from_record(_full_record(c, mid))
     body = _review(c, mid, tokens[1])
     assert body["scope"] == {"seats": [0, 1], "hands": list(range(len(m.hands))),
