@@ -20,7 +20,7 @@ from ginrummy.cards import Card, parse_cards, to_mask
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_mask
 from ginrummy.web.app import create_app
-from ginrummy.web.reviews import ReviewStore, part_key
+from ginrummy.web.reviews import ReviewSettings, ReviewStore, part_key
 
 from .conftest import NO_RATE_LIMITS, LeakChecker, auth, card_strings, create, invite_token, state
 
@@ -280,3 +280,17 @@ def test_bad_requests_are_refused_clearly(rclient: TestClient) -> None:
     assert r.status_code == 401
     store = ReviewStore(c.app.state.service.store.engine)  # type: ignore[attr-defined]
     assert store.row(mid) is None  # refused requests changed nothing
+
+
+def test_review_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch,
+                                              caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setenv("GINRUMMY_REVIEW_BUDGET_MS", "none")
+    monkeypatch.setenv("GINRUMMY_REVIEW_SAMPLES", "8")
+    monkeypatch.setenv("GINRUMMY_HINT_BUDGET_MS", "-5")
+    monkeypatch.setenv("GINRUMMY_REVIEW_STALE_S", "soon")
+    s = ReviewSettings.from_env()
+    assert s.budget_ms is None and s.samples == 8
+    assert s.hint_budget_ms == ReviewSettings().hint_budget_ms  # bad values: the default
+    assert s.stale_seconds == ReviewSettings().stale_seconds
+    assert "GINRUMMY_HINT_BUDGET_MS must be a positive number" in caplog.text
+    assert "GINRUMMY_REVIEW_STALE_S" in caplog.text

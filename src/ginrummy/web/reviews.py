@@ -25,6 +25,7 @@ The two tables are defined here and only here (:data:`review_metadata`).
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import time
@@ -65,6 +66,8 @@ __all__ = [
     "review_scope",
     "run_job",
 ]
+
+log = logging.getLogger("ginrummy.web")
 
 review_metadata = MetaData()
 
@@ -113,7 +116,8 @@ class ReviewSettings:
 
     @classmethod
     def from_env(cls) -> ReviewSettings:
-        """The defaults, overridden by the environment variables that are set."""
+        """The defaults, overridden by the environment variables that are set (a bad
+        value is logged and the default kept)."""
         env = os.environ
         d = cls()
 
@@ -123,9 +127,14 @@ class ReviewSettings:
                 return default
             if raw.strip().lower() == "none":
                 return None
-            value = float(raw)
-            if value <= 0:
-                raise ValueError(f"{name} must be positive, not {raw!r}.")
+            try:
+                value = float(raw)
+            except ValueError:
+                value = -1.0
+            if not value > 0:
+                log.warning("%s must be a positive number (or none), not %r: using %s.",
+                            name, raw, default)
+                return default
             return value
 
         samples = num("GINRUMMY_REVIEW_SAMPLES", d.samples)

@@ -138,6 +138,12 @@ function show(d) {
   $("rv-grid").hidden = false;
   renderSummary();
   renderMoves();
+  if (!R.steps.length) {
+    drawGraph($("rv-graph"), [], 0, go);
+    $("rv-where").textContent = "Nothing to review yet";
+    $("rv-decision").replaceChildren(el("p", { text: "The review covers finished hands: come back when a hand is over." }));
+    return;
+  }
   const firstMark = R.steps.findIndex((s) => s.dec && s.dec.mark);
   go(firstMark >= 0 ? firstMark : 0);
 }
