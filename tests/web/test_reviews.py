@@ -6,6 +6,7 @@ Reviews here grade with 2 screening samples and a 3 ms cap per decision (quick).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Iterator
@@ -294,3 +295,30 @@ def test_review_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch,
     assert s.stale_seconds == ReviewSettings().stale_seconds
     assert "GINRUMMY_HINT_BUDGET_MS must be a positive number" in caplog.text
     assert "GINRUMMY_REVIEW_STALE_S" in caplog.text
+
+
+def test_a_failed_job_is_reported_then_retried(rclient: TestClient) -> None:
+    """A job whose worker fails (here: its database cannot be opened) ends as ``failed``
+    with a sentence, not a traceback and not "running" forever; asked again once the
+    failure is no longer fresh, the review is made."""
+    c = rclient
+    mid, tokens = _friend(c)
+    _play_hand(c, mid, tokens, random.Random(11))
+    rs = c.app.state.reviews  # type: ignore[attr-defined]
+    good = rs.db_url
+    rs.db_url = "sqlite:////nonexistent-folder/reviews.sqlite3"
+    rs.settings = dataclasses.replace(rs.settings, stale_seconds=1.0)
+    assert c.post(f"/api/matches/{mid}/review", headers=auth(tokens[0])).status_code == 202
+    deadline = time.monotonic() + 30
+    while True:
+        body = c.get(f"/api/matches/{mid}/review", headers=auth(tokens[0])).json()
+        if body["status"] != "running":
+            break
+        assert time.monotonic() < deadline, body
+        time.sleep(0.05)
+    assert body["status"] == "failed" and "The review failed" in body["error"]
+    again = c.post(f"/api/matches/{mid}/review", headers=auth(tokens[0])).json()
+    assert again["status"] == "failed"  # a fresh failure is reported, not retried at once
+    rs.db_url = good
+    time.sleep(1.1)
+    assert _review(c, mid, tokens[0])["review"]["seats"][0]["decisions"] > 0

@@ -18,6 +18,7 @@ import logging
 import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -157,19 +158,20 @@ class ReviewService:
 
     async def _run(self, mid: str, job: str, record: dict[str, Any],
                    parts: list[tuple[int, int]]) -> None:
-        if self._pool is None:
-            self._pool = self._new_pool(max(1, self.settings.workers))
         loop = asyncio.get_running_loop()
         s = self.settings
-        fut = loop.run_in_executor(self._pool, run_job, self.db_url, mid, job, record, parts,
-                                   s.budget_ms, s.samples)
         beat = loop.create_task(self._beat(mid, job))
         try:
-            await fut
+            if self._pool is None:
+                self._pool = self._new_pool(max(1, s.workers))
+            await loop.run_in_executor(self._pool, run_job, self.db_url, mid, job, record,
+                                       parts, s.budget_ms, s.samples)
         except asyncio.CancelledError:
             raise
         except Exception as e:  # noqa: BLE001 - a failed job is reported, never raised
             log.exception("review of %s failed", mid)
+            if isinstance(e, BrokenProcessPool):
+                self._pool = None  # a worker died: the next job gets a fresh pool
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(self.store.finish, mid, job,
                                         f"The review failed ({type(e).__name__}); try again.")
@@ -219,6 +221,11 @@ class ReviewService:
         try:
             got = await asyncio.get_running_loop().run_in_executor(
                 self._hint_pool, hint_once, view, self.settings.hint_budget_ms, seed)
+        except Exception as e:  # noqa: BLE001 - the coach failed: say so, never a traceback
+            log.exception("hint for %s failed", t.id)
+            if isinstance(e, BrokenProcessPool):
+                self._hint_pool = None
+            raise TableError(503, "The coach is not available right now: try again.") from None
         finally:
             self.hints_waiting -= 1
         await self._db(self.store.record_hint, t.id, hand_i, action_i, seat, got["best"])
@@ -231,6 +238,7 @@ def register(app: FastAPI, service: Service, static_dir: Path) -> ReviewService:
     from .app import _bearer
 
     reviews = ReviewService(service)
+    app.state.reviews = reviews
 
     async def seat_of(match_id: str, request: Request) -> tuple[Table, int]:
         t = await service.table(match_id)
