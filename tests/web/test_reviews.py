@@ -21,6 +21,7 @@ from ginrummy.cards import Card, parse_cards, to_mask
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_mask
 from ginrummy.web.app import create_app
+from ginrummy.web.guard import Settings
 from ginrummy.web.reviews import ReviewSettings, ReviewStore, part_key
 
 from .conftest import NO_RATE_LIMITS, LeakChecker, auth, card_strings, create, invite_token, state
@@ -322,3 +323,15 @@ def test_a_failed_job_is_reported_then_retried(rclient: TestClient) -> None:
     rs.db_url = good
     time.sleep(1.1)
     assert _review(c, mid, tokens[0])["review"]["seats"][0]["decisions"] > 0
+
+
+def test_review_and_hint_requests_count_against_the_rate_limit(tmp_path: Path) -> None:
+    settings = Settings(rate_actions="4/minute")
+    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0, settings=settings)
+    with TestClient(app) as c:
+        m = create(c, opponent="computer", bot="easy")
+        codes = [c.get(f"/api/matches/{m['id']}/review", headers=auth(m["token"])).status_code
+                 for _ in range(5)]
+        assert codes[:4] == [200] * 4 and codes[4] == 429
+        r = c.post(f"/api/matches/{m['id']}/hint", headers=auth(m["token"]))
+        assert r.status_code == 429 and "Too many requests" in r.json()["error"]

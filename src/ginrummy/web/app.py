@@ -249,7 +249,6 @@ def create_app(
         return _page("play.html", "table")
 
     extras_app.register(app, service, STATIC_DIR)
-    reviewer = reviews_app.register(app, service, STATIC_DIR)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -262,6 +261,8 @@ def create_app(
                 429, f"Too many requests: at most {rate.describe(kind)} from one address. "
                 "Wait a moment and try again."
             )
+
+    reviewer = reviews_app.register(app, service, STATIC_DIR, limit)
 
     async def seat_table(match_id: str, request: Request) -> tuple[Table, int]:
         await limit("actions", request)

@@ -17,6 +17,7 @@ import hashlib
 import logging
 import multiprocessing
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -232,15 +233,19 @@ class ReviewService:
         return where | got
 
 
-def register(app: FastAPI, service: Service, static_dir: Path) -> ReviewService:
-    """Add the review page and the review and hint endpoints to the app; the caller
-    closes the returned service at shutdown."""
+def register(app: FastAPI, service: Service, static_dir: Path,
+             limit: Callable[[str, Request], Awaitable[None]] | None = None) -> ReviewService:
+    """Add the review page and the review and hint endpoints to the app (``limit``: the
+    app's rate limit, counted as "actions"); the caller closes the returned service at
+    shutdown."""
     from .app import _bearer
 
     reviews = ReviewService(service)
     app.state.reviews = reviews
 
     async def seat_of(match_id: str, request: Request) -> tuple[Table, int]:
+        if limit is not None:
+            await limit("actions", request)
         t = await service.table(match_id)
         return t, await service.authenticate_fresh(t, _bearer(request))
 
