@@ -173,12 +173,14 @@ def create_app(
     seed_key_file: str | None = None,
     driver: ComputerDriver | None = None,
     limits: Limits | None = None,
+    migrate: bool = True,
 ) -> FastAPI:
     """The web table's ASGI app over the database at ``db_url``; computer moves wait
     ``bot_delay`` seconds (a number, or a (low, high) range drawn per move); tables idle
     for ``idle_seconds`` leave memory until their next use. With ``broker_url`` (Redis)
     any number of such apps serve the same tables (INTERFACES §8). Raises StoreError,
-    BrokerError or SeedKeyError with a clear message when one cannot be used."""
+    BrokerError or SeedKeyError with a clear message when one cannot be used; the schema
+    is upgraded first unless ``migrate`` is false (then it must be at head already)."""
     settings = settings if settings is not None else Settings()
     broker = make_broker(broker_url)
     default_key: Path | None = None
@@ -186,7 +188,7 @@ def create_app(
         db_file = sqlite_path(db_url)
         default_key = Path(db_file + ".key") if db_file else Path("ginrummy.key")
     cipher = SeedCipher(load_key(seed_key_file, default_key))
-    store = Store(db_url, cipher)
+    store = Store(db_url, cipher, migrate=migrate)
     service = Service(store, bot_delay=bot_delay, resume=resume, idle_seconds=idle_seconds,
                       broker=broker, driver=driver, limits=limits)
     rate = RateLimits(settings, broker_url if broker.distributed and broker_url else "memory://")
