@@ -20,6 +20,7 @@ from sqlalchemy import create_engine
 from ginrummy.cards import Card, parse_cards, to_mask
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_mask
+from ginrummy.web import migrations
 from ginrummy.web.app import create_app
 from ginrummy.web.guard import Settings
 from ginrummy.web.reviews import ReviewSettings, ReviewStore, part_key
@@ -192,7 +193,9 @@ def test_finished_match_review_covers_both_seats_and_is_reused(rclient: TestClie
 
 
 def test_one_job_per_match_and_stale_jobs_are_taken_over(tmp_path: Path) -> None:
-    store = ReviewStore(create_engine(f"sqlite:///{tmp_path / 'r.sqlite3'}"))
+    engine = create_engine(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    migrations.upgrade(engine)
+    store = ReviewStore(engine)
     now = 1000.0
     first = store.claim("m1", 0, now, stale_seconds=60)
     assert first is not None

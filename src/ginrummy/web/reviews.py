@@ -19,7 +19,8 @@ over. Hints (the evaluator's suggestion for the decision at hand, tables against
 computer only) are computed in their own worker and recorded in ``review_hints``, so the
 review can show which decisions were hinted.
 
-The two tables are defined here and only here (:data:`review_metadata`).
+The two tables are defined here and only here (:data:`review_metadata`); migration
+revision 0002 creates them.
 """
 
 from __future__ import annotations
@@ -191,12 +192,12 @@ def _engine_for(url: str) -> Engine:
 
 
 class ReviewStore:
-    """The ``reviews`` and ``review_hints`` tables over an engine (synchronous; the web
-    service calls it off the event loop, the review workers directly)."""
+    """The ``reviews`` and ``review_hints`` tables over an engine whose schema is at the
+    migrations' head (synchronous; the web service calls it off the event loop, the review
+    workers directly)."""
 
     def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        review_metadata.create_all(engine)
+        self.engine = engine  # the tables come from the migrations (revision 0002)
 
     def row(self, match_id: str) -> dict[str, Any] | None:
         """The match's review row (``parts`` parsed), or None."""
