@@ -16,6 +16,8 @@ their take-over) and :mod:`.lobby` (creation, joining, lookup, records, replays)
 
 from __future__ import annotations
 
+import logging
+
 from .levels import BOT_LEVELS, level_list, resolve_bot
 from .lobby import MAX_NAME, Lobby
 from .sessions import Limits
@@ -34,6 +36,8 @@ __all__ = [
     "level_list",
     "resolve_bot",
 ]
+
+log = logging.getLogger("ginrummy.web")
 
 
 class Service(Lobby):
@@ -63,7 +67,10 @@ class Service(Lobby):
         for task in list(self._tasks):
             task.cancel()
         await self.broker.close()
-        self.driver.close()
+        d = self.driver
+        log.info("computer decisions: %d in the pool, %d by the fallback bot", d.pooled,
+                 d.fallbacks)
+        d.close()
         self._executor.shutdown(wait=True)
         self.store.close()
 

@@ -300,16 +300,20 @@ class Sessions(TableViews):
     # ------------------------------------------------------------------ other processes
 
     async def _publisher(self) -> None:
-        """Send "table changed" events in commit order, one at a time (a broker outage
-        delays pushes to other processes' seats; it never blocks a commit)."""
+        """Send "table changed" events in commit order: all those queued while the last
+        send was under way go together in one round trip (a broker outage delays pushes
+        to other processes' seats; it never blocks a commit)."""
         while True:
-            mid, version = await self._published.get()
+            batch = [await self._published.get()]
+            while not self._published.empty():
+                batch.append(self._published.get_nowait())
             try:
-                await self.broker.publish(mid, version)
+                await self.broker.publish_many(batch)
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001 - broker down: seats elsewhere poll
-                log.warning("could not publish a change of %s: %s", mid, e)
+                log.warning("could not publish %d changes (of %s, ...): %s", len(batch),
+                            batch[0][0], e)
 
     def _on_remote_change(self, match_id: str, version: int) -> None:
         """Another process stored a change: bring this process's copy forward (if it has

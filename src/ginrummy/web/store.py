@@ -463,8 +463,12 @@ class Store:
 
     def load(self, match_id: str, from_seq: int = 0) -> StoredMatch | None:
         """The match with its actions in order (those from ``from_seq`` on: a process
-        catching up reads only what is new), or None if there is no such match."""
+        catching up reads only what is new), or None if there is no such match. The row
+        and its actions are read in one snapshot: read apart, a commit landing between
+        the two reads showed an action without its version bump."""
         with self.engine.connect() as conn:
+            if not self.is_sqlite:  # (SQLite: one process, its reads in one thread)
+                conn.execution_options(isolation_level="REPEATABLE READ")
             row = conn.execute(
                 select(matches_table).where(matches_table.c.id == match_id)
             ).first()
