@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import extras, extras_app
+from . import extras, extras_app, reviews_app
 from .broker import make_broker
 from .computer import ComputerDriver
 from .guard import (
@@ -199,6 +199,7 @@ def create_app(
         try:
             yield
         finally:
+            reviewer.close()
             await service.stop()
 
     app = FastAPI(
@@ -262,6 +263,8 @@ def create_app(
                 429, f"Too many requests: at most {rate.describe(kind)} from one address. "
                 "Wait a moment and try again."
             )
+
+    reviewer = reviews_app.register(app, service, STATIC_DIR, limit)
 
     async def seat_table(match_id: str, request: Request) -> tuple[Table, int]:
         await limit("actions", request)

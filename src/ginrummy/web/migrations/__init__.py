@@ -57,7 +57,7 @@ HERE = Path(__file__).resolve().parent
 LOCK_KEY = 0x67696E72756D6D79
 """The PostgreSQL advisory lock taken while upgrading (the bytes of "ginrummy")."""
 
-SCHEMA_MODULES = ("ginrummy.web.store", "ginrummy.web.extras")
+SCHEMA_MODULES = ("ginrummy.web.store", "ginrummy.web.extras", "ginrummy.web.reviews")
 """Modules defining tables of the web table's database, on a module-level MetaData (any
 name; imported by :func:`target_metadata`); a module defining a new table is added here."""
 
