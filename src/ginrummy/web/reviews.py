@@ -55,7 +55,7 @@ from ..hand import Hand
 from ..match import Match
 from ..review import review_match
 from ..review.grade import moments
-from ..review.report import Review, action_json, action_words, rating_for
+from ..review.report import Review, action_json, action_words, seat_totals
 
 __all__ = [
     "ReviewSettings",
@@ -388,21 +388,19 @@ def assemble(match: Match, scope: Scope, parts: dict[str, Any],
     seats = []
     for s in (0, 1):
         ds = by_seat[s]
-        n = len(ds)
-        rate = round(sum(float(d["loss"]) for d in ds) / n, 5) if n else 0.0
-        marks = [d["mark"] for d in ds]
         reviewed = s in scope.seats
         result = rev.result(s) if reviewed else None
         adjusted = None
         if rev.complete and result is not None:
             adjusted = round(result - luck[s] + luck[1 - s], 4)
+        # the same totals, rating and "plays like" as the command line (one place); a part
+        # stored before losses were normalized counts its raw loss
+        totals = seat_totals([
+            (float(d["loss"]), float(d.get("loss_normalized", d["loss"])), d["mark"])
+            for d in ds
+        ])
         seats.append({
-            "decisions": n,
-            "error_rate": rate,
-            "inaccuracies": marks.count("inaccuracy"),
-            "mistakes": marks.count("mistake"),
-            "blunders": marks.count("blunder"),
-            "rating": rating_for(rate) if n else None,
+            **totals,
             "luck": round(luck[s], 4) if reviewed else None,
             "result": None if result is None else round(result, 4),
             "luck_adjusted": adjusted,

@@ -157,11 +157,18 @@ function renderSummary() {
     return el("tr", { "data-testid": `summary-seat-${s}` },
       el("th", { scope: "row", text: nameOf(s) }),
       el("td", { text: String(x.decisions) }),
-      el("td", { text: pct(x.error_rate) }),
+      el("td", {
+        text: pct(x.error_rate_normalized ?? x.error_rate),
+        title: `Win chance lost per move, scaled by what each hand was worth (raw: ${pct(x.error_rate)})`,
+      }),
       el("td", { class: "rv-sym inaccuracy", text: String(x.inaccuracies) }),
       el("td", { class: "rv-sym mistake", text: String(x.mistakes) }),
       el("td", { class: "rv-sym blunder", text: String(x.blunders) }),
-      el("td", { class: "rv-rating", text: x.rating || "–" }),
+      el("td", {
+        class: "rv-rating",
+        text: x.rating || "–",
+        title: x.plays_like ? `Plays like ${x.plays_like}` : "",
+      }),
       el("td", { text: signed(x.luck), title: "Win chance gained from the deal and the stock draws" }),
       el("td", { text: String(x.hinted || 0) }),
     );
