@@ -305,8 +305,14 @@ def play_deals(command: str, seed: int, indices: list[int], time_limit: float
     return out
 
 
-def _job(args: tuple[str, int, list[int], float]) -> list[tuple[int, HandOutcome, HandOutcome]]:
-    return play_deals(*args)
+def _job(args: tuple[str, int, list[int], float]
+         ) -> list[tuple[int, HandOutcome, HandOutcome]] | str:
+    """One worker's deals, or the bot's failure as a sentence (exceptions with required
+    arguments do not cross process boundaries)."""
+    try:
+        return play_deals(*args)
+    except BotFailure as e:
+        return str(e)
 
 
 def summarise(results: list[tuple[int, HandOutcome, HandOutcome]]) -> dict[str, Any]:
@@ -349,15 +355,17 @@ def main(argv: list[str] | None = None) -> int:
     command = args.command or default_command(args.bot, args.seed)
     chunks = [list(range(j, args.deals, args.jobs)) for j in range(args.jobs)]
     tasks = [(command, args.seed, c, args.time_limit) for c in chunks if c]
-    try:
-        if len(tasks) == 1:
-            results = _job(tasks[0])
-        else:
-            with multiprocessing.get_context("fork").Pool(len(tasks)) as pool:
-                results = [r for part in pool.map(_job, tasks) for r in part]
-    except BotFailure as e:
-        print(f"openspiel_referee: {e}", file=sys.stderr)
-        return 1
+    if len(tasks) == 1:
+        parts = [_job(tasks[0])]
+    else:
+        with multiprocessing.get_context("fork").Pool(len(tasks)) as pool:
+            parts = pool.map(_job, tasks)
+    results = []
+    for part in parts:
+        if isinstance(part, str):
+            print(f"openspiel_referee: {part}", file=sys.stderr)
+            return 1
+        results += part
     results.sort(key=lambda r: r[0])
     summary = {"bot": args.bot, "command": command, "seed": args.seed, **summarise(results)}
     print(json.dumps(summary, indent=1))
