@@ -82,8 +82,8 @@ def write_markdown(rows: list[dict[str, Any]], path: Path) -> None:
         "command reproduces it exactly.",
         "",
         "![win-rate matrix](results.svg)",
-        *([f"Rows differ in size (the matches column): {', '.join(small)} played "
-           "fewer matches, being slower to run; their intervals are wider.", ""]
+        *(["", f"Rows differ in size (the matches column): {', '.join(small)} played "
+           "fewer matches, being slower to run; their intervals are wider."]
           if small else []),
         "",
         "| A | B | matches | A win rate | 95% CI | points/hand A - B | gin/hand A - B "
