@@ -1,22 +1,27 @@
 """Calibrate the review's marks and ratings: review bots of known strength.
 
-Each bot plays whole matches against itself (the first dealer alternating, deals seeded
-like ``ginrummy match``), so the match stays even and every decision still matters to
-the match-winning chance (against a much stronger opponent a weak bot soon trails so far
-that nothing it does moves its chance, which hides its errors); every decision of both
-seats is graded at the review's default sample count with no time limit (so the figures
-do not depend on the machine). The losses are written to docs/review_calibration.json;
-``--summary`` prints the tables of docs/review.md from it.
+Each bot plays matches against one common opponent (default ``strong``; the bot's seat
+and the first dealer alternate, deals seeded like ``ginrummy match``), and a few hands of
+each match, picked at random, are reviewed: every decision of the bot's seat, at the
+review's default sample count with no time limit (so the figures do not depend on the
+machine). A few hands from many matches cover more scores and deals than whole matches
+would. Each decision's loss (match-winning chance) and normalized loss (the loss at a
+first hand's stakes, which the marks and the rating go by) are written to
+docs/review_calibration.json; ``--summary`` prints the tables of docs/review.md from it.
 
-    python3 scripts/review_calibration.py --decisions 300 --jobs 2
+    python3 scripts/review_calibration.py --decisions 800 --jobs 2 --only random easy simple
+    python3 scripts/review_calibration.py --decisions 800 --jobs 2 --only marjj strong expert
+    python3 scripts/review_calibration.py --decisions 1600 --jobs 2 --only marjj --extend
     python3 scripts/review_calibration.py --summary
+
+Confidence intervals are clustered by match (decisions of one match are not independent).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
+import random
 import sys
 import time
 from pathlib import Path
@@ -24,80 +29,147 @@ from typing import Any
 
 from ginrummy.arena import derive_seed, play_match
 from ginrummy.bots import make_bot
-from ginrummy.review import BLUNDER, DEFAULT_SAMPLES, INACCURACY, MISTAKE, review_match
-from ginrummy.review.report import RATINGS
+from ginrummy.review import (
+    BLUNDER,
+    DEFAULT_SAMPLES,
+    INACCURACY,
+    MISTAKE,
+    PLAYS_LIKE,
+    RATINGS,
+    review_match,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "review_calibration.json"
-BOTS = ["expert", "strong", "marjj", "simple", "easy", "random"]
+BOTS = ["random", "easy", "simple", "marjj", "strong", "expert"]
+"""Weakest first, as their match results order them (docs/results.md)."""
 
 
-def calibrate(bot: str, decisions: int, seed: int, jobs: int) -> dict[str, Any]:
-    """Review ``bot``'s self-play matches (both seats) until ``decisions`` are graded."""
-    losses: list[float] = []
-    matches = hands = 0
-    i = 0
-    while len(losses) < decisions:
+def calibrate(bot: str, opponent: str, decisions: int, per_match: int, seed: int,
+              jobs: int, old: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Review ``bot``'s decisions in ``per_match`` random hands of each of its matches
+    against ``opponent`` until ``decisions`` are graded; ``old`` (an earlier result with
+    the same settings) is extended with the matches after its last."""
+    rows: list[list[float]] = []  # [match, loss, normalized loss]
+    hands = i = 0
+    if old is not None:
+        rows, hands, i = old["rows"], old["hands"], old["matches"]
+    while len(rows) < decisions:
+        seat = i % 2
         _, match = play_match(make_bot(bot, derive_seed(seed, bot, i, 0)),
-                              make_bot(bot, derive_seed(seed, bot, i, 1)),
-                              seed=derive_seed(seed, "deals", i), first_dealer=i % 2)
-        for h in range(len(match.hands)):  # hand by hand: random's matches are long
-            review = review_match(match, hands=[h], samples=DEFAULT_SAMPLES, budget_ms=None,
-                                  seed=i, jobs=jobs)
-            losses += [g.loss for g in review.graded]
-            hands += 1
-            if len(losses) >= decisions:
-                break
-        matches += 1
+                              make_bot(opponent, derive_seed(seed, opponent, i, 1)),
+                              seed=derive_seed(seed, "deals", i), first_dealer=(i // 2) % 2,
+                              a_seat=seat)
+        rng = random.Random(derive_seed(seed, "hands", bot, i))
+        picked = sorted(rng.sample(range(len(match.hands)), min(per_match, len(match.hands))))
+        review = review_match(match, seats=[seat], hands=picked, samples=DEFAULT_SAMPLES,
+                              budget_ms=None, seed=i, jobs=jobs)
+        rows += [[i, g.loss, g.normalized] for g in review.graded]
+        hands += len(picked)
         i += 1
-        print(f"  {bot}: match {i}, {len(losses)} decisions", file=sys.stderr, flush=True)
-    return {"opponent": bot, "matches": matches, "hands": hands,
-            "decisions": len(losses), "losses": [round(x, 4) for x in losses]}
+        print(f"  {bot}: match {i}, {len(rows)} decisions", file=sys.stderr, flush=True)
+    return {"opponent": opponent, "matches": i, "hands": hands, "decisions": len(rows),
+            "rows": rows}
+
+
+def rate(rows: list[list[float]], col: int) -> tuple[float, float]:
+    """Mean of column ``col`` and its standard error, clustered by match."""
+    n = len(rows)
+    mean = sum(r[col] for r in rows) / n
+    by_match: dict[float, float] = {}
+    for r in rows:
+        by_match[r[0]] = by_match.get(r[0], 0.0) + r[col] - mean
+    k = len(by_match)
+    if k < 2:
+        return mean, 0.0
+    se = (sum(x * x for x in by_match.values()) * k / (k - 1)) ** 0.5 / n
+    return mean, se
 
 
 def summary(data: dict[str, Any]) -> str:
-    """Markdown: each bot's error rate and marks per 100 decisions, at the shipped
-    thresholds; then the rating scale."""
-    lines = ["| bot | matches | decisions | error rate | 95% CI | ?! /100 | ? /100 | ?? /100 |",
-             "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |"]
+    """Markdown: each bot's error rates (normalized, which the rating goes by, and raw) and
+    marks per 100 decisions at the shipped thresholds; the ordering check; the rating
+    scale with the bounds the data suggest (halfway between adjacent bots)."""
+    lines = ["| bot | matches | decisions | error rate (normalized) | 95% CI | raw error rate "
+             "| ?! /100 | ? /100 | ?? /100 |",
+             "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |"]
+    rates: list[tuple[str, float, float]] = []
     for bot in BOTS:
         d = data["bots"].get(bot)
         if not d:
             continue
-        xs = d["losses"]
-        n = len(xs)
-        mean = sum(xs) / n
-        se = statistics.stdev(xs) / n ** 0.5 if n > 1 else 0.0
+        rows = d["rows"]
+        n = len(rows)
+        mean, se = rate(rows, 2)
+        raw, _ = rate(rows, 1)
+        xs = [r[2] for r in rows]
         inac = sum(1 for x in xs if INACCURACY <= x < MISTAKE)
         mist = sum(1 for x in xs if MISTAKE <= x < BLUNDER)
         blun = sum(1 for x in xs if x >= BLUNDER)
+        rates.append((bot, mean, se))
         lines.append(f"| {bot} | {d['matches']} | {n} | {100 * mean:.2f}% | "
                      f"{100 * max(0, mean - 1.96 * se):.2f} - {100 * (mean + 1.96 * se):.2f}% | "
+                     f"{100 * raw:.2f}% | "
                      f"{100 * inac / n:.1f} | {100 * mist / n:.1f} | {100 * blun / n:.1f} |")
-    lines += ["", "| rating | error rate below |", "| --- | ---: |"]
-    lines += [f"| {word} | {'-' if b == float('inf') else f'{100 * b:.2f}%'} |"
-              for b, word in RATINGS]
+    lines.append("")
+    for (a, ma, sa), (b, mb, sb) in zip(rates, rates[1:], strict=False):
+        order = "higher than" if ma > mb else "NOT higher than"
+        z = (ma - mb) / max((sa * sa + sb * sb) ** 0.5, 1e-12)
+        sep = "apart beyond" if abs(z) > 1.96 else "within"
+        lines.append(f"- `{a}` {100 * ma:.2f}% is {order} `{b}` {100 * mb:.2f}% "
+                     f"(z = {z:.1f}: {sep} the 95% intervals of the difference)")
+    if len(rates) >= 2:
+        mids = [(x[1] + y[1]) / 2 for x, y in zip(rates, rates[1:], strict=False)]
+        best = rates[-1]
+        lines.append(f"- rating bounds from these data, strongest first: the lower end of "
+                     f"`{best[0]}`'s interval {100 * max(0, best[1] - 1.96 * best[2]):.2f}%, "
+                     "then halfway between adjacent bots: "
+                     + ", ".join(f"{100 * m:.2f}%" for m in reversed(mids)))
+    lines += ["", "| rating | error rate below | plays like |", "| --- | ---: | --- |"]
+    lines += [f"| {word} | {'-' if b == float('inf') else f'{100 * b:.2f}%'} | "
+              f"{PLAYS_LIKE[word] or 'better than any bot'} |" for b, word in RATINGS]
     return "\n".join(lines)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--decisions", type=int, default=300, help="graded decisions per bot")
+    ap.add_argument("--decisions", type=int, default=800, help="graded decisions per bot")
+    ap.add_argument("--opponent", default="strong", help="the common opponent")
+    ap.add_argument("--hands-per-match", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--only", action="append", default=[], help="just these bots")
+    ap.add_argument("--only", nargs="+", default=[], help="just these bots (kept with the "
+                    "others already in the file)")
+    ap.add_argument("--extend", action="store_true", help="add matches to the bots' stored "
+                    "results until each has --decisions")
     ap.add_argument("--summary", action="store_true", help="print the tables and exit")
     a = ap.parse_args()
     data: dict[str, Any] = {"samples": DEFAULT_SAMPLES, "seed": a.seed, "bots": {}}
-    if OUT.exists() and (a.summary or a.only):
-        data = json.loads(OUT.read_text())
+    if OUT.exists() and (a.summary or a.only or a.extend):
+        old = json.loads(OUT.read_text())
+        if "rows" in next(iter(old["bots"].values()), {"rows": 0}):
+            data = old
     if a.summary:
         print(summary(data))
         return
     for bot in a.only or BOTS:
+        if bot not in BOTS:
+            ap.error(f"unknown bot {bot!r}: choose from {', '.join(BOTS)}")
+        old = data["bots"].get(bot) if a.extend else None
+        if old is not None and (old["opponent"] != a.opponent or data["seed"] != a.seed
+                                or old.get("per_match", 2) != a.hands_per_match):
+            ap.error(f"--extend: {bot}'s stored results were made with other settings")
         t = time.perf_counter()
-        data["bots"][bot] = calibrate(bot, a.decisions, a.seed, a.jobs)
-        data["bots"][bot]["seconds"] = round(time.perf_counter() - t, 1)
+        spent = old["seconds"] if old is not None else 0.0
+        data["bots"][bot] = calibrate(bot, a.opponent, a.decisions, a.hands_per_match,
+                                      a.seed, a.jobs, old)
+        data["bots"][bot]["per_match"] = a.hands_per_match
+        data["bots"][bot]["seconds"] = round(spent + time.perf_counter() - t, 1)
+        if OUT.exists() and a.only:  # keep bots another run stored meanwhile
+            stored = json.loads(OUT.read_text())
+            if stored.get("seed") == a.seed and "rows" in next(iter(stored["bots"].values()),
+                                                               {"rows": 0}):
+                data["bots"] = {**stored["bots"], bot: data["bots"][bot]}
         OUT.write_text(json.dumps(data) + "\n")
     print(summary(data))
 

@@ -23,6 +23,8 @@ from .record import RecordError, loads, read_partial, summary
 # ``main(argv: list[str]) -> int``.
 EXTERNAL = {
     "serve": ("ginrummy.web.server", "run the web table in the browser (docs/web-api.md)"),
+    "db": ("ginrummy.web.dbcommand", "the web table's database schema: upgrade, current, "
+           "history (docs/deploy.md)"),
     "play": ("ginrummy.tui", "play in the terminal against the computer"),
     "match": ("ginrummy.arena", "bot-vs-bot matches with statistics (docs/bots.md)"),
     "bot": ("ginrummy.protocol", "run a bot over the ginrummy-bot/1 protocol (docs/protocol.md)"),
@@ -30,7 +32,7 @@ EXTERNAL = {
     "review": ("ginrummy.review", "grade every decision of a record, as a coach would"),
 }
 # Sub-commands that need an optional extra: name -> extra.
-EXTRAS = {"serve": "web"}
+EXTRAS = {"serve": "web", "db": "web"}
 
 
 def _pretty(cards: Sequence[Card]) -> str:

@@ -12,9 +12,18 @@ import pytest
 from ginrummy import Deal, Match, Options, deck, parse_cards
 from ginrummy.cards import Card
 from ginrummy.cli import main
-from ginrummy.hand import Action
-from ginrummy.review import BLUNDER, INACCURACY, MISTAKE, mark_for, review_match
-from ginrummy.review.grade import moments
+from ginrummy.hand import Action, Hand
+from ginrummy.review import (
+    BLUNDER,
+    INACCURACY,
+    MISTAKE,
+    PLAYS_LIKE,
+    RATINGS,
+    mark_for,
+    rating_for,
+    review_match,
+)
+from ginrummy.review.grade import Moment, evaluate_view, grade, moments, normalize, stakes
 
 DATA = Path(__file__).parent.parent / "data"
 SAMPLES = 6
@@ -44,11 +53,13 @@ def _review(capsys: pytest.CaptureFixture[str], path: Path, *args: str) -> tuple
 
 
 def _check_shape(review: dict[str, Any], record: dict[str, Any]) -> None:
-    """§7: keys, indexes into the record, losses never negative, best >= played."""
+    """§7: keys, indexes into the record, losses never negative, best >= played; the
+    normalized loss is the loss at the hand's stakes, and the marks and rating go by it."""
     assert review["unit"] == "match"
     assert len(review["seats"]) == 2
     counts = [0, 0]
     losses: list[list[float]] = [[], []]
+    norms: list[list[float]] = [[], []]
     for h in review["hands"]:
         actions = record["hands"][h["index"]]["actions"]
         for d in h["decisions"]:
@@ -61,22 +72,45 @@ def _check_shape(review: dict[str, Any], record: dict[str, Any]) -> None:
             assert 0.0 <= eq["played"] <= eq["best"] <= 1.0
             assert d["loss"] >= 0.0
             assert d["loss"] == pytest.approx(eq["best"] - eq["played"], abs=1.5e-4)
-            assert d["mark"] == mark_for(d["loss"])
+            assert d["stakes"] > 0
+            assert d["loss_normalized"] == normalize(d["loss"], d["stakes"])
+            assert d["mark"] == mark_for(d["loss_normalized"])
             if d["played"] == d["best"]:
-                assert d["loss"] == 0.0 and d["mark"] is None
+                assert d["loss"] == 0.0 and d["loss_normalized"] == 0.0 and d["mark"] is None
             counts[d["seat"]] += 1
             losses[d["seat"]].append(d["loss"])
+            norms[d["seat"]].append(d["loss_normalized"])
     for s, seat in enumerate(review["seats"]):
         assert seat["decisions"] == counts[s]
         if counts[s]:
             assert seat["error_rate"] == pytest.approx(sum(losses[s]) / counts[s], abs=1e-5)
-        marks = [mark_for(x) for x in losses[s]]
+            rate = sum(norms[s]) / counts[s]
+            assert seat["error_rate_normalized"] == pytest.approx(rate, abs=1e-5)
+            assert seat["rating"] == rating_for(seat["error_rate_normalized"])
+            assert seat["plays_like"] == PLAYS_LIKE[seat["rating"]]
+        marks = [mark_for(x) for x in norms[s]]
         assert (seat["inaccuracies"], seat["mistakes"], seat["blunders"]) == (
             marks.count("inaccuracy"), marks.count("mistake"), marks.count("blunder"))
 
 
 def test_thresholds_are_ordered() -> None:
     assert 0 < INACCURACY < MISTAKE < BLUNDER < 1
+    bounds = [b for b, _ in RATINGS]
+    assert bounds == sorted(bounds) and bounds[-1] == float("inf")
+    assert set(PLAYS_LIKE) == {w for _, w in RATINGS}
+    # the bots from strongest to weakest fill the bands in order (docs/review.md)
+    bots = [PLAYS_LIKE[w] for _, w in RATINGS if PLAYS_LIKE[w]]
+    assert bots == ["expert", "strong, marjj or simple", "easy", "random"]
+
+
+def test_rating_bounds_lie_between_the_calibrated_bots() -> None:
+    # docs/review_calibration.json holds the reviews the bounds were chosen from: each
+    # band's bots review inside it, so the bounds and the data cannot drift apart.
+    data = json.loads((Path(__file__).parents[2] / "docs" / "review_calibration.json")
+                      .read_text())
+    for bot, d in data["bots"].items():
+        rate = sum(r[2] for r in d["rows"]) / len(d["rows"])
+        assert bot in (PLAYS_LIKE[rating_for(rate)] or ""), (bot, rate, rating_for(rate))
 
 
 def test_review_json_shape_indexes_and_invariants(
@@ -129,6 +163,49 @@ def test_missed_gin_is_a_blunder(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "??" in text and "gin was there" in text
 
 
+def _missed_gin(scores: tuple[int, int], target: int) -> tuple[float, Any]:
+    """Seat 1 draws TS for gin at ``scores`` in a match to ``target`` and throws it back:
+    the hand's relative stakes and the graded decision."""
+    junk = "AH AC 2H 2D 3C 3D 4H 5C 6D 7H"  # 34 deadwood: the gin is worth 25 + 34
+    hand = Hand(_deal(junk, GIN_SEAT1, "QD", "TS"), 0, Options(target=target), 0, scores)
+    for move in ("pass", "pass", "draw stock"):
+        hand.play(Action.parse(move), hand.to_play)
+    view, played = hand.view(1), Action.parse("discard TS")
+    ev = evaluate_view(view, played, budget_ms=None, samples=24, seed=3)
+    return stakes(view), grade(Moment(0, 3, 1, view, played), ev)
+
+
+def test_stakes_are_relative_to_a_first_hand() -> None:
+    # 1.0 at 0-0; higher when the next hands decide a close match; lower when the match
+    # is all but lost or won, whichever seat asks (R10, the match-equity table)
+    m = Match(Options(target=250), seed=2)
+    assert stakes(m.view(0)) == pytest.approx(1.0) == stakes(m.view(1))
+    assert _hand_stakes((200, 200)) > 2.0
+    assert _hand_stakes((0, 200)) < 0.2 and _hand_stakes((200, 0)) < 0.2
+    assert normalize(0.01, 0.001) == 0.1  # the floor: at most ten times the raw loss
+
+
+def _hand_stakes(scores: tuple[int, int]) -> float:
+    deal = _deal(JUNK_SEAT0, GIN_SEAT1, "QD")
+    return stakes(Hand(deal, 0, Options(target=250), 0, scores).view(1))
+
+
+def test_a_blunder_in_a_lost_cause_is_still_a_blunder() -> None:
+    # At 0-0 throwing away gin is a blunder by the raw loss alone.
+    weight, even = _missed_gin((0, 0), 250)
+    assert weight == pytest.approx(1.0)
+    assert even.loss >= BLUNDER and even.normalized == even.loss and even.mark == "blunder"
+    # At 200-0 against the decider (match to 250) the match is nearly lost whatever it
+    # does: the same gin moves its win chance by only a few points, which raw would call
+    # an inaccuracy at most. Scaled to the hand's stakes it is a blunder again.
+    weight, lost = _missed_gin((200, 0), 250)
+    assert weight < 0.2 and lost.stakes == pytest.approx(weight, abs=1e-4)
+    assert lost.best.action == Action.parse("discard KH knock")
+    assert lost.loss < MISTAKE
+    assert lost.normalized == normalize(lost.loss, lost.stakes) >= BLUNDER
+    assert lost.mark == "blunder"
+
+
 def test_expert_play_earns_far_fewer_marks_than_random_play() -> None:
     # Hands of `ginrummy match expert expert` and `ginrummy match random random`
     # (--seed 8 --records DIR, match 1), cut to 44 actions each.
@@ -139,12 +216,15 @@ def test_expert_play_earns_far_fewer_marks_than_random_play() -> None:
         n = sum(d["decisions"] for d in seats)
         marks = sum(d["inaccuracies"] + d["mistakes"] + d["blunders"] for d in seats)
         serious = sum(d["mistakes"] + d["blunders"] for d in seats)
-        return marks, serious, sum(d["error_rate"] * d["decisions"] for d in seats) / n
+        rate = sum(d["error_rate_normalized"] * d["decisions"] for d in seats) / n
+        raw = sum(d["error_rate"] * d["decisions"] for d in seats) / n
+        return marks, serious, rate, raw
 
     expert, random_ = tally("expert"), tally("random")
-    assert random_[0] > expert[0], (expert, random_)
+    assert random_[0] > 1.5 * expert[0], (expert, random_)
     assert random_[1] >= 3 * max(expert[1], 1), (expert, random_)  # mistakes and blunders
-    assert random_[2] > 2 * expert[2], (expert, random_)  # error rate
+    assert random_[2] > 2 * expert[2], (expert, random_)  # normalized error rate
+    assert random_[3] > 2 * expert[3], (expert, random_)  # raw error rate
 
 
 def test_grading_reads_the_view_only() -> None:

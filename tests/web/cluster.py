@@ -81,7 +81,14 @@ def postgres_url() -> Iterator[str]:
         time.sleep(0.3)
         yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
     finally:
-        proc.send_signal(signal.SIGINT)  # fast shutdown
+        # pg_ctl stops the server itself: as root ``proc`` is ``su``, which may not pass a
+        # signal on, and a server left running would outlive the tests
+        stop = run([f"{pg_bin}/pg_ctl", "-D", f"{root}/data", "-m", "fast", "-w", "stop"])
+        try:
+            stop.wait(30)
+        except subprocess.TimeoutExpired:
+            stop.kill()
+        proc.send_signal(signal.SIGINT)  # fast shutdown, if it still runs
         try:
             proc.wait(20)
         except subprocess.TimeoutExpired:

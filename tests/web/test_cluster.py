@@ -124,8 +124,9 @@ def test_friend_match_with_seats_on_two_processes(two: tuple[Serve, Serve]) -> N
     mid, toks = _friend(a, b)
     seats = [Seat(a, mid, toks[0]), Seat(b, mid, toks[1])]
     try:
+        if seats[0].last["friend_joined_at"] is None:  # the join on B reaches A by the
+            seats[0].until(lambda s: s["friend_joined_at"] is not None)  # broker: pushed
         assert seats[0].last["status"] == seats[1].last["status"] == "playing"
-        assert seats[0].last["friend_joined_at"] is not None
         start = seats[0].last["version"]
         _play(seats, [a, b], mid, toks, random.Random(3), 40)
         end = seats[0].last["version"]
@@ -267,3 +268,63 @@ def test_a_seat_claimed_through_another_process_is_known_at_once(
     wrong = a.http.get(f"/api/matches/{m['id']}",
                        headers={"Authorization": "Bearer not-a-seat-token"})
     assert wrong.status_code == 403
+
+
+_SLOW_RENAME = [
+    """CREATE OR REPLACE FUNCTION gr_test_slow_rename() RETURNS trigger AS $$
+       BEGIN PERFORM pg_sleep(0.8); RETURN NEW; END $$ LANGUAGE plpgsql""",
+    """CREATE TRIGGER gr_test_slow_rename BEFORE UPDATE ON matches FOR EACH ROW
+       WHEN (OLD.players IS DISTINCT FROM NEW.players)
+       EXECUTE FUNCTION gr_test_slow_rename()""",
+]
+
+
+def test_friend_named_on_one_process_is_shown_on_the_other(
+    two: tuple[Serve, Serve], postgres_url: str, redis_url: str
+) -> None:
+    """The friend joins on A giving a name; the host's socket on B is pushed the new name,
+    B's record of the match carries it, and the broker carried only "table changed"
+    (match, version, process), never a view. Storing a name is slowed down (a trigger),
+    so B has surely read the joined match before the name: only news of the rename can
+    bring it the name."""
+    import redis
+    from sqlalchemy import create_engine, text
+
+    from ginrummy.web.broker import CHANNEL
+
+    a, b = two
+    db = create_engine(postgres_url)
+    listener = redis.Redis.from_url(redis_url).pubsub(ignore_subscribe_messages=True)
+    try:
+        with db.begin() as conn:
+            for statement in _SLOW_RENAME:
+                conn.execute(text(statement))
+        listener.subscribe(CHANNEL)
+        listener.get_message(timeout=5)  # the subscription's confirmation
+        m = a.http.post("/api/matches", json={"opponent": "friend", "name": "Ann"}).json()
+        mid = m["id"]
+        host = Seat(b, mid, m["token"])
+        try:
+            assert host.last["players"] == ["Ann", "Friend"]
+            code = m["invite_url"].split("#invite=", 1)[1]
+            j = a.http.post(f"/api/matches/{mid}/join", json={"invite": code, "name": "Zoe"})
+            assert j.status_code == 200, j.text
+            host.until(lambda s: s["players"] == ["Ann", "Zoe"], timeout=10)
+            assert b.get(mid, j.json()["token"])["players"] == ["Ann", "Zoe"]
+            assert b.http.get(f"/api/matches/{mid}/record").json()["players"] == ["Ann", "Zoe"]
+        finally:
+            host.close()
+        seen = []
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            msg = listener.get_message(timeout=0.2)
+            if msg is not None:
+                seen.append(json.loads(msg["data"]))
+        assert mid in {x["m"] for x in seen}
+        assert all(set(x) == {"m", "v", "p"} for x in seen)
+    finally:
+        listener.close()
+        with db.begin() as conn:
+            conn.execute(text("DROP TRIGGER IF EXISTS gr_test_slow_rename ON matches"))
+            conn.execute(text("DROP FUNCTION IF EXISTS gr_test_slow_rename()"))
+        db.dispose()

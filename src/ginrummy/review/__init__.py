@@ -28,7 +28,7 @@ from .grade import (
     mark_for,
     moments,
 )
-from .report import RATINGS, Review, rating_for
+from .report import PLAYS_LIKE, RATINGS, Review, rating_for
 
 __all__ = [
     "BLUNDER",
@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "INACCURACY",
     "MISTAKE",
+    "PLAYS_LIKE",
     "RATINGS",
     "Graded",
     "Moment",

@@ -128,8 +128,15 @@ def _explain_discard(view: View, played: Action, pv: ActionValue, best: Action,
                      f"than playing on: an undercut is only about {chance:.0%} likely")
     elif played.knock and not best.knock:
         chance = undercut_chance(view, played.card)
-        parts.append(f"knocking with {dw_played} deadwood here loses to an undercut about "
-                     f"{chance:.0%} of the time; playing on was better")
+        if chance >= 0.05:
+            parts.append(f"knocking with {dw_played} deadwood here loses to an undercut about "
+                         f"{chance:.0%} of the time; playing on was better")
+        else:  # the undercut is not the reason: say what is, not "about 0%"
+            gain = bv.points - pv.points
+            why = (f"is worth {gain:+.1f} points this hand" if gain >= 0.5
+                   else "keeps more chances to win the match at this score")
+            parts.append(f"knocking with {dw_played} deadwood is rarely undercut here, but "
+                         f"playing on (for gin or a lower count) {why}")
     broken = melds_broken(view.hand, played.card)
     if broken and not played.knock:
         parts.append(broken)

@@ -14,14 +14,17 @@ result does not depend on the number of workers or on the order of the work.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..equity import after_hand, hand_outcomes
 from ..hand import Action, Hand, View
 from ..match import Match
+from ..options import Options
 
 if TYPE_CHECKING:
     from ..evaluator import ActionValue, Evaluation
@@ -31,11 +34,14 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "Graded",
     "Moment",
+    "STAKES_FLOOR",
     "evaluate_moments",
     "grade",
     "mark_for",
     "moment_seed",
     "moments",
+    "normalize",
+    "stakes",
 ]
 
 DEFAULT_SAMPLES = 24
@@ -44,17 +50,19 @@ DEFAULT_BUDGET_MS = 150.0
 """At most this much time per decision (ms) in a review, unless asked otherwise: on a
 busy machine the time runs out before the samples do."""
 
-# Marks by the win chance a decision lost (match-winning chance, 0..1). How these were
-# chosen from reviews of bots of known strength is in docs/review.md.
-INACCURACY = 0.02
-MISTAKE = 0.05
+# Marks by the *normalized* loss of a decision (see :func:`stakes`): the win chance lost,
+# scaled to what it would be at the start of the match. How these were chosen from reviews
+# of bots of known strength is in docs/review.md.
+INACCURACY = 0.03
+MISTAKE = 0.06
 BLUNDER = 0.10
 MARKS = (("blunder", BLUNDER), ("mistake", MISTAKE), ("inaccuracy", INACCURACY))
 SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
 def mark_for(loss: float) -> str | None:
-    """The mark a decision earns for losing ``loss`` of match-winning chance.
+    """The mark a decision earns for a normalized loss ``loss`` (win chance at the start of
+    a match's stakes).
 
     >>> mark_for(0.0), mark_for(0.03), mark_for(0.07), mark_for(0.3)
     (None, 'inaccuracy', 'mistake', 'blunder')
@@ -75,6 +83,55 @@ class Moment:
     seat: int
     view: View
     played: Action
+
+
+STAKES_FLOOR = 0.1
+"""The least relative stakes a loss is divided by: in a match all but decided, the win
+chance barely moves whatever happens, and dividing by almost nothing would only magnify
+the evaluator's noise (a loss there counts at most ten times its raw size)."""
+
+
+@functools.lru_cache(maxsize=8192)
+def _hand_stakes(scores: tuple[int, int], dealer: int, seat: int, options: Options) -> float:
+    """``seat``'s match-winning chance if it scores a typical hand minus if the opponent
+    does, at ``scores``: a typical hand's points drawn from the self-play hand outcomes
+    behind the match-equity table (both roles averaged)."""
+    out = hand_outcomes(options)
+    total = swing = 0.0
+    for p, (d, n) in enumerate(zip(out.dealer, out.non_dealer, strict=True), start=1):
+        w = (d + n) / 2
+        if w:
+            total += w
+            swing += w * (after_hand(scores, dealer, seat, seat, p, options)
+                          - after_hand(scores, dealer, seat, 1 - seat, p, options))
+    return swing / total if total else 1.0
+
+
+def stakes(view: View) -> float:
+    """How much the hand in play can move the seat's match-winning chance, relative to the
+    first hand of a match (1.0 at 0-0; near 0 when the match is all but decided, above 1
+    when the next hand decides it). The review divides each loss by this (see
+    :func:`normalize`), as GNU Backgammon normalizes match-winning-chance errors, so that
+    a bad play counts as bad whether the match is close or already lost.
+
+    >>> from ginrummy.match import Match
+    >>> m = Match(seed=5)
+    >>> round(stakes(m.view(m.to_play)), 6)
+    1.0
+    """
+    start = _hand_stakes((0, 0), view.dealer, view.seat, view.options)
+    now = _hand_stakes(view.scores, view.dealer, view.seat, view.options)
+    return now / start if start > 0 else 1.0
+
+
+def normalize(loss: float, relative_stakes: float) -> float:
+    """A loss of match-winning chance scaled to the stakes of a first hand: ``loss``
+    divided by the relative stakes (at least :data:`STAKES_FLOOR`).
+
+    >>> normalize(0.01, 1.0), normalize(0.01, 0.25), normalize(0.01, 0.0), normalize(0.04, 2.0)
+    (0.01, 0.04, 0.1, 0.02)
+    """
+    return round(loss / max(relative_stakes, STAKES_FLOOR), 4)
 
 
 def moments(match: Match, hands: Sequence[int], seats: Sequence[int]) -> list[Moment]:
@@ -193,7 +250,9 @@ def evaluate_moments(
 @dataclass(frozen=True)
 class Graded:
     """A graded decision: the played and best actions with their values from one
-    evaluation, the win chance lost (never negative), the mark and the reason in words."""
+    evaluation, the win chance lost (never negative), the mark and the reason in words;
+    ``stakes`` is the hand's relative stakes and ``normalized`` the loss divided by them
+    (:func:`normalize`), which the mark and the rating go by."""
 
     moment: Moment
     played: ActionValue
@@ -201,6 +260,8 @@ class Graded:
     loss: float
     mark: str | None
     why: str | None
+    stakes: float = 1.0
+    normalized: float = 0.0
 
 
 def grade(moment: Moment, evaluation: Evaluation,
@@ -209,10 +270,12 @@ def grade(moment: Moment, evaluation: Evaluation,
     """Grade one moment from its evaluation: a played action that is the best loses 0."""
     best = evaluation.best()
     played = evaluation.value_of(moment.played)
+    weight = round(stakes(moment.view), 4)
     if played.action == best.action:
-        return Graded(moment, played, best, 0.0, None, None)
+        return Graded(moment, played, best, 0.0, None, None, weight, 0.0)
     loss = max(0.0, round(best.win, 4) - round(played.win, 4))
     loss = round(loss, 4)
-    mark = mark_for(loss)
+    norm = normalize(loss, weight)
+    mark = mark_for(norm)
     why = explain(moment.view, moment.played, played, best) if explain and loss > 0 else None
-    return Graded(moment, played, best, loss, mark, why)
+    return Graded(moment, played, best, loss, mark, why, weight, norm)

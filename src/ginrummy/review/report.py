@@ -23,33 +23,86 @@ from ..match import Match
 from ..record import RecordError
 from .grade import SYMBOLS, Graded
 
-__all__ = ["RATINGS", "Review", "action_json", "action_words", "rating_for"]
+__all__ = [
+    "PLAYS_LIKE",
+    "RATINGS",
+    "Review",
+    "action_json",
+    "action_words",
+    "rating_for",
+    "seat_totals",
+]
 
-# Rating words by error rate (mean win chance lost per decision), best first: a seat
-# whose error rate is below a bound earns its word. Anchored on reviews of the project's
-# bots in self-play (docs/review.md gives the data, how it was made, and its limits: the
-# `expert` bot reviews at about 0.7%, the other bots between 1.0% and 1.4%).
+# Rating words by normalized error rate (mean normalized loss per decision, see
+# ginrummy.review.grade.normalize), best first: a seat whose rate is below a bound earns
+# its word, and plays about as accurately as the bots named in PLAYS_LIKE. From reviews
+# of the project's bots against a common opponent (docs/review.md: the data, how they
+# were made, and what they cannot tell apart): "World class" is below the lower end of
+# the `expert` bot's 95% interval, the other bounds lie halfway between neighbouring
+# bands' bots. `simple`, `marjj` and `strong` review alike and share a band.
 RATINGS: tuple[tuple[float, str], ...] = (
-    (0.004, "World class"),
-    (0.008, "Expert"),
-    (0.011, "Advanced"),
-    (0.014, "Intermediate"),
-    (0.020, "Casual player"),
-    (0.030, "Beginner"),
+    (0.0080, "World class"),
+    (0.0100, "Expert"),
+    (0.0122, "Advanced"),
+    (0.0162, "Beginner"),
     (float("inf"), "Awful"),
 )
+PLAYS_LIKE: dict[str, str | None] = {
+    "World class": None,
+    "Expert": "expert",
+    "Advanced": "strong, marjj or simple",
+    "Beginner": "easy",
+    "Awful": "random",
+}
+"""The bot whose review falls in each rating's band (None: more accurate than any)."""
 
 
 def rating_for(error_rate: float) -> str:
     """The rating word for an error rate.
 
     >>> rating_for(0.0), rating_for(0.012), rating_for(1.0)
-    ('World class', 'Intermediate', 'Awful')
+    ('World class', 'Advanced', 'Awful')
     """
     for bound, word in RATINGS:
         if error_rate < bound:
             return word
     return RATINGS[-1][1]  # pragma: no cover - the last bound is infinite
+
+
+def seat_totals(decisions: Sequence[tuple[float, float, str | None]]) -> dict[str, Any]:
+    """A seat's §7 totals from its decisions' ``(loss, loss_normalized, mark)``: count,
+    error rates (raw and normalized), marks, the rating and the bot that plays alike (the
+    rating goes by the normalized rate). One place for every front end that sums
+    decisions (the command line, the web table).
+
+    >>> t = seat_totals([(0.0, 0.0, None), (0.02, 0.04, "inaccuracy")])
+    >>> t["error_rate"], t["error_rate_normalized"], t["inaccuracies"], t["plays_like"]
+    (0.01, 0.02, 1, 'random')
+    >>> seat_totals([])["rating"] is None
+    True
+    """
+    n = len(decisions)
+    rate = round(sum(d[0] for d in decisions) / n, 5) if n else 0.0
+    norm = round(sum(d[1] for d in decisions) / n, 5) if n else 0.0
+    marks = [d[2] for d in decisions]
+    rating = rating_for(norm) if n else None
+    return {
+        "decisions": n,
+        "error_rate": rate,
+        "inaccuracies": marks.count("inaccuracy"),
+        "mistakes": marks.count("mistake"),
+        "blunders": marks.count("blunder"),
+        "rating": rating,
+        "error_rate_normalized": norm,
+        "plays_like": None if rating is None else PLAYS_LIKE[rating],
+    }
+
+
+def _rating_words(rating: str | None, plays_like: str | None) -> str:
+    """``Intermediate (marjj)``, ``World class`` or ``-``."""
+    if rating is None:
+        return "-"
+    return f"{rating} ({plays_like})" if plays_like else rating
 
 
 def action_json(action: Action) -> dict[str, Any]:
@@ -132,11 +185,9 @@ class Review:
     # ------------------------------------------------------------------ summaries
 
     def seat_summary(self, seat: int) -> dict[str, Any]:
-        """The §7 ``seats`` entry, plus luck, result and luck-adjusted result."""
+        """The §7 ``seats`` entry, plus the normalized error rate (which the rating goes
+        by), the bot that plays alike, luck, result and luck-adjusted result."""
         gs = self.of_seat(seat)
-        n = len(gs)
-        rate = round(sum(g.loss for g in gs) / n, 5) if n else 0.0
-        marks = [g.mark for g in gs]
         reviewed = seat in self.seats and self.match is not None
         luck = round(self.luck(seat), 4) if reviewed else None
         result = self.result(seat) if reviewed else None
@@ -144,12 +195,7 @@ class Review:
         if self.complete and result is not None:
             adjusted = round(result - self.luck(seat) + self.luck(1 - seat), 4)
         return {
-            "decisions": n,
-            "error_rate": rate,
-            "inaccuracies": marks.count("inaccuracy"),
-            "mistakes": marks.count("mistake"),
-            "blunders": marks.count("blunder"),
-            "rating": rating_for(rate) if n else None,
+            **seat_totals([(g.loss, g.normalized, g.mark) for g in gs]),
             "luck": luck,
             "result": None if result is None else round(result, 4),
             "luck_adjusted": adjusted,
@@ -171,6 +217,8 @@ class Review:
                     "equity": {"played": round(g.played.win, 4),
                                "best": round(g.best.win, 4)},
                     "loss": g.loss,
+                    "loss_normalized": g.normalized,
+                    "stakes": g.stakes,
                     "mark": g.mark,
                     "why": g.why,
                 })
@@ -223,9 +271,11 @@ class Review:
                                  g.best.action else f"{head} (as good as the best, "
                                  f"{g.best.win:.1%})")
                     continue
+                at_stake = ("" if abs(g.stakes - 1) < 0.25 else
+                            f"; {100 * g.normalized:.1f}% at a first hand's stakes")
                 lines.append(f"{head} loses {100 * g.loss:.1f}% win chance "
                              f"({g.played.win:.1%} where {action_words(g.best.action)} "
-                             f"has {g.best.win:.1%})")
+                             f"has {g.best.win:.1%}{at_stake})")
                 if g.why:
                     lines.append(f"       why: {g.why}")
             r = hand.result
@@ -239,19 +289,22 @@ class Review:
         lines.append("")
         lines.append("Summary")
         head = (f"  {'player':<22}{'decisions':>10}{'error rate':>12}{'?!':>5}{'?':>4}"
-                f"{'??':>4}  {'rating':<14}{'luck':>8}{'result':>8}{'adjusted':>10}")
+                f"{'??':>4}  {'rating (plays like)':<40}{'luck':>8}{'result':>8}"
+                f"{'adjusted':>10}")
         lines.append(head)
         for s in self.seats:
             d = self.seat_summary(s)
             lines.append(
-                f"  {self.name(s):<22}{d['decisions']:>10}{100 * d['error_rate']:>11.2f}%"
+                f"  {self.name(s):<22}{d['decisions']:>10}"
+                f"{100 * d['error_rate_normalized']:>11.2f}%"
                 f"{d['inaccuracies']:>5}{d['mistakes']:>4}{d['blunders']:>4}  "
-                f"{(d['rating'] or '-'):<14}"
+                f"{_rating_words(d['rating'], d['plays_like']):<40}"
                 f"{'-' if d['luck'] is None else format(d['luck'], '+.0%'):>8}"
                 f"{'-' if d['result'] is None else format(d['result'], '.0%'):>8}"
                 f"{'-' if d['luck_adjusted'] is None else format(d['luck_adjusted'], '.0%'):>10}")
         lines.append("")
-        lines.append("Error rate: win chance lost per decision. Marks: ?! inaccuracy, ? mistake, "
+        lines.append("Error rate: win chance lost per decision, each loss scaled to the stakes of "
+                     "a match's first hand (normalized). Marks: ?! inaccuracy, ? mistake, "
                      "?? blunder. Luck: win chance gained from the deal and stock draws.")
         if self.error is not None:
             lines.append(f"The record is invalid from there on: {self.error.message}")

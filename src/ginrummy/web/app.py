@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import extras, extras_app
+from . import extras, extras_app, reviews_app
 from .broker import make_broker
 from .computer import ComputerDriver
 from .guard import (
@@ -173,12 +173,14 @@ def create_app(
     seed_key_file: str | None = None,
     driver: ComputerDriver | None = None,
     limits: Limits | None = None,
+    migrate: bool = True,
 ) -> FastAPI:
     """The web table's ASGI app over the database at ``db_url``; computer moves wait
     ``bot_delay`` seconds (a number, or a (low, high) range drawn per move); tables idle
     for ``idle_seconds`` leave memory until their next use. With ``broker_url`` (Redis)
     any number of such apps serve the same tables (INTERFACES §8). Raises StoreError,
-    BrokerError or SeedKeyError with a clear message when one cannot be used."""
+    BrokerError or SeedKeyError with a clear message when one cannot be used; the schema
+    is upgraded first unless ``migrate`` is false (then it must be at head already)."""
     settings = settings if settings is not None else Settings()
     broker = make_broker(broker_url)
     default_key: Path | None = None
@@ -186,7 +188,7 @@ def create_app(
         db_file = sqlite_path(db_url)
         default_key = Path(db_file + ".key") if db_file else Path("ginrummy.key")
     cipher = SeedCipher(load_key(seed_key_file, default_key))
-    store = Store(db_url, cipher)
+    store = Store(db_url, cipher, migrate=migrate)
     service = Service(store, bot_delay=bot_delay, resume=resume, idle_seconds=idle_seconds,
                       broker=broker, driver=driver, limits=limits)
     rate = RateLimits(settings, broker_url if broker.distributed and broker_url else "memory://")
@@ -197,6 +199,7 @@ def create_app(
         try:
             yield
         finally:
+            reviewer.close()
             await service.stop()
 
     app = FastAPI(
@@ -260,6 +263,8 @@ def create_app(
                 429, f"Too many requests: at most {rate.describe(kind)} from one address. "
                 "Wait a moment and try again."
             )
+
+    reviewer = reviews_app.register(app, service, STATIC_DIR, limit)
 
     async def seat_table(match_id: str, request: Request) -> tuple[Table, int]:
         await limit("actions", request)

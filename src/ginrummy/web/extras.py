@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Column, MetaData, String, Table, Text, insert, select, update
+from sqlalchemy import Column, String, Table, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..cards import Card, to_mask
@@ -31,6 +31,8 @@ from ..hand import Phase, View
 from ..knowledge import Knowledge
 from ..match import Match
 from ..melds import deadwood_by_discard_mask
+from .store import matches_table as _matches
+from .store import metadata
 
 if TYPE_CHECKING:
     from .service import Service
@@ -130,12 +132,9 @@ def clean_name(value: Any, default: str) -> str:
     return name
 
 
-_meta = MetaData()
-_matches = Table("matches", _meta, Column("id", String(32), primary_key=True),
-                 Column("players", Text, nullable=False))
 _rematches = Table(
     "rematches",
-    _meta,
+    metadata,
     Column("old_id", String(32), primary_key=True),
     Column("new_id", String(32), nullable=False),
     Column("offered_by", String(1), nullable=False),
@@ -143,45 +142,61 @@ _rematches = Table(
 )
 """A finished match's rematch: the new match, which old seat asked, and (for a friend
 match, until the other player accepts) the new match's single-use invite code, which only
-that player can redeem through the old match's seat token."""
+that player can redeem through the old match's seat token. Created by the schema's
+migrations (:mod:`.migrations`), like every table of :data:`metadata`."""
 _salts = Table(
     "deal_salts",
-    _meta,
+    metadata,
     Column("match_id", String(32), primary_key=True),
     Column("salt", String(64), nullable=False),
 )
 """Each match's secret salt (revealed with the seed when the match is over)."""
 
-_ready: set[int] = set()
 
-
-def _ensure_tables(service: Service) -> None:
-    engine = service.store.engine
-    if id(engine) not in _ready:
-        _meta.create_all(engine, tables=[_rematches, _salts], checkfirst=True)
-        _ready.add(id(engine))
-
-
-def _set_players(service: Service, match_id: str, players: list[str]) -> None:
+def _set_players(
+    service: Service, match_id: str, players: list[str], expected_version: int
+) -> int | None:
+    """Store new names with a version bump (so every process learns of them: a rename
+    changes no card, and moves based on the version before stay good); None, changing
+    nothing, when the match is no longer at ``expected_version``."""
     import json
 
     with service.store.engine.begin() as conn:
-        conn.execute(update(_matches).where(_matches.c.id == match_id)
-                     .values(players=json.dumps(players)))
+        res = conn.execute(
+            update(_matches)
+            .where(_matches.c.id == match_id)
+            .where(_matches.c.version == expected_version)
+            .values(players=json.dumps(players), version=expected_version + 1)
+        )
+    return expected_version + 1 if res.rowcount == 1 else None
 
 
 async def _rename(service: Service, t: WebTable, seat: int, name: str) -> None:
-    """Give ``seat`` a new name, stored first, then shown to both seats."""
+    """Give ``seat`` a new name: stored first, then shown to both seats, and published to
+    the other processes as "table changed" (never a view or a card, R11), so seats
+    connected elsewhere see it too."""
+    from .service import TableError
+
     async with t.lock:
-        players = list(t.stored.players)
-        if players[seat] == name:
-            return
-        players[seat] = name
-        await service._db(_set_players, service, t.id, players)
+        for _ in range(3):
+            players = list(t.stored.players)
+            if players[seat] == name:
+                return
+            players[seat] = name
+            version = await service._db(_set_players, service, t.id, players,
+                                        t.stored.version)
+            if version is not None:
+                break
+            await service._refresh_locked(t)  # changed elsewhere first: catch up, retry
+        else:
+            raise TableError(409, "The table changed elsewhere: reload the page to see it.")
         t.stored.players = players
+        t.stored.version = version
         t.match.players = (players[0], players[1])
         t.state_cache.clear()
         service._broadcast(t)
+        if service.broker.distributed:
+            service._published.put_nowait((t.id, version))
 
 
 async def join(service: Service, t: WebTable, body: Any) -> dict[str, Any]:
@@ -205,7 +220,6 @@ class _Link:
 
 
 def _load_link(service: Service, old_id: str) -> _Link | None:
-    _ensure_tables(service)
     with service.store.engine.connect() as conn:
         row = conn.execute(select(_rematches).where(_rematches.c.old_id == old_id)).first()
     if row is None:
@@ -214,7 +228,6 @@ def _load_link(service: Service, old_id: str) -> _Link | None:
 
 
 def _save_link(service: Service, old_id: str, link: _Link) -> bool:
-    _ensure_tables(service)
     try:
         with service.store.engine.begin() as conn:
             conn.execute(insert(_rematches).values(old_id=old_id, new_id=link.new_id,
@@ -308,13 +321,11 @@ async def rematch(service: Service, t: WebTable, seat: int) -> dict[str, Any]:
 
 
 def _save_salt(service: Service, match_id: str, salt: str) -> None:
-    _ensure_tables(service)
     with service.store.engine.begin() as conn:
         conn.execute(insert(_salts).values(match_id=match_id, salt=salt))
 
 
 def _load_salt(service: Service, match_id: str) -> str | None:
-    _ensure_tables(service)
     with service.store.engine.connect() as conn:
         row = conn.execute(select(_salts.c.salt).where(_salts.c.match_id == match_id)).first()
     return None if row is None else str(row[0])

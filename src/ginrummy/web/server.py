@@ -15,18 +15,9 @@ from .computer import ComputerDriver
 from .guard import RedactTokens, Settings
 from .seeds import KEY_ENV, SeedKeyError
 from .service import Limits
-from .store import DEFAULT_DB_URL, StoreError
+from .store import StoreError, resolve_db_url
 
 __all__ = ["main", "parse_delay", "resolve_db_url"]
-
-
-def resolve_db_url(db: str | None) -> str:
-    """A database URL from ``--db``: a URL as given, a plain path as an SQLite file."""
-    if not db:
-        return DEFAULT_DB_URL
-    if "://" in db:
-        return db
-    return f"sqlite:///{db}"
 
 
 def parse_delay(text: str) -> float | tuple[float, float]:
@@ -62,6 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="database URL or SQLite file (default: ginrummy.sqlite3 in the current "
         "directory; PostgreSQL: postgresql+psycopg://user:pass@host/dbname)",
+    )
+    p.add_argument(
+        "--no-migrate",
+        action="store_true",
+        help="do not upgrade the database schema at start-up; refuse to start unless it is "
+        "at this version's revision (for deployments that run `ginrummy db upgrade` first)",
     )
     p.add_argument(
         "--broker",
@@ -204,7 +201,7 @@ def main(argv: list[str]) -> int:
         app = create_app(
             url, bot_delay=args.bot_delay, broker_url=args.broker, settings=settings,
             seed_key_file=args.seed_key_file, limits=limits,
-            driver=ComputerDriver(workers=args.computer_workers),
+            driver=ComputerDriver(workers=args.computer_workers), migrate=not args.no_migrate,
         )
     except (StoreError, BrokerError, SeedKeyError) as e:
         print(f"ginrummy serve: {e}", file=sys.stderr)

@@ -34,14 +34,12 @@ from sqlalchemy import (
     delete,
     event,
     insert,
-    inspect,
     or_,
     select,
-    text,
     update,
 )
 from sqlalchemy.engine.interfaces import DBAPIConnection
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from .seeds import SeedCipher
@@ -56,6 +54,8 @@ __all__ = [
     "StoredAction",
     "StoredMatch",
     "hash_token",
+    "open_engine",
+    "resolve_db_url",
 ]
 
 DEFAULT_DB_URL = "sqlite:///ginrummy.sqlite3"
@@ -268,39 +268,29 @@ class Store:
     """The match database. All methods are synchronous and thread-safe (one connection
     per call from the engine's pool); the web service runs them off the event loop."""
 
-    def __init__(self, url: str = DEFAULT_DB_URL, cipher: SeedCipher | None = None) -> None:
+    def __init__(
+        self, url: str = DEFAULT_DB_URL, cipher: SeedCipher | None = None, migrate: bool = True
+    ) -> None:
+        """Open the database at ``url``, first bringing its schema to the head revision
+        (:mod:`.migrations`); with ``migrate=False`` only check that it is there already.
+        Raises StoreError (MigrationError for the schema) with a one-line reason."""
         self.url = url
         self.cipher = cipher
         """Encrypts new matches' seeds (None: stored in plain, as older versions did)."""
-        path = sqlite_path(url)
-        if path is not None:
-            _private_file(path)
-        try:
-            self.engine: Engine = create_engine(url, future=True, pool_pre_ping=True)
-        except (ArgumentError, NoSuchModuleError) as e:
-            raise StoreError(f"Cannot use the database URL {url!r}: {e}") from None
-        except ImportError as e:
-            raise StoreError(f"The database driver for {url!r} is not installed: {e}") from None
+        self.engine: Engine = open_engine(url)
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         # Bulk commits need the driver to count the rows an executemany changed.
         self._bulk_ok = bool(self.engine.dialect.supports_sane_multi_rowcount)
-        if self.is_sqlite:
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        try:
-            metadata.create_all(self.engine)
-            self._add_missing_columns()
-        except OperationalError as e:
-            raise StoreError(f"Cannot open the database {url!r}: {e.orig}") from None
+        from . import migrations  # imports this module: only once it is loaded
 
-    def _add_missing_columns(self) -> None:
-        """Bring a database made by an older version up to date (columns added since are
-        nullable, so old rows stay valid)."""
-        have = {c["name"] for c in inspect(self.engine).get_columns("matches")}
-        for name, sql_type in (("invite_hash", "VARCHAR(64)"), ("seed_enc", "TEXT"),
-                               ("joined_at", "FLOAT")):
-            if name not in have:
-                with self.engine.begin() as conn:
-                    conn.execute(text(f"ALTER TABLE matches ADD COLUMN {name} {sql_type}"))
+        try:
+            if migrate:
+                migrations.upgrade(self.engine)
+            else:
+                migrations.require_head(self.engine)
+        except StoreError:
+            self.engine.dispose()
+            raise
 
     def close(self) -> None:
         """Release the engine's connections."""
@@ -473,8 +463,12 @@ class Store:
 
     def load(self, match_id: str, from_seq: int = 0) -> StoredMatch | None:
         """The match with its actions in order (those from ``from_seq`` on: a process
-        catching up reads only what is new), or None if there is no such match."""
+        catching up reads only what is new), or None if there is no such match. The row
+        and its actions are read in one snapshot: read apart, a commit landing between
+        the two reads showed an action without its version bump."""
         with self.engine.connect() as conn:
+            if not self.is_sqlite:  # (SQLite: one process, its reads in one thread)
+                conn.execution_options(isolation_level="REPEATABLE READ")
             row = conn.execute(
                 select(matches_table).where(matches_table.c.id == match_id)
             ).first()
@@ -547,6 +541,36 @@ class Store:
                 conn.execute(delete(actions_table).where(actions_table.c.match_id.in_(ids)))
                 conn.execute(delete(matches_table).where(matches_table.c.id.in_(ids)))
         return ids
+
+
+def resolve_db_url(db: str | None) -> str:
+    """A database URL from ``--db``: a URL as given, a plain path as an SQLite file.
+
+    >>> resolve_db_url("games.sqlite3")
+    'sqlite:///games.sqlite3'
+    """
+    if not db:
+        return DEFAULT_DB_URL
+    if "://" in db:
+        return db
+    return f"sqlite:///{db}"
+
+
+def open_engine(url: str) -> Engine:
+    """The SQLAlchemy engine for ``url`` (an SQLite file is created 0600, with WAL and
+    full syncs); raises StoreError for a URL or driver that cannot be used."""
+    path = sqlite_path(url)
+    if path is not None:
+        _private_file(path)
+    try:
+        engine = create_engine(url, future=True, pool_pre_ping=True)
+    except (ArgumentError, NoSuchModuleError) as e:
+        raise StoreError(f"Cannot use the database URL {url!r}: {e}") from None
+    except ImportError as e:
+        raise StoreError(f"The database driver for {url!r} is not installed: {e}") from None
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
 
 
 def sqlite_path(url: str) -> str | None:

@@ -204,6 +204,7 @@ def catch_up(t: Table, sm: StoredMatch) -> bool:
     if len(m.hands) != sm.hands_dealt:
         raise ValueError("more hands in memory than stored")
     sm.actions = []  # played into the match; not kept twice
+    m.players = (sm.players[0], sm.players[1])  # a friend may have been renamed
     t.stored = sm
     t.state_cache.clear()
     return changed

@@ -167,7 +167,16 @@ function renderList() {
       summaries = summaries.filter((x) => x !== s);
       renderList();
     });
-    right.append(tag, open, remove);
+    let review = null;
+    if (s.status === "finished") {
+      review = document.createElement("a");
+      review.className = "btn ghost small";
+      review.href = `/review/${encodeURIComponent(s.id)}#token=${encodeURIComponent(st.token || s.token)}`;
+      review.textContent = "Review";
+      review.dataset.testid = "lobby-review";
+      review.setAttribute("aria-label", `Review: ${who.textContent}`);
+    }
+    right.append(...[tag, open, review, remove].filter(Boolean));
     li.append(left, right);
     list.append(li);
   }

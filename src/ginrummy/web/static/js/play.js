@@ -4,6 +4,7 @@
 
 import { downloadJson, api, loadSeats, rememberSeat } from "./api.js";
 import { installSuitSprite } from "./cards.js";
+import { initCoach, renderCoach } from "./coach.js";
 import { nudge } from "./arrange.js";
 import {
   MODALS, closeOverlay, loadReplay, openOverlay, openReplay, renderHandOver, renderRematch,
@@ -39,6 +40,7 @@ function applyState(st) {
   if (st.knock_discards && st.knock_discards.length === 0) store.knockMode = false;
   renderTable(prev, rects);
   renderHandOver(prev);
+  renderCoach();
   if (!$("sheet-overlay").hidden) renderSheet($("sheet-body"));
   watchRematch();
   renderFairness();
@@ -402,6 +404,7 @@ function askNameAndJoin() {
 
 async function start() {
   wire();
+  initCoach();
   const fatal = (text) => stop(text);
   if (store.matchId && !store.token && store.inviteCode && !(await askNameAndJoin())) return;
   if (!store.matchId || !store.token) {

@@ -1,0 +1,1 @@
+"""The schema revisions, oldest first (``revNNNN_*.py``); see :mod:`ginrummy.web.migrations`."""

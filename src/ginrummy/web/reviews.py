@@ -1,0 +1,479 @@
+"""Game reviews and hints at the web table: computed in worker processes, stored once.
+
+A review of a web match is built from *parts*, one per (finished hand, seat): each part
+is that seat's graded decisions of that hand (:func:`ginrummy.review.review_match`,
+graded from the seat's own view only, R11) and its luck. Parts are stored in the
+``reviews`` table (one row per match) and reused by every later request, so a hand is
+graded once however often it is reviewed. Who may see what:
+
+* while the match is in play, a seat gets only ITS OWN decisions, and only of finished
+  hands (never the hand in play, never the opponent's decisions: the opponent's best
+  moves would tell which cards they held);
+* once the match is over the whole record is public (replays show both hands), and the
+  review covers both seats.
+
+At most one review job runs per match, claimed in the database (so any number of server
+processes agree); a job's row carries ``beat_at``, renewed while it runs, and a claim whose
+heartbeat is older than :attr:`ReviewSettings.stale_seconds` (its process died) is taken
+over. Hints (the evaluator's suggestion for the decision at hand, tables against the
+computer only) are computed in their own worker and recorded in ``review_hints``, so the
+review can show which decisions were hinted.
+
+The two tables are defined here and only here (:data:`review_metadata`); migration
+revision 0002 creates them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+
+from ..hand import Hand
+from ..match import Match
+from ..review import review_match
+from ..review.grade import moments
+from ..review.report import Review, action_json, action_words, seat_totals
+
+__all__ = [
+    "ReviewSettings",
+    "ReviewStore",
+    "assemble",
+    "hint_once",
+    "review_frames",
+    "review_metadata",
+    "review_scope",
+    "run_job",
+]
+
+log = logging.getLogger("ginrummy.web")
+
+review_metadata = MetaData()
+
+reviews_table = Table(
+    "reviews",
+    review_metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("status", String(16), nullable=False),  # idle | running | failed
+    Column("job", String(32), nullable=True),  # the running job's claim
+    Column("started_at", Float, nullable=True),
+    Column("beat_at", Float, nullable=True),
+    Column("done", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("parts", Text, nullable=False),  # JSON {"HAND:SEAT": {"decisions", "luck"}}
+    Column("error", Text, nullable=True),
+)
+"""One row per reviewed match: the stored parts and the state of its (single) job."""
+
+hints_table = Table(
+    "review_hints",
+    review_metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("hand", Integer, primary_key=True),
+    Column("action", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("hint", Text, nullable=False),  # the suggested action (JSON)
+    Column("shown_at", Float, nullable=False),
+)
+"""Every decision at which a seat was shown a hint (hand index, action index in the hand)."""
+
+
+@dataclass(frozen=True)
+class ReviewSettings:
+    """How much work a review and a hint get, and when a running job counts as dead.
+
+    Read from the environment by :meth:`from_env` (``GINRUMMY_REVIEW_BUDGET_MS``,
+    ``GINRUMMY_REVIEW_SAMPLES``, ``GINRUMMY_HINT_BUDGET_MS``, ``GINRUMMY_REVIEW_WORKERS``,
+    ``GINRUMMY_REVIEW_STALE_S``) so a deployment or a test can make them cheaper.
+    """
+
+    budget_ms: float | None = 150.0
+    samples: int | None = 24
+    hint_budget_ms: float = 400.0
+    workers: int = 1
+    stale_seconds: float = 60.0
+
+    @classmethod
+    def from_env(cls) -> ReviewSettings:
+        """The defaults, overridden by the environment variables that are set (a bad
+        value is logged and the default kept)."""
+        env = os.environ
+        d = cls()
+
+        def num(name: str, default: float | None) -> float | None:
+            raw = env.get(name)
+            if raw is None or raw.strip() == "":
+                return default
+            if raw.strip().lower() == "none":
+                return None
+            try:
+                value = float(raw)
+            except ValueError:
+                value = -1.0
+            if not value > 0:
+                log.warning("%s must be a positive number (or none), not %r: using %s.",
+                            name, raw, default)
+                return default
+            return value
+
+        samples = num("GINRUMMY_REVIEW_SAMPLES", d.samples)
+        return cls(
+            budget_ms=num("GINRUMMY_REVIEW_BUDGET_MS", d.budget_ms),
+            samples=None if samples is None else int(samples),
+            hint_budget_ms=num("GINRUMMY_HINT_BUDGET_MS", d.hint_budget_ms) or d.hint_budget_ms,
+            workers=int(num("GINRUMMY_REVIEW_WORKERS", d.workers) or 1),
+            stale_seconds=num("GINRUMMY_REVIEW_STALE_S", d.stale_seconds) or d.stale_seconds,
+        )
+
+
+# ---------------------------------------------------------------------------- scope
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What one request may see: these seats' decisions in these (finished) hands."""
+
+    seats: tuple[int, ...]
+    hands: tuple[int, ...]
+    over: bool
+
+    def parts(self) -> list[tuple[int, int]]:
+        """The (hand, seat) parts the review needs."""
+        return [(h, s) for h in self.hands for s in self.seats]
+
+
+def review_scope(match: Match, seat: int) -> Scope:
+    """Once the match is over: both seats, every hand. Before: ``seat``'s own decisions of
+    the finished hands only (a hand in play is never reviewed).
+
+    >>> m = Match(seed=1)
+    >>> review_scope(m, 0)
+    Scope(seats=(0,), hands=(), over=False)
+    """
+    if match.is_over():
+        return Scope((0, 1), tuple(range(len(match.hands))), True)
+    done = tuple(i for i, h in enumerate(match.hands) if h.result is not None)
+    return Scope((seat,), done, False)
+
+
+def part_key(hand: int, seat: int) -> str:
+    """The key of a part in the stored JSON."""
+    return f"{hand}:{seat}"
+
+
+# ---------------------------------------------------------------------------- store
+
+
+def _engine_for(url: str) -> Engine:
+    args: dict[str, Any] = {"timeout": 30} if url.startswith("sqlite") else {}
+    return create_engine(url, future=True, pool_pre_ping=True, connect_args=args)
+
+
+class ReviewStore:
+    """The ``reviews`` and ``review_hints`` tables over an engine whose schema is at the
+    migrations' head (synchronous; the web service calls it off the event loop, the review
+    workers directly)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine  # the tables come from the migrations (revision 0002)
+
+    def row(self, match_id: str) -> dict[str, Any] | None:
+        """The match's review row (``parts`` parsed), or None."""
+        with self.engine.connect() as conn:
+            r = conn.execute(
+                select(reviews_table).where(reviews_table.c.match_id == match_id)
+            ).mappings().first()
+        if r is None:
+            return None
+        out = dict(r)
+        out["parts"] = json.loads(out["parts"] or "{}")
+        return out
+
+    def claim(self, match_id: str, total: int, now: float, stale_seconds: float) -> str | None:
+        """Start a job for the match unless one is running (with a fresh heartbeat):
+        the new job's id, or None if another job holds the match."""
+        job = secrets.token_hex(8)
+        with self.engine.begin() as conn:
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(reviews_table).values(
+                        match_id=match_id, status="running", job=job, started_at=now,
+                        beat_at=now, done=0, total=total, parts="{}", error=None))
+                return job
+            except IntegrityError:
+                pass
+            n = conn.execute(
+                update(reviews_table)
+                .where(reviews_table.c.match_id == match_id)
+                .where(or_(reviews_table.c.status != "running",
+                           reviews_table.c.beat_at < now - stale_seconds))
+                .values(status="running", job=job, started_at=now, beat_at=now, done=0,
+                        total=total, error=None)
+            ).rowcount
+        return job if n == 1 else None
+
+    def _job_update(self, match_id: str, claim: str, **values: Any) -> bool:
+        with self.engine.begin() as conn:
+            n = conn.execute(
+                update(reviews_table)
+                .where(reviews_table.c.match_id == match_id)
+                .where(reviews_table.c.job == claim)
+                .values(**values)
+            ).rowcount
+        return bool(n == 1)
+
+    def beat(self, match_id: str, job: str, done: int | None = None) -> bool:
+        """Renew the job's heartbeat (and its progress); False if the job lost its claim."""
+        values: dict[str, Any] = {"beat_at": time.time()}
+        if done is not None:
+            values["done"] = done
+        return self._job_update(match_id, job, **values)
+
+    def save_part(self, match_id: str, job: str, key: str, part: dict[str, Any],
+                  done: int) -> bool:
+        """Add one finished part (only the claim holder writes the row)."""
+        with self.engine.begin() as conn:
+            r = conn.execute(
+                select(reviews_table.c.parts, reviews_table.c.job)
+                .where(reviews_table.c.match_id == match_id)
+            ).first()
+            if r is None or r[1] != job:
+                return False
+            parts = json.loads(r[0] or "{}")
+            parts[key] = part
+            conn.execute(
+                update(reviews_table)
+                .where(reviews_table.c.match_id == match_id)
+                .where(reviews_table.c.job == job)
+                .values(parts=json.dumps(parts, separators=(",", ":")), done=done,
+                        beat_at=time.time())
+            )
+        return True
+
+    def finish(self, match_id: str, job: str, error: str | None = None) -> bool:
+        """Release the claim: ``idle``, or ``failed`` with the reason."""
+        return self._job_update(match_id, job, status="failed" if error else "idle",
+                                job=None, error=error)
+
+    def record_hint(self, match_id: str, hand: int, action: int, seat: int,
+                    hint: dict[str, Any]) -> None:
+        """Remember that ``seat`` was shown a hint at action ``action`` of hand ``hand``."""
+        with self.engine.begin() as conn:
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(hints_table).values(
+                        match_id=match_id, hand=hand, action=action, seat=seat,
+                        hint=json.dumps(hint), shown_at=time.time()))
+            except IntegrityError:
+                pass  # already recorded (the page asked twice)
+
+    def hinted(self, match_id: str) -> set[tuple[int, int]]:
+        """The (hand, action) of every hinted decision of the match."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(hints_table.c.hand, hints_table.c.action)
+                .where(hints_table.c.match_id == match_id)
+            ).all()
+        return {(int(h), int(a)) for h, a in rows}
+
+
+# ---------------------------------------------------------------------------- the job
+
+
+_ENGINES: dict[str, ReviewStore] = {}
+
+
+def _worker_store(db_url: str) -> ReviewStore:
+    store = _ENGINES.get(db_url)
+    if store is None:
+        store = _ENGINES[db_url] = ReviewStore(_engine_for(db_url))
+    return store
+
+
+def part_of(review: Review, hand: int, seat: int) -> dict[str, Any]:
+    """The stored part of one (hand, seat): its graded decisions (§7 objects with the
+    reason) and the seat's luck in that hand."""
+    hands = review.to_json()["hands"]
+    decisions = hands[0]["decisions"] if hands else []
+    return {"decisions": decisions, "luck": round(review.luck(seat), 5)}
+
+
+def run_job(db_url: str, match_id: str, job: str, record: dict[str, Any],
+            parts: Sequence[tuple[int, int]], budget_ms: float | None,
+            samples: int | None) -> int:
+    """Grade the missing ``parts`` of a match (in a worker process) and store each as it
+    is done, with progress; returns how many decisions were graded. Stops early when the
+    job has lost its claim (it was taken over as stale)."""
+    store = _worker_store(db_url)
+    match = Match.from_record(record)
+    todo = [(h, s, len(moments(match, (h,), (s,)))) for h, s in parts]
+    total = sum(n for _, _, n in todo)
+    store._job_update(match_id, job, total=total, done=0, beat_at=time.time())
+    done = 0
+    last = time.monotonic()
+    for hand, seat, n in todo:
+        base = done
+
+        def progress(k: int, _total: int, base: int = base) -> None:
+            nonlocal last
+            if time.monotonic() - last >= 0.5:
+                last = time.monotonic()
+                if not store.beat(match_id, job, base + k):
+                    raise _Lost()
+
+        try:
+            review = review_match(match, seats=(seat,), hands=(hand,), budget_ms=budget_ms,
+                                  samples=samples, seed=0, jobs=1, progress=progress)
+        except _Lost:
+            return done
+        done += n
+        if not store.save_part(match_id, job, part_key(hand, seat),
+                               part_of(review, hand, seat), done):
+            return done
+    store.finish(match_id, job)
+    return done
+
+
+class _Lost(Exception):
+    """The job's claim was taken over."""
+
+
+# ---------------------------------------------------------------------------- assembly
+
+
+def assemble(match: Match, scope: Scope, parts: dict[str, Any],
+             hinted: Iterable[tuple[int, int]]) -> dict[str, Any]:
+    """The §7 review object of ``scope`` from stored parts, each decision with its
+    ``hinted`` flag; the per-seat summaries as ``ginrummy review --json`` gives them."""
+    hinted = set(hinted)
+    hands = []
+    by_seat: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
+    luck = {0: 0.0, 1: 0.0}
+    for i in scope.hands:
+        ds: list[dict[str, Any]] = []
+        for s in scope.seats:
+            part = parts.get(part_key(i, s))
+            if part is None:
+                continue
+            luck[s] += float(part["luck"])
+            for d in part["decisions"]:
+                d = dict(d, hinted=(i, d["action"]) in hinted)
+                ds.append(d)
+                by_seat[s].append(d)
+        ds.sort(key=lambda d: int(d["action"]))
+        hands.append({"index": i, "decisions": ds})
+    rev = Review(match, scope.seats, scope.hands, [])
+    seats = []
+    for s in (0, 1):
+        ds = by_seat[s]
+        reviewed = s in scope.seats
+        result = rev.result(s) if reviewed else None
+        adjusted = None
+        if rev.complete and result is not None:
+            adjusted = round(result - luck[s] + luck[1 - s], 4)
+        # the same totals, rating and "plays like" as the command line (one place); a part
+        # stored before losses were normalized counts its raw loss
+        totals = seat_totals([
+            (float(d["loss"]), float(d.get("loss_normalized", d["loss"])), d["mark"])
+            for d in ds
+        ])
+        seats.append({
+            **totals,
+            "luck": round(luck[s], 4) if reviewed else None,
+            "result": None if result is None else round(result, 4),
+            "luck_adjusted": adjusted,
+            "hinted": sum(1 for d in ds if d["hinted"]),
+        })
+    return {"unit": "match", "hands": hands, "seats": seats}
+
+
+def review_frames(match: Match, scope: Scope, viewer: int) -> list[dict[str, Any]]:
+    """The step-by-step positions of the reviewed hands as ``viewer`` may see them: its
+    own cards and what the rules revealed to it (R11) while the match is in play; both
+    hands once the match is over. One frame per position, before each action and after
+    the last."""
+    out = []
+    for i in scope.hands:
+        played = match.hands[i]
+        hand = Hand(played.deal, played.dealer, played.options, played.hand_index,
+                    played.scores)
+        frames = []
+        ops = list(played.history)
+        for j in range(len(ops) + 1):
+            v = hand.view(viewer)
+            frame: dict[str, Any] = {
+                "hand": [str(c) for c in v.hand],
+                "pile": [str(c) for c in v.discards],
+                "stock": v.stock_count,
+                "to_play": v.to_play,
+                "phase": v.phase.value,
+            }
+            if scope.over:
+                frame["opp"] = [str(c) for c in hand.cards_of(1 - viewer)]
+            elif v.revealed is not None:
+                frame["opp"] = [str(c) for c in v.revealed[1 - viewer]]
+            else:
+                frame["opp_took"] = [str(c) for c in v.opponent_took]
+            frames.append(frame)
+            if j < len(ops):
+                hand.play(ops[j].action, ops[j].seat)
+        actions = []
+        for op in ops:  # after the match every drawn card is public; before, R11
+            a = op.to_json(op.seat if scope.over else viewer)
+            a["words"] = action_words(op.action)
+            actions.append(a)
+        r = played.result
+        out.append({
+            "index": i,
+            "dealer": played.dealer,
+            "scores": list(played.scores),
+            "actions": actions,
+            "frames": frames,
+            "result": None if r is None else r.to_json(),
+        })
+    return out
+
+
+# ---------------------------------------------------------------------------- hints
+
+
+def hint_once(view: Any, budget_ms: float, seed: int) -> dict[str, Any]:
+    """The evaluator's suggestion at ``view`` (a seat's view only, R11; run in a worker):
+    the best action, its win chance, the runner-up, and the sentence the page shows."""
+    from ..evaluator import Evaluator
+
+    ev = Evaluator(budget_ms=budget_ms, seed=seed).evaluate(view)
+    best = ev.best()
+    rest = sorted((v for v in ev.values if v.action != best.action),
+                  key=lambda v: (-v.win, -v.points))
+    text = f"Suggestion: {action_words(best.action)} ({best.win:.0%} to win the match"
+    if rest:
+        text += f"; next best {action_words(rest[0].action)}, {rest[0].win:.0%}"
+    return {
+        "best": action_json(best.action),
+        "win": round(best.win, 4),
+        "next": action_json(rest[0].action) if rest else None,
+        "text": text + ").",
+    }

@@ -1,0 +1,277 @@
+"""The review and hint endpoints of the web table (docs/web-api.md, "Reviews and hints").
+
+``POST /api/matches/{id}/review`` starts the review the seat may see (see
+:mod:`.reviews`) unless it is stored or running, and reports; ``GET`` only reports; the
+page polls with ``POST`` until ``status`` is ``done``. ``POST /api/matches/{id}/hint``
+gives the evaluator's suggestion for the seat's decision at hand (tables against the
+computer only) and records that the decision was hinted. The review page is
+``/review/{id}#token=TOKEN``. Every computation runs in worker processes, never on the
+event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import multiprocessing
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+
+from ..match import Match
+from .reviews import (
+    ReviewSettings,
+    ReviewStore,
+    assemble,
+    hint_once,
+    part_key,
+    review_frames,
+    review_scope,
+    run_job,
+)
+from .service import Service, Table, TableError
+
+__all__ = ["ReviewService", "register"]
+
+log = logging.getLogger("ginrummy.web")
+
+MAX_HINTS_WAITING = 8
+"""Hints queued for the hint worker at most; more are refused with 503 (try again)."""
+
+
+def _lower_priority() -> None:
+    """Reviews yield the CPU to the serving process and to the computer's moves."""
+    import os
+
+    with contextlib.suppress(AttributeError, OSError):
+        os.nice(10)
+
+
+class ReviewService:
+    """Runs review jobs (one per match at a time, claimed in the database) and hints in
+    worker processes of its own, and answers the endpoints from what is stored."""
+
+    def __init__(self, service: Service, settings: ReviewSettings | None = None) -> None:
+        self.service = service
+        self.settings = settings if settings is not None else ReviewSettings.from_env()
+        self.store = ReviewStore(service.store.engine)
+        self.db_url = service.store.url
+        self._pool: ProcessPoolExecutor | None = None
+        self._hint_pool: ProcessPoolExecutor | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.hints_waiting = 0
+
+    @staticmethod
+    def _new_pool(workers: int) -> ProcessPoolExecutor:
+        # spawn: a forked copy of a server with threads and sockets is unsafe.
+        return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_lower_priority)
+
+    def close(self) -> None:
+        """Stop the workers; a job cut short is re-run by the next request once its
+        heartbeat is stale."""
+        for task in list(self._tasks):
+            task.cancel()
+        for pool in (self._pool, self._hint_pool):
+            if pool is not None:
+                procs = list(getattr(pool, "_processes", {}).values())
+                pool.shutdown(wait=False, cancel_futures=True)
+                for p in procs:  # a review may run for minutes: do not wait for it
+                    with contextlib.suppress(Exception):
+                        p.terminate()
+        self._pool = self._hint_pool = None
+
+    async def _snapshot(self, t: Table) -> Match:
+        """A private copy of the table's match (the live one changes under the lock)."""
+        async with t.lock:
+            rec = t.match.to_record()
+        return await asyncio.to_thread(Match.from_record, rec)
+
+    # ------------------------------------------------------------------ reviews
+
+    async def review(self, t: Table, seat: int, start: bool) -> tuple[int, dict[str, Any]]:
+        """The seat's review if stored (status ``done``), else its progress; with
+        ``start``, a job is started for what is missing unless one runs for this match."""
+        match = await self._snapshot(t)
+        scope = review_scope(match, seat)
+        store = self.store
+        row = await self._db(store.row, t.id)
+        parts: dict[str, Any] = row["parts"] if row else {}
+        missing = [p for p in scope.parts() if part_key(*p) not in parts]
+        head: dict[str, Any] = {
+            "id": t.id, "seat": seat, "players": list(t.stored.players),
+            "scope": {"seats": list(scope.seats), "hands": list(scope.hands),
+                      "match_over": scope.over},
+        }
+        if not missing:
+            hinted = await self._db(store.hinted, t.id)
+            frames = await asyncio.to_thread(review_frames, match, scope, seat)
+            return 200, head | {
+                "status": "done",
+                "progress": {"done": 1, "total": 1},
+                "review": assemble(match, scope, parts, hinted),
+                "hands": frames,
+                "scores": list(match.scores),
+                "winner": match.winner,
+                "options": match.options.to_json(),
+            }
+        now = time.time()
+        stale = self.settings.stale_seconds
+        running = bool(row and row["status"] == "running" and (row["beat_at"] or 0) >= now - stale)
+        failed = bool(row and row["status"] == "failed" and (row["beat_at"] or 0) >= now - stale)
+        if start and not running and not failed:
+            job = await self._db(store.claim, t.id, 0, now, stale)
+            if job is not None:
+                self._launch(t.id, job, match.to_record(), missing)
+                running = True
+                row = await self._db(store.row, t.id)
+        status = "running" if running else "failed" if failed else "none"
+        out = head | {
+            "status": status,
+            "progress": {"done": int(row["done"]) if row else 0,
+                         "total": int(row["total"]) if row else 0},
+        }
+        if failed and row is not None:
+            out["error"] = row["error"]
+        return (202 if running else 200), out
+
+    async def _db(self, fn: Any, *args: Any) -> Any:
+        try:
+            return await asyncio.to_thread(fn, *args)
+        except Exception as e:  # noqa: BLE001 - a database error: refuse, never a traceback
+            log.exception("review database error")
+            raise TableError(503, f"The database is not available ({type(e).__name__}).") \
+                from None
+
+    def _launch(self, mid: str, job: str, record: dict[str, Any],
+                parts: list[tuple[int, int]]) -> None:
+        task = asyncio.get_running_loop().create_task(self._run(mid, job, record, parts))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, mid: str, job: str, record: dict[str, Any],
+                   parts: list[tuple[int, int]]) -> None:
+        loop = asyncio.get_running_loop()
+        s = self.settings
+        beat = loop.create_task(self._beat(mid, job))
+        try:
+            if self._pool is None:
+                self._pool = self._new_pool(max(1, s.workers))
+            await loop.run_in_executor(self._pool, run_job, self.db_url, mid, job, record,
+                                       parts, s.budget_ms, s.samples)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # noqa: BLE001 - a failed job is reported, never raised
+            log.exception("review of %s failed", mid)
+            if isinstance(e, BrokenProcessPool):
+                self._pool = None  # a worker died: the next job gets a fresh pool
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.store.finish, mid, job,
+                                        f"The review failed ({type(e).__name__}); try again.")
+        finally:
+            beat.cancel()
+
+    async def _beat(self, mid: str, job: str) -> None:
+        """Renew the job's heartbeat while this process holds it (also while it waits for
+        a worker): a job whose process died goes stale and is re-run."""
+        while True:
+            await asyncio.sleep(max(0.2, self.settings.stale_seconds / 4))
+            with contextlib.suppress(Exception):
+                if not await asyncio.to_thread(self.store.beat, mid, job):
+                    return
+
+    # ------------------------------------------------------------------ hints
+
+    async def hint(self, t: Table, seat: int) -> dict[str, Any]:
+        """The evaluator's suggestion for the seat's decision now (from its view only,
+        R11), recorded as hinted; 409 when there is no decision of this seat's to hint."""
+        if t.stored.opponent != "computer":
+            raise TableError(409, "Hints are offered only at tables against the computer.")
+        async with t.lock:
+            m = t.match
+            if m.is_over():
+                raise TableError(409, "The match is over: there is nothing to hint.")
+            if m.awaiting_deal() or m.hand.result is not None:
+                raise TableError(409, "The hand is over: there is nothing to hint.")
+            view = m.view(seat)
+            if not view.legal:
+                raise TableError(409, "It is not your turn: there is nothing to hint yet.")
+            hand_i = len(m.hands) - 1
+            action_i = len(m.hand.history)
+            version = t.stored.version
+        where = {"hand": hand_i, "action": action_i, "version": version}
+        if len(view.legal) < 2:
+            only = view.legal[0].to_json()
+            return where | {"best": only, "win": None, "next": None,
+                            "text": "Only one move is possible here."}
+        if self.hints_waiting >= MAX_HINTS_WAITING:
+            raise TableError(503, "The coach is busy: ask again in a moment.")
+        if self._hint_pool is None:
+            self._hint_pool = self._new_pool(1)
+        seed = int.from_bytes(
+            hashlib.sha256(f"hint/{t.id}/{hand_i}/{action_i}".encode()).digest()[:6], "big")
+        self.hints_waiting += 1
+        try:
+            got = await asyncio.get_running_loop().run_in_executor(
+                self._hint_pool, hint_once, view, self.settings.hint_budget_ms, seed)
+        except Exception as e:  # noqa: BLE001 - the coach failed: say so, never a traceback
+            log.exception("hint for %s failed", t.id)
+            if isinstance(e, BrokenProcessPool):
+                self._hint_pool = None
+            raise TableError(503, "The coach is not available right now: try again.") from None
+        finally:
+            self.hints_waiting -= 1
+        await self._db(self.store.record_hint, t.id, hand_i, action_i, seat, got["best"])
+        return where | got
+
+
+def register(app: FastAPI, service: Service, static_dir: Path,
+             limit: Callable[[str, Request], Awaitable[None]] | None = None) -> ReviewService:
+    """Add the review page and the review and hint endpoints to the app (``limit``: the
+    app's rate limit, counted as "actions"); the caller closes the returned service at
+    shutdown."""
+    from .app import _bearer
+
+    reviews = ReviewService(service)
+    app.state.reviews = reviews
+
+    async def seat_of(match_id: str, request: Request) -> tuple[Table, int]:
+        if limit is not None:
+            await limit("actions", request)
+        t = await service.table(match_id)
+        return t, await service.authenticate_fresh(t, _bearer(request))
+
+    @app.get("/review/{match_id}", include_in_schema=False)
+    async def review_page(match_id: str) -> Response:
+        path = static_dir / "review.html"
+        if path.is_file():
+            return FileResponse(path, media_type="text/html",
+                                headers={"Cache-Control": "no-cache"})
+        return HTMLResponse("<!doctype html><title>Gin Rummy</title><p>Not installed.</p>")
+
+    @app.post("/api/matches/{match_id}/review")
+    async def start_review(match_id: str, request: Request) -> JSONResponse:
+        t, seat = await seat_of(match_id, request)
+        status, body = await reviews.review(t, seat, start=True)
+        return JSONResponse(body, status_code=status)
+
+    @app.get("/api/matches/{match_id}/review")
+    async def get_review(match_id: str, request: Request) -> JSONResponse:
+        t, seat = await seat_of(match_id, request)
+        _, body = await reviews.review(t, seat, start=False)
+        return JSONResponse(body)
+
+    @app.post("/api/matches/{match_id}/hint")
+    async def hint(match_id: str, request: Request) -> dict[str, Any]:
+        t, seat = await seat_of(match_id, request)
+        return await reviews.hint(t, seat)
+
+    return reviews

@@ -1,0 +1,380 @@
+// The game review page: asks the server for this seat's review (docs/web-api.md, "Reviews
+// and hints"), shows progress while it is graded, then an annotated step-by-step replay:
+// marks on the moves, the best alternative highlighted on the cards, the loss and the
+// reason, a summary per seat and a win-chance graph (graph.js) that jumps to a decision.
+
+import { api, loadSeats } from "./api.js";
+import { cardBack, cardElement, cardShort, installSuitSprite, sortCards } from "./cards.js";
+import { drawGraph } from "./graph.js";
+
+const $ = (id) => document.getElementById(id);
+const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const MARK_WORD = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("data-") || k.startsWith("aria-") || k === "role") node.setAttribute(k, v);
+    else node[k] = v;
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const fragment = new URLSearchParams(location.hash.slice(1));
+let token = fragment.get("token") || "";
+if (!token) {
+  const mine = loadSeats().find((s) => s.id === matchId);
+  if (mine) token = mine.token;
+}
+
+const R = { data: null, steps: [], at: 0, points: [] };
+
+// ------------------------------------------------------------------ loading
+
+async function load() {
+  if (!matchId || !token) {
+    fail("This review link has no seat token. Open it from the table's Review button.");
+    return;
+  }
+  $("table-link").href = `/play/${encodeURIComponent(matchId)}#token=${encodeURIComponent(token)}`;
+  const box = $("rv-progress");
+  box.hidden = false;
+  $("rv-retry").hidden = true;
+  for (;;) {
+    let d;
+    try {
+      d = await api(`/api/matches/${encodeURIComponent(matchId)}/review`, { method: "POST", token });
+    } catch (e) {
+      fail(e.message);
+      return;
+    }
+    if (d.status === "done") {
+      box.hidden = true;
+      show(d);
+      return;
+    }
+    if (d.status === "failed") {
+      fail(d.error || "The review failed.", true);
+      return;
+    }
+    const { done, total } = d.progress;
+    const pct = total ? Math.round((100 * done) / total) : 0;
+    $("rv-bar-fill").style.width = `${pct}%`;
+    $("rv-bar").setAttribute("aria-valuenow", String(pct));
+    $("rv-progress-text").textContent = total
+      ? `Grading the decisions: ${done} of ${total}…`
+      : "Waiting for the coach…";
+    await new Promise((r) => setTimeout(r, 700));
+  }
+}
+
+function fail(text, retry = false) {
+  $("rv-progress").hidden = false;
+  $("rv-progress-text").textContent = text;
+  $("rv-bar").hidden = true;
+  $("rv-retry").hidden = !retry;
+}
+
+// ------------------------------------------------------------------ the model
+
+const actionWords = (a) => {
+  if (!a) return "";
+  if (a.act === "pass") return "pass";
+  if (a.act === "draw") return a.from === "stock" ? "draw from the stock" : "take the discard";
+  return a.knock ? `knock with ${cardShort(a.card)}` : `discard ${cardShort(a.card)}`;
+};
+
+function build(d) {
+  const viewer = d.seat;
+  const decisions = new Map();
+  for (const h of d.review.hands) for (const x of h.decisions) decisions.set(`${h.index}:${x.action}`, x);
+  const steps = [];
+  const points = [];
+  for (const h of d.hands) {
+    h.actions.forEach((a, j) => {
+      const dec = decisions.get(`${h.index}:${j}`) || null;
+      const step = { hand: h, j, frame: h.frames[j], action: a, dec };
+      if (dec) {
+        const mine = dec.seat === viewer;
+        points.push({
+          step: steps.length,
+          y: mine ? dec.equity.played : 1 - dec.equity.played,
+          mark: dec.mark,
+          hand: h.index,
+          label: `Hand ${h.index + 1}, move ${j + 1}: ${actionWords(dec.played)}`,
+        });
+      }
+      steps.push(step);
+    });
+    steps.push({ hand: h, j: h.actions.length, frame: h.frames[h.actions.length], action: null, dec: null, end: true });
+  }
+  R.steps = steps;
+  R.points = points;
+}
+
+// ------------------------------------------------------------------ rendering
+
+function nameOf(seat) {
+  return seat === R.data.seat ? "You" : R.data.players[seat] || `Seat ${seat}`;
+}
+
+function show(d) {
+  R.data = d;
+  installSuitSprite();
+  build(d);
+  const [a, b] = d.players;
+  $("rv-title").textContent = `Game review: ${a} vs ${b}`;
+  $("rv-scope").textContent = d.scope.match_over
+    ? "The match is over: every decision of both players, each graded from what that player could see."
+    : d.scope.hands.length
+      ? `Your decisions in the finished hands (${d.scope.hands.map((i) => i + 1).join(", ")}), graded from what you could see. The opponent's decisions are shown once the match is over.`
+      : "No hand has finished yet: the review covers finished hands only.";
+  $("rv-graph-who").textContent = "(yours, after each graded move)";
+  $("rv-grid").hidden = false;
+  renderSummary();
+  renderMoves();
+  if (!R.steps.length) {
+    drawGraph($("rv-graph"), [], 0, go);
+    $("rv-where").textContent = "Nothing to review yet";
+    $("rv-decision").replaceChildren(el("p", { text: "The review covers finished hands: come back when a hand is over." }));
+    return;
+  }
+  const firstMark = R.steps.findIndex((s) => s.dec && s.dec.mark);
+  go(firstMark >= 0 ? firstMark : 0);
+}
+
+function renderSummary() {
+  const d = R.data;
+  const rows = d.scope.seats.map((s) => {
+    const x = d.review.seats[s];
+    const pct = (v) => `${(100 * v).toFixed(2)}%`;
+    const signed = (v) => (v == null ? "–" : `${v >= 0 ? "+" : ""}${(100 * v).toFixed(0)}%`);
+    return el("tr", { "data-testid": `summary-seat-${s}` },
+      el("th", { scope: "row", text: nameOf(s) }),
+      el("td", { text: String(x.decisions) }),
+      el("td", {
+        text: pct(x.error_rate_normalized ?? x.error_rate),
+        title: `Win chance lost per move, scaled by what each hand was worth (raw: ${pct(x.error_rate)})`,
+      }),
+      el("td", { class: "rv-sym inaccuracy", text: String(x.inaccuracies) }),
+      el("td", { class: "rv-sym mistake", text: String(x.mistakes) }),
+      el("td", { class: "rv-sym blunder", text: String(x.blunders) }),
+      el("td", {
+        class: "rv-rating",
+        text: x.rating || "–",
+        title: x.plays_like ? `Plays like ${x.plays_like}` : "",
+      }),
+      el("td", { text: signed(x.luck), title: "Win chance gained from the deal and the stock draws" }),
+      el("td", { text: String(x.hinted || 0) }),
+    );
+  });
+  const head = el("tr", {}, ...["", "moves", "error rate", "?!", "?", "??", "rating", "luck", "hinted"]
+    .map((t) => el("th", { scope: "col", text: t })));
+  const table = el("table", { class: "rv-table" }, el("thead", {}, head), el("tbody", {}, ...rows));
+  const notes = [];
+  for (const s of d.scope.seats) {
+    const x = d.review.seats[s];
+    if (x.luck_adjusted != null) {
+      notes.push(`${nameOf(s)}: luck-adjusted result ${(100 * x.luck_adjusted).toFixed(0)}% (actual ${(100 * x.result).toFixed(0)}%).`);
+    }
+  }
+  $("rv-summary").replaceChildren(
+    el("div", { class: "rv-table-wrap" }, table),
+    el("p", { class: "hint", text: "Error rate: win chance lost per decision. ?! inaccuracy (2+ points), ? mistake (5+), ?? blunder (10+)." }),
+    ...notes.map((t) => el("p", { class: "hint", text: t })),
+  );
+}
+
+function renderMoves() {
+  const list = $("rv-moves");
+  list.replaceChildren();
+  let hand = -1;
+  R.steps.forEach((s, i) => {
+    if (!s.dec) return;
+    if (s.hand.index !== hand) {
+      hand = s.hand.index;
+      list.append(el("li", { class: "rv-moves-hand", text: `Hand ${hand + 1}` }));
+    }
+    const sym = s.dec.mark ? SYMBOL[s.dec.mark] : "";
+    const item = el("li", {},
+      el("button", {
+        type: "button", class: `rv-move ${s.dec.mark || "good"}`, "data-step": String(i),
+        "data-testid": s.dec.mark ? "review-mark" : "review-move",
+        onclick: () => go(i),
+      },
+      el("span", { class: "rv-move-no", text: `${s.j + 1}.` }),
+      el("span", { class: "rv-move-who", text: nameOf(s.dec.seat) }),
+      el("span", { class: "rv-move-what", text: actionWords(s.dec.played) }),
+      el("span", { class: `rv-sym ${s.dec.mark || ""}`, text: sym }),
+      s.dec.hinted ? el("span", { class: "rv-hinted", text: "hinted" }) : null,
+      ));
+    list.append(item);
+  });
+  if (!list.children.length) list.append(el("li", { class: "hint", text: "No decisions to grade yet." }));
+}
+
+function cardRow(target, cards, { highlight = {}, small = false } = {}) {
+  target.replaceChildren(...cards.map((c) => {
+    const e = cardElement(c, { small });
+    if (highlight[c]) {
+      e.classList.add(...highlight[c].split(" "));
+    }
+    return e;
+  }));
+}
+
+function go(i) {
+  if (!R.steps.length) return;
+  R.at = Math.max(0, Math.min(R.steps.length - 1, i));
+  const s = R.steps[R.at];
+  const d = R.data;
+  const me = d.seat;
+  const f = s.frame;
+  const h = s.hand;
+  const dec = s.dec;
+  // Highlights: the played card (and the best alternative) on whichever cards show them.
+  const hl = {};
+  const mark = (card, cls) => {
+    if (card) hl[card] = hl[card] ? `${hl[card]} ${cls}` : cls;
+  };
+  let pileHl = "";
+  let stockHl = "";
+  const a = s.action;
+  if (a && a.act === "discard") mark(a.card, "rv-played");
+  if (a && a.act === "draw") (a.from === "discard" ? (pileHl = "rv-played") : (stockHl = "rv-played"));
+  if (dec && dec.mark !== null && dec.best) {
+    const b = dec.best;
+    if (b.act === "discard") mark(b.card, "rv-best");
+    else if (b.act === "draw" && b.from === "discard") pileHl += " rv-best";
+    else if (b.act === "draw") stockHl += " rv-best";
+  }
+  if (dec && dec.hinted) document.body.dataset.hinted = "1";
+  else delete document.body.dataset.hinted;
+
+  const opp = 1 - me;
+  const oppCards = f.opp ? sortCards(f.opp) : null;
+  $("rv-opp-label").textContent = oppCards ? nameOf(opp) : `${nameOf(opp)} (hidden)`;
+  if (oppCards) {
+    cardRow($("rv-opp"), oppCards, { highlight: hl, small: true });
+  } else {
+    const n = f.to_play === opp && f.phase === "discard" ? 11 : 10;
+    const took = f.opp_took || [];
+    const row = took.map((c) => {
+      const e = cardElement(c, { small: true });
+      e.classList.add("rv-known");
+      e.title = "Taken from the discard pile";
+      return e;
+    });
+    for (let k = took.length; k < n; k++) row.push(cardBack({ small: true }));
+    $("rv-opp").replaceChildren(...row);
+  }
+  $("rv-me-label").textContent = "Your hand";
+  cardRow($("rv-me"), sortCards(f.hand), { highlight: hl });
+
+  const top = f.pile.length ? f.pile[f.pile.length - 1] : null;
+  const pile = $("rv-discard");
+  pile.replaceChildren();
+  if (top) {
+    const e = cardElement(top);
+    if (pileHl.trim()) e.classList.add(...pileHl.trim().split(" "));
+    pile.append(e);
+  }
+  const stock = $("rv-stock");
+  stock.replaceChildren();
+  const back = cardBack({ label: `${f.stock} cards in the stock` });
+  if (stockHl.trim()) back.classList.add(...stockHl.trim().split(" "));
+  stock.append(back);
+  $("rv-stock-label").textContent = `Stock · ${f.stock}`;
+
+  const total = h.actions.length;
+  $("rv-where").replaceChildren(
+    el("strong", { text: `Hand ${h.index + 1}` }),
+    el("span", { text: s.end ? ` · end of the hand` : ` · move ${s.j + 1} of ${total}` }),
+    el("span", { class: "hint", text: ` · score ${h.scores[0]}–${h.scores[1]}` }),
+  );
+  $("rv-decision").replaceChildren(...describe(s));
+  document.body.dataset.step = String(R.at);
+  drawGraph($("rv-graph"), R.points, R.at, go);
+  for (const b of document.querySelectorAll(".rv-move")) {
+    const on = Number(b.dataset.step) === R.at;
+    b.classList.toggle("current", on);
+    if (on) b.setAttribute("aria-current", "step");
+    else b.removeAttribute("aria-current");
+  }
+  const cur = document.querySelector(".rv-move.current");
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+}
+
+function describe(s) {
+  if (s.end) {
+    const r = s.hand.result;
+    if (!r) return [el("p", { text: "The hand was not finished." })];
+    if (r.result === "dead") return [el("p", { text: "A dead hand: nobody scores." })];
+    return [el("p", { class: "rv-result", text: `${r.result === "gin" ? "Gin" : r.result === "undercut" ? "Undercut" : "Knock"}: ${nameOf(r.scorer)} ${r.scorer === R.data.seat ? "score" : "scores"} ${r.points}.` })];
+  }
+  const a = s.action;
+  const who = nameOf(a.seat);
+  const drawn = a.act === "draw" && a.card ? ` (${cardShort(a.card)})` : "";
+  const line = el("p", { class: "rv-played-line" }, el("strong", { text: `${who}: ` }), `${actionWords(a)}${drawn}`);
+  const dec = s.dec;
+  if (!dec) {
+    return [line, el("p", { class: "hint", text: a.seat !== R.data.seat && !R.data.scope.match_over
+      ? "The opponent's decisions are graded once the match is over."
+      : "Only one move was possible, or this move is not graded." })];
+  }
+  const out = [line];
+  const pct = (v) => `${(100 * v).toFixed(1)}%`;
+  if (dec.mark) {
+    out[0].append(el("span", { class: `rv-sym big ${dec.mark}`, text: ` ${SYMBOL[dec.mark]}` }));
+    out.push(el("p", { class: `rv-verdict ${dec.mark}`, "data-testid": "decision-mark" },
+      el("strong", { text: `${MARK_WORD[dec.mark]}: ` }),
+      `loses ${(100 * dec.loss).toFixed(1)} points of win chance (${pct(dec.equity.played)}; best was ${actionWords(dec.best)}, ${pct(dec.equity.best)}).`));
+  } else if (dec.loss > 0) {
+    out.push(el("p", { class: "rv-verdict ok" },
+      `Close to the best: ${actionWords(dec.best)} has ${pct(dec.equity.best)}, this ${pct(dec.equity.played)}.`));
+  } else {
+    out.push(el("p", { class: "rv-verdict best" }, `The best move (${pct(dec.equity.played)} to win the match).`));
+  }
+  if (dec.why) out.push(el("p", { class: "rv-why", text: `Why: ${dec.why}` }));
+  if (dec.hinted) out.push(el("p", { class: "rv-hinted-line", "data-testid": "decision-hinted", text: "A hint was shown for this decision." }));
+  return out;
+}
+
+// ------------------------------------------------------------------ keys and buttons
+
+function nextMarked(dir) {
+  for (let i = R.at + dir; i >= 0 && i < R.steps.length; i += dir) {
+    if (R.steps[i].dec && R.steps[i].dec.mark) return i;
+  }
+  return R.at;
+}
+
+document.addEventListener("keydown", (ev) => {
+  if (!R.data || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const t = ev.target;
+  if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA")) return;
+  const moves = { ArrowLeft: R.at - 1, ArrowRight: R.at + 1, Home: 0, End: R.steps.length - 1 };
+  if (ev.key in moves) go(moves[ev.key]);
+  else if (ev.key === "ArrowUp") go(nextMarked(-1));
+  else if (ev.key === "ArrowDown") go(nextMarked(1));
+  else return;
+  ev.preventDefault();
+});
+
+$("rv-first").addEventListener("click", () => go(0));
+$("rv-prev").addEventListener("click", () => go(R.at - 1));
+$("rv-next").addEventListener("click", () => go(R.at + 1));
+$("rv-last").addEventListener("click", () => go(R.steps.length - 1));
+$("rv-prev-mark").addEventListener("click", () => go(nextMarked(-1)));
+$("rv-next-mark").addEventListener("click", () => go(nextMarked(1)));
+$("rv-retry").addEventListener("click", () => {
+  $("rv-bar").hidden = false;
+  load();
+});
+
+load();

@@ -1,0 +1,161 @@
+"""The game review and the Hint toggle in a real browser (issue 8, item 5).
+
+Against the computer: the player turns Hint on (off by default, remembered by the
+browser), sees the coach's suggestion, plays the hand out (the rest through the API), opens
+Review from the end-of-hand panel, and the review page shows the marked moves, the
+win-chance graph (clicking a point jumps to its decision), steps with the arrow keys and
+shows the hinted decision as hinted. Reviews are made cheap through the environment.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture()
+def fast_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cheap reviews and hints for the server started by ``server`` (it inherits the
+    environment)."""
+    monkeypatch.setenv("GINRUMMY_REVIEW_SAMPLES", "2")
+    monkeypatch.setenv("GINRUMMY_REVIEW_BUDGET_MS", "3")
+    monkeypatch.setenv("GINRUMMY_HINT_BUDGET_MS", "60")
+
+
+@pytest.fixture()
+def server(fast_reviews: None, server: str) -> Iterator[str]:
+    yield server
+
+
+def _move(s: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Often random (so some moves earn marks), else knock when allowed or draw."""
+    legal: list[dict[str, Any]] = s["legal"]
+    knocks = [a for a in legal if a.get("knock")]
+    if knocks:
+        return knocks[0]
+    return rng.choice(legal)
+
+
+def test_hint_then_review_with_marks_graph_and_keys(
+    server: str, browser: Any, artifacts: Path
+) -> None:
+    http = httpx.Client(base_url=server, timeout=30)
+    m = http.post("/api/matches", json={"opponent": "computer", "bot": "easy",
+                                        "name": "Ann"}).json()
+    mid, tok = m["id"], m["token"]
+    head = {"Authorization": f"Bearer {tok}"}
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}{m['url']}")
+    toggle = page.get_by_test_id("hint-toggle")
+    toggle.wait_for(state="visible")
+    assert toggle.get_attribute("aria-pressed") == "false"  # off by default
+    assert page.get_by_test_id("coach-hint").is_hidden()
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "true"
+
+    # Wait for a decision with a choice and its suggestion.
+    rng = random.Random(9)
+    while True:
+        s = http.get(f"/api/matches/{mid}", headers=head).json()
+        if s["my_turn"] and len(s["legal"]) >= 2:
+            break
+        page.wait_for_timeout(50)
+    hint = page.get_by_test_id("coach-hint")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=coach-hint]').textContent"
+        ".startsWith('Suggestion:')")
+    assert hint.is_visible()
+    page.screenshot(path=str(artifacts / "hint.png"), animations="disabled")
+    hinted_action = len(s["view"]["history"])
+    # The toggle is remembered by this browser.
+    page.reload()
+    page.get_by_test_id("hint-toggle").wait_for(state="visible")
+    assert page.get_by_test_id("hint-toggle").get_attribute("aria-pressed") == "true"
+    page.get_by_test_id("hint-toggle").click()  # off again: only that decision is hinted
+    assert page.get_by_test_id("hint-toggle").get_attribute("aria-pressed") == "false"
+    assert page.get_by_test_id("coach-hint").is_hidden()
+
+    # Play the hand out through the API.
+    for _ in range(500):
+        s = http.get(f"/api/matches/{mid}", headers=head).json()
+        if s["hand_over"] is not None:
+            break
+        if not s["my_turn"]:
+            page.wait_for_timeout(30)
+            continue
+        r = http.post(f"/api/matches/{mid}/actions", headers=head,
+                      json={"action": _move(s, rng), "version": s["version"]})
+        assert r.status_code == 200, r.text
+    assert s["hand_over"] is not None
+
+    # Review from the end-of-hand panel: a new tab.
+    page.get_by_test_id("hand-over").wait_for(state="visible")
+    with ctx.expect_page() as new:
+        page.get_by_test_id("review-button").click()
+    rv = new.value
+    rv.set_default_timeout(60_000)
+    rv.on("pageerror", lambda e: errors.append(str(e)))
+    rv.get_by_test_id("review-board").wait_for(state="visible")
+    body = http.post(f"/api/matches/{mid}/review", headers=head).json()
+    assert body["status"] == "done"
+    decisions = body["review"]["hands"][0]["decisions"]
+    marked = [d for d in decisions if d["mark"]]
+    assert marked, "random moves earn marks"
+    assert rv.get_by_test_id("review-mark").count() == len(marked)
+    assert rv.locator("[data-testid=graph-point]").count() == len(decisions)
+    assert "Your decisions in the finished hands" in rv.get_by_test_id("review-scope").inner_text()
+    # the page opens at the first marked move, with its mark, loss and best move shown
+    verdict = rv.get_by_test_id("decision-mark")
+    verdict.wait_for(state="visible")
+    assert "points of win chance" in verdict.inner_text()
+    assert rv.locator("#rv-me .card.rv-best, #rv-discard .card.rv-best, #rv-stock .rv-best"
+                      ).count() + (1 if marked[0]["best"]["act"] == "pass" else 0) >= 1
+    rv.screenshot(path=str(artifacts / "review_1280.png"), animations="disabled")
+
+    # Clicking a graph point jumps to its decision; arrows step.
+    last = rv.locator("[data-testid=graph-point]").last
+    target = int(last.get_attribute("data-step") or "0")
+    last.click()
+    rv.wait_for_function("n => document.body.dataset.step === String(n)", arg=target)
+    rv.keyboard.press("ArrowLeft")
+    rv.wait_for_function("n => document.body.dataset.step === String(n - 1)", arg=target)
+    rv.keyboard.press("ArrowRight")
+    rv.keyboard.press("ArrowRight")
+    rv.wait_for_function("n => document.body.dataset.step === String(n + 1)", arg=target)
+
+    # The hinted decision is shown as hinted.
+    flags = [d for d in decisions if d["hinted"]]
+    assert [d["action"] for d in flags] == [hinted_action]
+    item = rv.locator(".rv-move", has=rv.locator(".rv-hinted"))
+    assert item.count() == 1
+    item.click()
+    rv.get_by_test_id("decision-hinted").wait_for(state="visible")
+
+    # A phone.
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                has_touch=True)
+    pp = phone.new_page()
+    pp.on("pageerror", lambda e: errors.append(str(e)))
+    pp.goto(f"{server}/review/{mid}#token={tok}")
+    pp.get_by_test_id("review-board").wait_for(state="visible")
+    pp.screenshot(path=str(artifacts / "review_390.png"), full_page=True, animations="disabled")
+    width = pp.evaluate("() => document.documentElement.scrollWidth")
+    wide = pp.evaluate("""() => [...document.querySelectorAll('body *')]
+        .filter(e => e.getBoundingClientRect().right > 391)
+        .slice(0, 5).map(e => e.tagName + '#' + e.id + '.' + e.className)""")
+    assert width <= 390 and wide == [], f"wider than the phone ({width}px): {wide}"
+    phone.close()
+    ctx.close()
+    http.close()
+    assert errors == []

@@ -1,0 +1,340 @@
+"""Reviews and hints at the web table (issue 8 item 5): what a seat may see of a review
+before and after the match ends (R11), one job per match, stored results reused, stale
+jobs taken over, hints recorded, and clear refusals of bad requests.
+
+Reviews here grade with 2 screening samples and a 3 ms cap per decision (quick)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine
+
+from ginrummy.cards import Card, parse_cards, to_mask
+from ginrummy.match import Match
+from ginrummy.melds import deadwood_mask
+from ginrummy.web import migrations
+from ginrummy.web.app import create_app
+from ginrummy.web.guard import Settings
+from ginrummy.web.reviews import ReviewSettings, ReviewStore, part_key
+
+from .conftest import NO_RATE_LIMITS, LeakChecker, auth, card_strings, create, invite_token, state
+
+
+@pytest.fixture
+def rclient(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """An app whose reviews and hints are cheap (the settings come from the environment)."""
+    monkeypatch.setenv("GINRUMMY_REVIEW_SAMPLES", "2")
+    monkeypatch.setenv("GINRUMMY_REVIEW_BUDGET_MS", "3")
+    monkeypatch.setenv("GINRUMMY_HINT_BUDGET_MS", "60")
+    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0,
+                     settings=NO_RATE_LIMITS)
+    with TestClient(app) as c:
+        c.app.state.service.seed_source = lambda: (4, 0)  # type: ignore[attr-defined]
+        yield c
+
+
+def _move(s: dict[str, Any], rng: random.Random, wild: float = 0.3) -> dict[str, Any]:
+    """Mostly sensible (knock when allowed, draw from the stock, shed deadwood), sometimes
+    (``wild``) random: hands end soon and some decisions earn marks."""
+    legal: list[dict[str, Any]] = s["legal"]
+    if rng.random() < wild:
+        return dict(rng.choice(legal))
+    knocks = [a for a in legal if a.get("knock")]
+    if knocks:
+        return dict(knocks[0])
+    discards = [a for a in legal if a["act"] == "discard"]
+    if discards:
+        hand = to_mask(parse_cards(s["view"]["hand"]))
+        return dict(min(discards,
+                        key=lambda a: deadwood_mask(hand & ~Card.parse(a["card"]).mask)))
+    draws = [a for a in legal if a["act"] == "draw" and a["from"] == "stock"]
+    return dict(draws[0] if draws else legal[0])
+
+
+def _friend(c: TestClient) -> tuple[str, list[str]]:
+    m = create(c, opponent="friend", name="Ann")
+    return m["id"], [m["token"], invite_token(c, m)]
+
+
+def _play_hand(c: TestClient, mid: str, tokens: list[str], rng: random.Random,
+               stop_after: int | None = None, wild: float = 0.3) -> None:
+    """Both seats play until the hand is over (or ``stop_after`` actions)."""
+    n = 0
+    s = state(c, mid, tokens[0])
+    while s["hand_over"] is None and (stop_after is None or n < stop_after):
+        seat = s["view"]["to_play"]
+        if seat != s["seat"]:
+            s = state(c, mid, tokens[seat])
+        r = c.post(f"/api/matches/{mid}/actions", headers=auth(tokens[seat]),
+                   json={"action": _move(s, rng, wild), "version": s["version"]})
+        assert r.status_code == 200, r.text
+        s = r.json()
+        n += 1
+
+
+def _next(c: TestClient, mid: str, tokens: list[str]) -> None:
+    for t in tokens:
+        v = state(c, mid, t)["version"]
+        r = c.post(f"/api/matches/{mid}/next", headers=auth(t), json={"version": v})
+        assert r.status_code == 200, r.text
+
+
+def _review(c: TestClient, mid: str, token: str, timeout: float = 60) -> dict[str, Any]:
+    """Ask for the review and poll (POST, as the page does) until it is done."""
+    deadline = time.monotonic() + timeout
+    while True:
+        r = c.post(f"/api/matches/{mid}/review", headers=auth(token))
+        assert r.status_code in (200, 202), r.text
+        body: dict[str, Any] = r.json()
+        assert body["status"] in ("done", "running"), body
+        if body["status"] == "done":
+            return body
+        assert r.status_code == 202 and 0 <= body["progress"]["done"] <= max(
+            body["progress"]["total"], 0) or body["progress"]["total"] == 0
+        assert time.monotonic() < deadline, body
+        time.sleep(0.05)
+
+
+def _full_record(c: TestClient, mid: str) -> dict[str, Any]:
+    """The whole match as the server holds it (every deal): the test's answer key."""
+    rec: dict[str, Any] = c.app.state.service.tables[mid].match.to_record()  # type: ignore[attr-defined]
+    return rec
+
+
+def _check_no_leak(c: TestClient, mid: str, seat: int, body: dict[str, Any]) -> None:
+    """No card of a hand's stock, and no hidden card of the opponent's (a dead hand
+    shows neither hand, R7), appears in that hand's part of a mid-match review; the hand
+    in play appears nowhere."""
+    rec = _full_record(c, mid)
+    checker = LeakChecker(rec)
+    in_play = len(rec["hands"]) - 1
+    reviewed = {h["index"] for h in body["review"]["hands"]} | {h["index"] for h in body["hands"]}
+    m = Match.from_record(rec)
+    if m.hand.result is None:
+        assert in_play not in reviewed
+    for part in body["review"]["hands"] + body["hands"]:
+        i = part["index"]
+        bad = checker.forbidden(seat, i, len(rec["hands"][i]["actions"]))
+        assert not card_strings(part) & bad, (seat, i, sorted(card_strings(part) & bad))
+
+
+def test_mid_match_review_is_the_seats_own_finished_hands(rclient: TestClient) -> None:
+    c = rclient
+    mid, tokens = _friend(c)
+    rng = random.Random(7)
+    # Nothing finished yet: an empty review, not an error.
+    empty = _review(c, mid, tokens[0])
+    assert empty["scope"] == {"seats": [0], "hands": [], "match_over": False}
+    assert empty["review"]["hands"] == [] and empty["review"]["seats"][0]["decisions"] == 0
+
+    _play_hand(c, mid, tokens, rng)
+    for seat in (0, 1):
+        body = _review(c, mid, tokens[seat])
+        assert body["scope"] == {"seats": [seat], "hands": [0], "match_over": False}
+        ds = body["review"]["hands"][0]["decisions"]
+        assert ds and {d["seat"] for d in ds} == {seat}  # never the opponent's decisions
+        assert all(d["loss"] >= 0 and d["equity"]["best"] >= d["equity"]["played"] - 1e-9
+                   for d in ds)
+        assert body["review"]["seats"][1 - seat]["decisions"] == 0
+        assert body["review"]["seats"][1 - seat]["luck"] is None
+        assert body["review"]["seats"][seat]["decisions"] == len(ds)
+        # the frames show the seat's own cards, one frame per position
+        frames = body["hands"][0]["frames"]
+        assert len(frames) == len(body["hands"][0]["actions"]) + 1
+        _check_no_leak(c, mid, seat, body)
+
+    # The next hand is in play: the review still covers hand 0 only, from the store
+    # (no job is started: the answer is immediate).
+    _next(c, mid, tokens)
+    _play_hand(c, mid, tokens, rng, stop_after=5)
+    r = c.post(f"/api/matches/{mid}/review", headers=auth(tokens[0]))
+    assert r.status_code == 200 and r.json()["status"] == "done"
+    assert r.json()["scope"]["hands"] == [0]
+    _check_no_leak(c, mid, 0, r.json())
+
+
+def test_finished_match_review_covers_both_seats_and_is_reused(rclient: TestClient) -> None:
+    c = rclient
+    mid, tokens = _friend(c)
+    rng = random.Random(3)
+    _play_hand(c, mid, tokens, rng)
+    mine = _review(c, mid, tokens[0])  # part (0, seat 0) is stored mid-match
+    while state(c, mid, tokens[0])["status"] != "finished":
+        _next(c, mid, tokens)
+        _play_hand(c, mid, tokens, rng, wild=0.02)
+    m = Match.from_record(_full_record(c, mid))
+    body = _review(c, mid, tokens[1])
+    assert body["scope"] == {"seats": [0, 1], "hands": list(range(len(m.hands))),
+                             "match_over": True}
+    assert {d["seat"] for h in body["review"]["hands"] for d in h["decisions"]} == {0, 1}
+    # the part graded mid-match is the same one, reused
+    assert [d for d in body["review"]["hands"][0]["decisions"] if d["seat"] == 0] == \
+        mine["review"]["hands"][0]["decisions"]
+    for s in (0, 1):
+        summary = body["review"]["seats"][s]
+        assert summary["rating"] and summary["luck_adjusted"] is not None
+    # after the end both hands are shown in every frame
+    assert all("opp" in f for h in body["hands"] for f in h["frames"])
+    # both seats see the same stored review; asking again starts nothing
+    again = c.post(f"/api/matches/{mid}/review", headers=auth(tokens[0]))
+    assert again.status_code == 200 and again.json()["review"] == body["review"]
+    store = ReviewStore(c.app.state.service.store.engine)  # type: ignore[attr-defined]
+    row = store.row(mid)
+    assert row is not None and row["status"] == "idle"
+    assert set(row["parts"]) == {part_key(h, s) for h in range(len(m.hands)) for s in (0, 1)}
+
+
+def test_one_job_per_match_and_stale_jobs_are_taken_over(tmp_path: Path) -> None:
+    engine = create_engine(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    migrations.upgrade(engine)
+    store = ReviewStore(engine)
+    now = 1000.0
+    first = store.claim("m1", 0, now, stale_seconds=60)
+    assert first is not None
+    assert store.claim("m1", 0, now + 1, stale_seconds=60) is None  # one at a time
+    assert store.claim("m2", 0, now + 1, stale_seconds=60) is not None  # per match
+    assert store.beat("m1", first, 3)
+    # the first job's process dies: its heartbeat goes stale and the job is taken over
+    second = store.claim("m1", 0, time.time() + 61, stale_seconds=60)
+    assert second is not None and second != first
+    assert not store.save_part("m1", first, "0:0", {"decisions": [], "luck": 0}, 1)
+    assert store.save_part("m1", second, "0:0", {"decisions": [], "luck": 0}, 1)
+    assert store.finish("m1", second) and not store.finish("m1", first)
+    row = store.row("m1")
+    assert row is not None and row["status"] == "idle" and set(row["parts"]) == {"0:0"}
+    assert store.claim("m1", 0, now, stale_seconds=60) is not None  # idle: claimable
+
+
+def test_a_second_request_joins_the_running_job(rclient: TestClient) -> None:
+    c = rclient
+    mid, tokens = _friend(c)
+    _play_hand(c, mid, tokens, random.Random(11))
+    r0 = c.post(f"/api/matches/{mid}/review", headers=auth(tokens[0]))
+    r1 = c.post(f"/api/matches/{mid}/review", headers=auth(tokens[0]))
+    assert r0.status_code == r1.status_code == 202
+    store = ReviewStore(c.app.state.service.store.engine)  # type: ignore[attr-defined]
+    row = store.row(mid)
+    assert row is not None and row["status"] == "running"
+    job = row["job"]
+    got = c.get(f"/api/matches/{mid}/review", headers=auth(tokens[1]))  # GET starts nothing
+    assert got.status_code == 200 and got.json()["status"] in ("running", "none")
+    assert (store.row(mid) or {}).get("job") in (job, None)
+    _review(c, mid, tokens[0])
+    assert _review(c, mid, tokens[1])["review"]["seats"][1]["decisions"] > 0
+
+
+def test_hint_is_the_seats_view_and_marks_the_decision(rclient: TestClient) -> None:
+    c = rclient
+    m = create(c, opponent="computer", bot="easy", name="Ann")
+    mid, tok = m["id"], m["token"]
+    rng = random.Random(2)
+    hinted: tuple[int, int] | None = None
+    for _ in range(400):
+        s = state(c, mid, tok)
+        if s["hand_over"] is not None:
+            break
+        if not s["my_turn"]:
+            time.sleep(0.01)
+            continue
+        if hinted is None and len(s["legal"]) >= 2:
+            r = c.post(f"/api/matches/{mid}/hint", headers=auth(tok))
+            assert r.status_code == 200, r.text
+            h = r.json()
+            assert h["best"] in s["legal"] and "Suggestion:" in h["text"]
+            assert h["version"] == s["version"] and h["hand"] == 0
+            hinted = (h["hand"], h["action"])
+            assert h["action"] == len(s["view"]["history"])
+            move = h["best"]
+        else:
+            move = _move(s, rng)
+        r = c.post(f"/api/matches/{mid}/actions", headers=auth(tok),
+                   json={"action": move, "version": s["version"]})
+        assert r.status_code == 200, r.text
+    assert hinted is not None
+    r = c.post(f"/api/matches/{mid}/hint", headers=auth(tok))  # the hand is over
+    assert r.status_code == 409 and "nothing to hint" in r.json()["error"]
+    body = _review(c, mid, tok)
+    flags = {(0, d["action"]): d["hinted"] for d in body["review"]["hands"][0]["decisions"]}
+    assert flags[hinted] is True and sum(flags.values()) == 1
+    assert body["review"]["seats"][0]["hinted"] == 1
+
+
+def test_bad_requests_are_refused_clearly(rclient: TestClient) -> None:
+    c = rclient
+    mid, tokens = _friend(c)
+    r = c.post(f"/api/matches/{mid}/review")
+    assert r.status_code == 401 and "token" in r.json()["error"]
+    r = c.get(f"/api/matches/{mid}/review", headers=auth("not-a-token"))
+    assert r.status_code == 403 and "token" in r.json()["error"]
+    r = c.post("/api/matches/nosuchmatch/review", headers=auth(tokens[0]))
+    assert r.status_code == 404 and "no match" in r.json()["error"]
+    r = c.put(f"/api/matches/{mid}/review", headers=auth(tokens[0]))
+    assert r.status_code == 405 and r.json()["error"]
+    r = c.post(f"/api/matches/{mid}/hint", headers=auth(tokens[0]))
+    assert r.status_code == 409 and "against the computer" in r.json()["error"]
+    comp = create(c, opponent="computer", bot="easy")
+    r = c.post(f"/api/matches/{comp['id']}/hint")
+    assert r.status_code == 401
+    store = ReviewStore(c.app.state.service.store.engine)  # type: ignore[attr-defined]
+    assert store.row(mid) is None  # refused requests changed nothing
+
+
+def test_review_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch,
+                                              caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setenv("GINRUMMY_REVIEW_BUDGET_MS", "none")
+    monkeypatch.setenv("GINRUMMY_REVIEW_SAMPLES", "8")
+    monkeypatch.setenv("GINRUMMY_HINT_BUDGET_MS", "-5")
+    monkeypatch.setenv("GINRUMMY_REVIEW_STALE_S", "soon")
+    s = ReviewSettings.from_env()
+    assert s.budget_ms is None and s.samples == 8
+    assert s.hint_budget_ms == ReviewSettings().hint_budget_ms  # bad values: the default
+    assert s.stale_seconds == ReviewSettings().stale_seconds
+    assert "GINRUMMY_HINT_BUDGET_MS must be a positive number" in caplog.text
+    assert "GINRUMMY_REVIEW_STALE_S" in caplog.text
+
+
+def test_a_failed_job_is_reported_then_retried(rclient: TestClient) -> None:
+    """A job whose worker fails (here: its database cannot be opened) ends as ``failed``
+    with a sentence, not a traceback and not "running" forever; asked again once the
+    failure is no longer fresh, the review is made."""
+    c = rclient
+    mid, tokens = _friend(c)
+    _play_hand(c, mid, tokens, random.Random(11))
+    rs = c.app.state.reviews  # type: ignore[attr-defined]
+    good = rs.db_url
+    rs.db_url = "sqlite:////nonexistent-folder/reviews.sqlite3"
+    rs.settings = dataclasses.replace(rs.settings, stale_seconds=1.0)
+    assert c.post(f"/api/matches/{mid}/review", headers=auth(tokens[0])).status_code == 202
+    deadline = time.monotonic() + 30
+    while True:
+        body = c.get(f"/api/matches/{mid}/review", headers=auth(tokens[0])).json()
+        if body["status"] != "running":
+            break
+        assert time.monotonic() < deadline, body
+        time.sleep(0.05)
+    assert body["status"] == "failed" and "The review failed" in body["error"]
+    again = c.post(f"/api/matches/{mid}/review", headers=auth(tokens[0])).json()
+    assert again["status"] == "failed"  # a fresh failure is reported, not retried at once
+    rs.db_url = good
+    time.sleep(1.1)
+    assert _review(c, mid, tokens[0])["review"]["seats"][0]["decisions"] > 0
+
+
+def test_review_and_hint_requests_count_against_the_rate_limit(tmp_path: Path) -> None:
+    settings = Settings(rate_actions="4/minute")
+    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0, settings=settings)
+    with TestClient(app) as c:
+        m = create(c, opponent="computer", bot="easy")
+        codes = [c.get(f"/api/matches/{m['id']}/review", headers=auth(m["token"])).status_code
+                 for _ in range(5)]
+        assert codes[:4] == [200] * 4 and codes[4] == 429
+        r = c.post(f"/api/matches/{m['id']}/hint", headers=auth(m["token"]))
+        assert r.status_code == 429 and "Too many requests" in r.json()["error"]
