@@ -6,6 +6,7 @@ one by one with the command printed beside them.
 
     python scripts/results.py --matches 200 --jobs 2          # every pairing
     python scripts/results.py --matches 2000 --only strong    # just strong's rows
+    python scripts/results.py --matches 300 --only expert     # expert's rows (slower bot)
     python scripts/results.py --ray auto --matches 2000       # on a Ray cluster
 
 Run it with the project's environment active (``. .venv/bin/activate``) or as
@@ -28,7 +29,7 @@ except ModuleNotFoundError as e:  # run by a Python without the package
              "(. .venv/bin/activate) or run .venv/bin/python scripts/results.py.")
 
 ROOT = Path(__file__).resolve().parents[1]
-BOTS = ["strong", "marjj", "simple", "random"]
+BOTS = ["expert", "strong", "marjj", "simple", "random"]
 
 
 def pairings(only: str | None, bots: list[str] | None = None) -> list[tuple[str, str]]:
@@ -69,6 +70,8 @@ def _rate(n: int, hands: int) -> str:
 
 def write_markdown(rows: list[dict[str, Any]], path: Path) -> None:
     """The results table with CIs, points per hand, gin and undercut rates, times."""
+    most = max((r["matches"] for r in rows), default=0)
+    small = sorted({r["players"][0] for r in rows if r["matches"] < most})
     lines = [
         "# Bot results",
         "",
@@ -79,6 +82,9 @@ def write_markdown(rows: list[dict[str, Any]], path: Path) -> None:
         "command reproduces it exactly.",
         "",
         "![win-rate matrix](results.svg)",
+        *(["", f"Rows differ in size (the matches column): {', '.join(small)} played "
+           "fewer matches, being slower to run; their intervals are wider."]
+          if small else []),
         "",
         "| A | B | matches | A win rate | 95% CI | points/hand A - B | gin/hand A - B "
         "| undercuts won/hand A - B | median / max decision ms A | command |",

@@ -84,3 +84,22 @@ def test_ginrummy_bot_expert_over_the_protocol() -> None:
     answers = [json.loads(x) for x in proc.stdout.splitlines()]
     assert answers[0] == {"type": "hello", "name": "expert"}
     assert answers[1]["action"] in [a.to_json() for a in view.legal]
+
+
+def test_the_play_out_opponent_adapts_to_the_knocking_habit_shown() -> None:
+    """Against `simple` (knocks as soon as it may) the share of quick-knocking opponents in
+    the search's play-outs rises above the prior 0.5; against `strong` (late knocks only
+    with gin) it never does; a new match starts from the prior again."""
+    from ginrummy.arena import play_match
+
+    bot = ExpertBot(1, samples=2)
+    play_match(bot, make_bot("simple", 2), seed=5, first_dealer=0)
+    assert bot.seen_quick >= 2 and bot.seen_patient == 0
+    assert bot.evaluator.quick > 0.6
+    bot.new_match(0)
+    assert bot.evaluator.quick == 0.5 and bot.seen_quick == 0
+    play_match(bot, make_bot("strong", 2), seed=5, first_dealer=0)
+    assert bot.seen_quick == 0 and bot.evaluator.quick <= 0.5
+    fixed = ExpertBot(1, samples=2, adapt=0)
+    play_match(fixed, make_bot("simple", 2), seed=5, first_dealer=0)
+    assert fixed.evaluator.quick == 0.5

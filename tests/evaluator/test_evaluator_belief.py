@@ -56,3 +56,21 @@ def test_gin_samples_are_redrawn_once_the_opponent_has_played() -> None:
                 belief = Belief(k, limit, params)
                 gins[i] += sum(deadwood_mask(belief.sample_hand(rng)) == 0 for _ in range(20))
     assert gins[1] > 0 and gins[0] < gins[1] / 2
+
+
+def test_a_quick_knocking_opponent_never_holds_a_knockable_hand() -> None:
+    """An opponent that knocks as soon as it may (R6) and has not knocked held no hand of
+    deadwood <= the knock limit after its last discard: with ``quick`` such samples are
+    redrawn (up to ``retries`` times), so they are clearly rarer than in the plain belief;
+    ``quick_consistent=False`` turns that off."""
+    rng = random.Random(4)
+    knockable = [0, 0, 0]
+    for k, limit in _knowledges():
+        if k.opp_discarded:
+            for i, (quick, params) in enumerate(((True, BeliefParams()), (False, BeliefParams()),
+                                                 (True, BeliefParams(quick_consistent=False)))):
+                belief = Belief(k, limit, params)
+                knockable[i] += sum(deadwood_mask(belief.sample_hand(rng, quick)) <= limit
+                                    for _ in range(20))
+    assert knockable[1] > 100 and knockable[0] < knockable[1] / 2
+    assert knockable[2] > knockable[1] * 0.8

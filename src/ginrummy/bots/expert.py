@@ -21,9 +21,11 @@ import time
 
 from ..cards import Card, iter_mask
 from ..evaluator import Evaluation, Evaluator
+from ..evaluator.rollout import KNOCK_TURNS
 from ..hand import Action, Phase, View
 from ..knowledge import Knowledge
-from ..melds import deadwood_by_discard_mask
+from ..melds import deadwood_by_discard_mask, deadwood_mask
+from ..view import HandResult
 from .marjj import related
 from .strong import StrongBot, draw_outlook
 
@@ -37,17 +39,23 @@ class ExpertBot(StrongBot):
     plain discards (by ``strong``'s score) are weighed, and the default is overruled when
     the gain exceeds ``z`` paired standard errors. In a share ``quick`` of the sampled
     deals the opponent knocks as soon as it may (players differ: ``simple`` does, ``marjj``
-    does not); ``knocks`` lets the search call off ``strong``'s knocks.
+    does not); ``knocks`` lets the search call off ``strong``'s knocks. With ``adapt`` > 0
+    that share follows the knocking habit the opponent has shown in this match
+    (:meth:`hand_over`), the prior counting as ``adapt`` hands.
     """
 
     name = "expert"
 
     def __init__(self, seed: int | None = None, *, samples: int = 48,
                  budget_ms: float = 1000.0, shortlist: int = 3, z: float = 1.0,
-                 knocks: bool = False, quick: float = 0.5) -> None:
+                 knocks: bool = False, quick: float = 0.5, adapt: float = 2.0) -> None:
         super().__init__(seed)
         self.evaluator = Evaluator(samples=samples, budget_ms=budget_ms,
                                    seed=0 if seed is None else seed, quick=quick)
+        self.quick = quick
+        self.adapt = adapt
+        self.seen_quick = 0
+        self.seen_patient = 0
         self.budget_ms = budget_ms
         self.shortlist = shortlist
         self.knocks = knocks
@@ -90,6 +98,34 @@ class ExpertBot(StrongBot):
             if gain > self.z * se and gain > best_gain:
                 best, best_gain = v.action, gain
         return best
+
+    def new_match(self, seat: int) -> None:
+        """A new opponent, perhaps: forget what the last one showed."""
+        self.seen_quick = self.seen_patient = 0
+        self.evaluator.quick = self.quick
+
+    def hand_over(self, view: View, result: HandResult | None = None) -> None:
+        """Learn the opponent's knocking habit from what the hand showed (R11): a knock
+        short of gin after its first ``KNOCK_TURNS`` turns says it knocks as soon as it may;
+        a revealed hand that could have knocked late but did not says it waits. The share
+        of quick-knocking opponents in the search's play-outs becomes the mean of a prior
+        worth ``adapt`` hands centred on ``quick`` and these observations."""
+        res = result if result is not None else view.result
+        if self.adapt <= 0 or res is None or res.knocker is None:
+            return
+        opp = 1 - view.seat
+        turns = sum(1 for op in view.history
+                    if op.seat == opp and op.action.act == "discard" and not op.action.knock)
+        if res.knocker == opp:
+            gin = res.deadwood is not None and res.deadwood[opp] == 0
+            if not gin and turns + 1 > KNOCK_TURNS:
+                self.seen_quick += 1
+        elif view.revealed is not None and turns > KNOCK_TURNS:
+            dw = deadwood_mask(sum(c.mask for c in view.revealed[opp]))
+            if 0 < dw <= view.knock_limit:
+                self.seen_patient += 1
+        n = self.seen_quick + self.seen_patient
+        self.evaluator.quick = (self.adapt * self.quick + self.seen_quick) / (self.adapt + n)
 
     def _discard_candidates(self, view: View, k: Knowledge, default: Action) -> list[Action]:
         """The default, the best ``shortlist`` plain discards by ``strong``'s score, and the

@@ -275,8 +275,8 @@ class Evaluator:
         ms = self.budget_ms if budget_ms is None else budget_ms
         deadline = None if ms is None else start + ms / 1000
         while True:
-            hand, stock = belief.sample(rng)
             quick = 1 << opp if self.quick and rng.random() < self.quick else 0
+            hand, stock = belief.sample(rng, quick=bool(quick))
             xs.append(float(deadwood_mask(hand)))
             for i, a in enumerate(actions):
                 hands = [0, 0]

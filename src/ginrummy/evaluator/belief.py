@@ -15,7 +15,9 @@ how they came to be held:
    quality as wide as real play shows it);
 4. no knock so far: a hand that would have allowed gin at the opponent's last discard
    is redrawn (it would have knocked, R6), and one that allowed a knock in its first
-   ``KNOCK_TURNS`` turns is redrawn with chance ``early_knock_reject``.
+   ``KNOCK_TURNS`` turns is redrawn with chance ``early_knock_reject``; for an opponent
+   modelled as knocking as soon as it may (``quick``), any hand that allowed a knock
+   then is redrawn (when ``quick_consistent``).
 
 The stock is the rest of the unseen cards in a uniformly random order.
 ``scripts/calibration.py`` measures how well these probabilities match what happens.
@@ -44,6 +46,7 @@ class BeliefParams:
     max_improve: int = 10
     early_knock_reject: float = 0.8
     retries: int = 4
+    quick_consistent: bool = True
 
 
 def _related(a: int, b: int) -> bool:
@@ -107,29 +110,33 @@ class Belief:
             hand = (hand | 1 << u) & ~(1 << worst)
         return hand
 
-    def plausible(self, hand: int, rng: random.Random) -> bool:
-        """Whether a sampled hand agrees with the opponent not having knocked (R6)."""
+    def plausible(self, hand: int, rng: random.Random, quick: bool = False) -> bool:
+        """Whether a sampled hand agrees with the opponent not having knocked (R6); a
+        ``quick`` opponent (knocks as soon as it may) never held a knockable hand."""
         if self.opp_turns == 0:
             return True
         dw = deadwood_mask(hand)
         if dw == 0:
             return False
+        if quick and dw <= self.knock_limit and self.params.quick_consistent:
+            return False
         if dw <= self.knock_limit and self.opp_turns <= KNOCK_TURNS:
             return rng.random() >= self.params.early_knock_reject
         return True
 
-    def sample_hand(self, rng: random.Random) -> int:
-        """One opponent hand (a 52-bit mask of its cards) from the belief."""
+    def sample_hand(self, rng: random.Random, quick: bool = False) -> int:
+        """One opponent hand (a 52-bit mask of its cards) from the belief; ``quick`` for an
+        opponent that knocks as soon as it may."""
         hand = self._one(rng)
         for _ in range(self.params.retries):
-            if self.plausible(hand, rng):
+            if self.plausible(hand, rng, quick):
                 break
             hand = self._one(rng)
         return hand
 
-    def sample(self, rng: random.Random) -> tuple[int, list[int]]:
+    def sample(self, rng: random.Random, quick: bool = False) -> tuple[int, list[int]]:
         """One opponent hand and the stock (a list of card indexes, top at the end)."""
-        hand = self.sample_hand(rng)
+        hand = self.sample_hand(rng, quick)
         stock = [u for u in self.unknown if not hand >> u & 1]
         rng.shuffle(stock)
         return hand, stock
