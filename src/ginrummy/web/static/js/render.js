@@ -4,6 +4,7 @@
 
 import { cardBack, cardElement, cardName, cardShort, sortCards } from "./cards.js";
 import { enableArranging } from "./arrange.js";
+import { el } from "./dom.js";
 import { flyFrom, popIn, sound } from "./fx.js";
 import {
   arrangedHand, canDrawPile, canDrawStock, canPass, discardOptions, inDiscardPhase, knockCards,
@@ -12,19 +13,7 @@ import {
 
 export const $ = (id) => document.getElementById(id);
 
-/** Build an element: attributes (class, text, data-*, aria-*, role, properties) and children. */
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("data-") || k.startsWith("aria-") || k === "role") node.setAttribute(k, v);
-    else node[k] = v;
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
+export { el } from "./dom.js";
 
 // ------------------------------------------------------------------ messages
 

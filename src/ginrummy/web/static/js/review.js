@@ -5,24 +5,12 @@
 
 import { api, loadSeats } from "./api.js";
 import { cardBack, cardElement, cardShort, installSuitSprite, sortCards } from "./cards.js";
+import { el } from "./dom.js";
 import { drawGraph } from "./graph.js";
 
 const $ = (id) => document.getElementById(id);
 const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const MARK_WORD = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("data-") || k.startsWith("aria-") || k === "role") node.setAttribute(k, v);
-    else node[k] = v;
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const fragment = new URLSearchParams(location.hash.slice(1));
