@@ -76,3 +76,33 @@ def test_completers_are_exactly_the_meld_completing_cards_r2() -> None:
         h = sum(1 << i for i in rng.sample(range(52), 10))
         want = sum(1 << c for c in range(52) if not h >> c & 1 and in_some_meld(h | 1 << c, c))
         assert completers(h) == want
+
+
+def test_a_play_out_that_cycles_ends_as_a_dead_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R5-R7 set no limit on a hand: when both seats always take the discard the stock never
+    shrinks. A play-out then stops after MAX_DISCARDS discards with no result (-1, 0)."""
+    import signal
+
+    from ginrummy.evaluator import rollout
+
+    monkeypatch.setattr(rollout, "wants_top", lambda h, top, memo=None: True)
+
+    def too_long(*_: object) -> None:
+        raise AssertionError("the play-out did not end")
+
+    deck = list(range(52))
+    random.Random(7).shuffle(deck)
+    hands = [sum(1 << c for c in deck[:10]), sum(1 << c for c in deck[10:20])]
+    pile, stock = [deck[20]], deck[21:]
+    turns = [0, 0]
+    old = signal.signal(signal.SIGALRM, too_long)
+    signal.alarm(20)
+    try:
+        # knock limit -1: nobody ever knocks, not even with gin
+        result = rollout.play_out(hands, stock, pile, 0, rollout.DRAW, -1, turns, -1, 1)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert result == (-1, 0)
+    assert sum(turns) == rollout.MAX_DISCARDS
+    assert len(stock) == 31  # every draw was a take from the pile

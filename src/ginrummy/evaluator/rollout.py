@@ -47,6 +47,12 @@ DISCARD = 3
 
 KNOCK_TURNS = 3
 """A seat knocks short of gin only within its first this many turns (MARJJ, strong)."""
+
+MAX_DISCARDS = 120
+"""Discards after which a play-out is settled as a dead hand (-1, 0). The rules set no
+limit on a hand (R5-R7): when both play-out policies keep taking the discard, the stock
+never shrinks and the hand would cycle for ever; a real hand has about 30-40 discards."""
+
 OUTS_WEIGHT = 1.0
 """Deadwood points one live meld-completing card is worth when choosing a discard."""
 MARGIN = 6
@@ -155,10 +161,14 @@ def play_out(hands: list[int], stock: list[int], pile: list[int], to_play: int, 
     dead = 0
     for c in pile:
         dead |= 1 << c
+    discards = 0
     while True:
         p = to_play
         h = hands[p]
         if phase == DISCARD:
+            discards += 1
+            if discards > MAX_DISCARDS:
+                return -1, 0  # a cycle: no result, as a dead hand (R7)
             table = by_discard(h, memo)
             card, dw = choose_discard(h, table, taken, dead)
             h &= ~(1 << card)
