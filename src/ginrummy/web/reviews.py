@@ -462,18 +462,15 @@ def review_frames(match: Match, scope: Scope, viewer: int) -> list[dict[str, Any
 def hint_once(view: Any, budget_ms: float, seed: int) -> dict[str, Any]:
     """The evaluator's suggestion at ``view`` (a seat's view only, R11; run in a worker):
     the best action, its win chance, the runner-up, and the sentence the page shows."""
-    from ..evaluator import Evaluator
+    from ..review.hints import best_two
 
-    ev = Evaluator(budget_ms=budget_ms, seed=seed).evaluate(view)
-    best = ev.best()
-    rest = sorted((v for v in ev.values if v.action != best.action),
-                  key=lambda v: (-v.win, -v.points))
+    best, second = best_two(view, budget_ms, seed)
     text = f"Suggestion: {action_words(best.action)} ({best.win:.0%} to win the match"
-    if rest:
-        text += f"; next best {action_words(rest[0].action)}, {rest[0].win:.0%}"
+    if second is not None:
+        text += f"; next best {action_words(second.action)}, {second.win:.0%}"
     return {
         "best": action_json(best.action),
         "win": round(best.win, 4),
-        "next": action_json(rest[0].action) if rest else None,
+        "next": action_json(second.action) if second is not None else None,
         "text": text + ").",
     }
