@@ -76,7 +76,8 @@ def write_markdown(rows: list[dict[str, Any]], path: Path) -> None:
         "# Bot results",
         "",
         "Every bot against every bot in duplicate pairs (same deals, seats swapped, first",
-        "dealer alternating), matches to 100 under [rules.md](rules.md). Win rate counts a tie as half;",
+        "dealer alternating), matches to 100 under [rules.md](rules.md). Win rate counts a "
+        "tie as half;",
         "the 95% interval is a normal interval on per-pair scores. Rates are per hand played.",
         "Regenerate with `python3 scripts/results.py` (see its docstring); each row's own",
         "command reproduces it exactly.",
