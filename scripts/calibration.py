@@ -9,11 +9,19 @@ whose true answer the script reads from the real hand afterwards:
   its least-deadwood knock is undercut (R9); the knock ends the hand at once, so the true
   answer is the exact showdown against the real opponent hand (R8), knocked or not.
 
+A third question (``--knock-bias``) is the one the review's marks and ``expert``'s knocks
+hang on: where a patient player (``marjj``, ``strong``) could knock short of gin but played
+on, how much better is knocking than waiting? The truth is the exact match-winning chance
+of knocking then (against the real opponent hand) minus that of what happened in the hand
+instead (the mean over many positions; each single outcome is noisy); the evaluator's
+answer is its paired estimate of the same two actions from the seat's view.
+
 Predictions are grouped into bins; a well calibrated model has observed ~ predicted in
 every bin. ``--compare`` also scores a uniform belief (the opponent's pile takes plus
 uniformly random unseen cards) and ``strong``'s knock sampler, as baselines.
 
     python scripts/calibration.py --matches 40 --seed 1 --compare
+    python scripts/calibration.py --knock-bias 30 --seed 7
 """
 
 from __future__ import annotations
@@ -25,9 +33,11 @@ from dataclasses import dataclass
 
 from ginrummy.bots import make_bot
 from ginrummy.bots.strong import StrongBot
+from ginrummy.equity import after_hand
+from ginrummy.evaluator import Evaluator
 from ginrummy.evaluator.belief import Belief, BeliefParams
 from ginrummy.evaluator.rollout import settle_knock
-from ginrummy.hand import Phase, View
+from ginrummy.hand import Action, Phase, View
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_by_discard_mask
@@ -135,13 +145,133 @@ def undercut_pairs(positions: list[Position], params: BeliefParams | None, sampl
     return out
 
 
+PATIENT = (("marjj", "strong"), ("strong", "strong"), ("strong", "marjj"))
+
+
+@dataclass(frozen=True)
+class Waited:
+    """A knock short of gin that was allowed but not made: the view, the action played,
+    the least-deadwood knock, and the true match-winning chances of knocking then and of
+    what happened instead."""
+
+    view: View
+    played: Action
+    knock: Action
+    knock_truth: float
+    waited_truth: float
+
+
+def collect_waits(matches: int, seed: int) -> list[Waited]:
+    """Every position of ``matches`` matches between patient bots where the seat to
+    discard could knock short of gin and did not, with the true outcomes."""
+    out: list[Waited] = []
+    for m in range(matches):
+        names = PATIENT[m % len(PATIENT)]
+        bots = [make_bot(names[0], seed + 2 * m), make_bot(names[1], seed + 2 * m + 1)]
+        match = Match(seed=seed * 1000 + m)
+        pending: list[tuple[View, Action, Action, float]] = []
+        while not match.is_over():
+            seat = match.to_play
+            assert seat is not None
+            view = match.view(seat)
+            act = bots[seat].decide(view)
+            if view.phase is Phase.DISCARD and not act.knock:
+                p = Position(view, Knowledge.of(view), match.hand.mask_of(1 - seat))
+                hand = _knock_hand(p)
+                if hand is not None:
+                    card = (p.k.mine & ~hand).bit_length() - 1
+                    knock = next(a for a in view.legal if a.knock and a.card is not None
+                                 and a.card.index == card)
+                    scorer, pts = settle_knock(seat, hand, p.opp)
+                    truth = after_hand(view.scores, view.dealer, seat, scorer, pts,
+                                       view.options)
+                    pending.append((view, act, knock, truth))
+            played = match.hand
+            match.play(act, seat)
+            r = played.result
+            if r is not None:
+                for v, a, kn, truth in pending:
+                    waited = after_hand(v.scores, v.dealer, v.seat, r.scorer, r.points or 0,
+                                        v.options)
+                    out.append(Waited(v, a, kn, truth, waited))
+                pending = []
+    return out
+
+
+def knock_bias(waits: list[Waited], params: BeliefParams, samples: int) -> float:
+    """The evaluator's mean estimate of knocking minus playing on, over ``waits``."""
+    total = 0.0
+    for i, w in enumerate(waits):
+        ev = Evaluator(samples=samples, seed=i, belief=params).evaluate_actions(
+            w.view, [w.played, w.knock], variate=False)
+        total += ev.difference(w.knock, w.played)[0]
+    return total / len(waits)
+
+
+def first_choices(waits: list[Waited]) -> str:
+    """What the review (two-stage evaluation at its default samples) ranks first where a
+    patient player played on: the same action, a knock, or another plain discard, with the
+    review's estimated gain of that choice; where it is a knock, also what knocking was
+    really worth there."""
+    from ginrummy.review.grade import evaluate_view, normalize, stakes
+
+    tally: dict[str, tuple[int, float]] = {}
+    gains: list[tuple[float, float]] = []
+    for i, w in enumerate(waits):
+        ev = evaluate_view(w.view, w.played, budget_ms=None, seed=i)
+        pref = ev.preferred
+        assert pref is not None
+        kind = "the action played" if pref == w.played else (
+            "a knock" if pref.knock else "another plain discard")
+        gain = ev.value_of(pref).win - ev.value_of(w.played).win
+        n, tot = tally.get(kind, (0, 0.0))
+        tally[kind] = (n + 1, tot + normalize(gain, stakes(w.view)))
+        if pref.knock:
+            gains.append((gain, w.knock_truth - w.waited_truth))
+    lines = ["| review's first choice | positions | mean estimated gain (normalized) |",
+             "| --- | --- | --- |"]
+    lines += [f"| {k} | {n} | {100 * t / n:+.2f} points |" for k, (n, t) in tally.items()]
+    if len(gains) >= 2:
+        m = len(gains)
+        est = sum(g for g, _ in gains) / m
+        true = sum(t for _, t in gains) / m
+        se = (sum((t - true) ** 2 for _, t in gains) / (m - 1) / m) ** 0.5
+        lines += ["", f"Where it is a knock ({m} positions): estimated gain over playing on "
+                  f"{100 * est:+.1f} points of win chance; the least-deadwood knock's true "
+                  f"gain there {100 * true:+.1f} ± {196 * se:.1f} (95%)."]
+    return "\n".join(lines)
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--matches", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--samples", type=int, default=64, help="belief samples per position")
     ap.add_argument("--compare", action="store_true", help="also score the baselines")
+    ap.add_argument("--knock-bias", type=int, metavar="MATCHES",
+                    help="only the knock-or-wait question, on this many matches")
+    ap.add_argument("--first-choice", action="store_true",
+                    help="with --knock-bias: also what the review ranks first there")
     args = ap.parse_args(argv)
+    if args.knock_bias:
+        waits = collect_waits(args.knock_bias, args.seed)
+        truth = [w.knock_truth - w.waited_truth for w in waits]
+        n = len(truth)
+        mean = sum(truth) / n
+        se = (sum((t - mean) ** 2 for t in truth) / (n - 1) / n) ** 0.5
+        print(f"{n} positions where a patient player could knock and played on "
+              f"({args.knock_bias} matches: {', '.join('-'.join(p) for p in PATIENT)}); "
+              f"{args.samples} samples each.\n")
+        print("| model | knocking minus playing on, estimated | true (95% CI) | bias |")
+        print("| --- | --- | --- | --- |")
+        for name, params in (("evaluator belief", BeliefParams()),
+                             ("previous belief (improve 0.8)", BeliefParams(improve=0.8))):
+            est = knock_bias(waits, params, args.samples)
+            print(f"| {name} | {est:+.4f} | {mean:+.4f} ± {1.96 * se:.4f} | "
+                  f"{est - mean:+.4f} |")
+        if args.first_choice:
+            print("\n" + first_choices(waits))
+        return 0
     positions = collect(args.matches, args.seed)
     models: list[tuple[str, BeliefParams | None]] = [("evaluator belief", BeliefParams())]
     if args.compare:

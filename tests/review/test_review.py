@@ -209,9 +209,10 @@ def test_a_blunder_in_a_lost_cause_is_still_a_blunder() -> None:
 def test_expert_play_earns_far_fewer_marks_than_random_play() -> None:
     # Hands of `ginrummy match expert expert` and `ginrummy match random random`
     # (--seed 8 --records DIR, match 1), cut to 44 actions each.
-    def tally(name: str) -> tuple[int, int, float]:
+    def tally(name: str) -> tuple[int, int, float, float]:
         match = Match.from_record((DATA / f"{name}_hands.json").read_text())
-        review = review_match(match, samples=SAMPLES, budget_ms=None)
+        # twice the other tests' samples: at 6 a single noisy estimate can make a mark
+        review = review_match(match, samples=2 * SAMPLES, budget_ms=None)
         seats = [review.seat_summary(s) for s in (0, 1)]
         n = sum(d["decisions"] for d in seats)
         marks = sum(d["inaccuracies"] + d["mistakes"] + d["blunders"] for d in seats)
