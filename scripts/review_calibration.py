@@ -29,6 +29,7 @@ from typing import Any
 
 from ginrummy.arena import derive_seed, play_match
 from ginrummy.bots import make_bot
+from ginrummy.hand import Phase
 from ginrummy.review import (
     BLUNDER,
     DEFAULT_SAMPLES,
@@ -36,6 +37,7 @@ from ginrummy.review import (
     MISTAKE,
     PLAYS_LIKE,
     RATINGS,
+    Moment,
     review_match,
 )
 
@@ -43,6 +45,16 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "review_calibration.json"
 BOTS = ["random", "easy", "simple", "marjj", "strong", "expert"]
 """Weakest first, as their match results order them (docs/results.md)."""
+
+
+def kind(m: Moment) -> str:
+    """What sort of decision a moment was: the up-card offer, a draw, a knock made, a
+    knock that was allowed but not made, or a plain discard."""
+    if m.view.phase is Phase.DISCARD:
+        if m.played.knock:
+            return "knock"
+        return "no knock" if any(a.knock for a in m.view.legal) else "discard"
+    return "draw" if m.view.phase is Phase.DRAW else "offer"
 
 
 def calibrate(bot: str, opponent: str, decisions: int, per_match: int, seed: int,
@@ -64,7 +76,7 @@ def calibrate(bot: str, opponent: str, decisions: int, per_match: int, seed: int
         picked = sorted(rng.sample(range(len(match.hands)), min(per_match, len(match.hands))))
         review = review_match(match, seats=[seat], hands=picked, samples=DEFAULT_SAMPLES,
                               budget_ms=None, seed=i, jobs=jobs)
-        rows += [[i, g.loss, g.normalized] for g in review.graded]
+        rows += [[i, g.loss, g.normalized, g.unbiased, kind(g.moment)] for g in review.graded]
         hands += len(picked)
         i += 1
         print(f"  {bot}: match {i}, {len(rows)} decisions", file=sys.stderr, flush=True)
@@ -90,17 +102,20 @@ def summary(data: dict[str, Any]) -> str:
     """Markdown: each bot's error rates (normalized, which the rating goes by, and raw) and
     marks per 100 decisions at the shipped thresholds; the ordering check; the rating
     scale with the bounds the data suggest (halfway between adjacent bots)."""
-    lines = ["| bot | matches | decisions | error rate (normalized) | 95% CI | raw error rate "
-             "| ?! /100 | ? /100 | ?? /100 |",
-             "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |"]
+    lines = ["| bot | matches | decisions | rating rate (unbiased) | 95% CI | normalized "
+             "error rate | raw error rate | ?! /100 | ? /100 | ?? /100 |",
+             "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |"]
     rates: list[tuple[str, float, float]] = []
+    kinds: dict[str, dict[str, tuple[int, float]]] = {}
     for bot in BOTS:
         d = data["bots"].get(bot)
         if not d:
             continue
         rows = d["rows"]
         n = len(rows)
-        mean, se = rate(rows, 2)
+        col = 3 if all(len(r) > 3 for r in rows) else 2
+        mean, se = rate(rows, col)
+        norm, _ = rate(rows, 2)
         raw, _ = rate(rows, 1)
         xs = [r[2] for r in rows]
         inac = sum(1 for x in xs if INACCURACY <= x < MISTAKE)
@@ -108,9 +123,25 @@ def summary(data: dict[str, Any]) -> str:
         blun = sum(1 for x in xs if x >= BLUNDER)
         rates.append((bot, mean, se))
         lines.append(f"| {bot} | {d['matches']} | {n} | {100 * mean:.2f}% | "
-                     f"{100 * max(0, mean - 1.96 * se):.2f} - {100 * (mean + 1.96 * se):.2f}% | "
-                     f"{100 * raw:.2f}% | "
+                     f"{100 * (mean - 1.96 * se):.2f} - {100 * (mean + 1.96 * se):.2f}% | "
+                     f"{100 * norm:.2f}% | {100 * raw:.2f}% | "
                      f"{100 * inac / n:.1f} | {100 * mist / n:.1f} | {100 * blun / n:.1f} |")
+        if col == 3:
+            for r in rows:
+                c, tot = kinds.setdefault(bot, {}).get(r[4], (0, 0.0))
+                kinds[bot][r[4]] = (c + 1, tot + r[3])
+    if kinds:
+        names = ["offer", "draw", "discard", "knock", "no knock"]
+        lines += ["", "Where the rating rate comes from: decisions per 100 of each kind, and "
+                  "each kind's share of the rate (unbiased normalized loss per 100 decisions "
+                  "of all kinds):", "",
+                  "| bot | " + " | ".join(names) + " |",
+                  "| --- |" + " ---: |" * len(names)]
+        for bot, per in kinds.items():
+            n = sum(c for c, _ in per.values())
+            cells = [f"{100 * per.get(k, (0, 0.0))[0] / n:.0f}: "
+                     f"{100 * per.get(k, (0, 0.0))[1] / n:+.2f}" for k in names]
+            lines.append(f"| {bot} | " + " | ".join(cells) + " |")
     lines.append("")
     for (a, ma, sa), (b, mb, sb) in zip(rates, rates[1:], strict=False):
         order = "higher than" if ma > mb else "NOT higher than"

@@ -54,12 +54,14 @@ def _review(capsys: pytest.CaptureFixture[str], path: Path, *args: str) -> tuple
 
 def _check_shape(review: dict[str, Any], record: dict[str, Any]) -> None:
     """§7: keys, indexes into the record, losses never negative, best >= played; the
-    normalized loss is the loss at the hand's stakes, and the marks and rating go by it."""
+    normalized loss is the loss at the hand's stakes and the marks go by it; the rating
+    goes by the unbiased rate."""
     assert review["unit"] == "match"
     assert len(review["seats"]) == 2
     counts = [0, 0]
     losses: list[list[float]] = [[], []]
     norms: list[list[float]] = [[], []]
+    unbiased: list[list[float]] = [[], []]
     for h in review["hands"]:
         actions = record["hands"][h["index"]]["actions"]
         for d in h["decisions"]:
@@ -75,18 +77,24 @@ def _check_shape(review: dict[str, Any], record: dict[str, Any]) -> None:
             assert d["stakes"] > 0
             assert d["loss_normalized"] == normalize(d["loss"], d["stakes"])
             assert d["mark"] == mark_for(d["loss_normalized"])
+            # against the first evaluation's choice: at most the loss, below 0 when the
+            # played action measured better than that choice
+            assert d["loss_unbiased"] <= d["loss_normalized"]
             if d["played"] == d["best"]:
                 assert d["loss"] == 0.0 and d["loss_normalized"] == 0.0 and d["mark"] is None
             counts[d["seat"]] += 1
             losses[d["seat"]].append(d["loss"])
             norms[d["seat"]].append(d["loss_normalized"])
+            unbiased[d["seat"]].append(d["loss_unbiased"])
     for s, seat in enumerate(review["seats"]):
         assert seat["decisions"] == counts[s]
         if counts[s]:
             assert seat["error_rate"] == pytest.approx(sum(losses[s]) / counts[s], abs=1e-5)
             rate = sum(norms[s]) / counts[s]
             assert seat["error_rate_normalized"] == pytest.approx(rate, abs=1e-5)
-            assert seat["rating"] == rating_for(seat["error_rate_normalized"])
+            rate = sum(unbiased[s]) / counts[s]
+            assert seat["error_rate_unbiased"] == pytest.approx(rate, abs=1e-5)
+            assert seat["rating"] == rating_for(seat["error_rate_unbiased"])
             assert seat["plays_like"] == PLAYS_LIKE[seat["rating"]]
         marks = [mark_for(x) for x in norms[s]]
         assert (seat["inaccuracies"], seat["mistakes"], seat["blunders"]) == (
@@ -109,7 +117,7 @@ def test_rating_bounds_lie_between_the_calibrated_bots() -> None:
     data = json.loads((Path(__file__).parents[2] / "docs" / "review_calibration.json")
                       .read_text())
     for bot, d in data["bots"].items():
-        rate = sum(r[2] for r in d["rows"]) / len(d["rows"])
+        rate = sum(r[3] for r in d["rows"]) / len(d["rows"])  # the unbiased rate
         assert bot in (PLAYS_LIKE[rating_for(rate)] or ""), (bot, rate, rating_for(rate))
 
 
@@ -175,6 +183,35 @@ def _missed_gin(scores: tuple[int, int], target: int) -> tuple[float, Any]:
     return stakes(view), grade(Moment(0, 3, 1, view, played), ev)
 
 
+def test_the_screens_choice_is_measured_without_the_winners_curse() -> None:
+    # The second evaluation carries the action the first one ranked best. Grading
+    # compares the played action with it (not with the best of the second evaluation's
+    # noisy estimates), and that figure may be negative when the played action measured
+    # better; the shown loss never is.
+    from ginrummy.evaluator import ActionValue, Evaluation
+
+    m = Match(seed=5)
+    view = m.view(m.to_play)
+    take, other = view.legal[0], view.legal[1]
+    ev = evaluate_view(view, other, budget_ms=None, samples=SAMPLES, seed=2)
+    assert ev.preferred in view.legal
+
+    def graded(played: Action, wins: dict[Action, float], preferred: Action | None) -> Any:
+        values = tuple(ActionValue(a, wins[a], 0.01, 0.0, 1.0) for a in view.legal)
+        return grade(Moment(0, 0, view.seat, view, played),
+                     Evaluation(values, 10, preferred=preferred))
+
+    wins = {take: 0.50, other: 0.56}
+    worse = graded(take, wins, preferred=other)  # the screen's choice measured better
+    assert worse.loss == pytest.approx(0.06) and worse.unbiased == pytest.approx(0.06)
+    lucky = graded(other, wins, preferred=take)  # played measured better than the choice
+    assert lucky.loss == 0.0 and lucky.unbiased == pytest.approx(-0.06)
+    same = graded(take, {take: 0.50, other: 0.56}, preferred=take)
+    assert same.unbiased == 0.0 and same.loss == pytest.approx(0.06)
+    # without a screen's choice the figure is the loss itself
+    assert graded(take, wins, preferred=None).unbiased == pytest.approx(0.06)
+
+
 def test_stakes_are_relative_to_a_first_hand() -> None:
     # 1.0 at 0-0; higher when the next hands decide a close match; lower when the match
     # is all but lost or won, whichever seat asks (R10, the match-equity table)
@@ -209,7 +246,7 @@ def test_a_blunder_in_a_lost_cause_is_still_a_blunder() -> None:
 def test_expert_play_earns_far_fewer_marks_than_random_play() -> None:
     # Hands of `ginrummy match expert expert` and `ginrummy match random random`
     # (--seed 8 --records DIR, match 1), cut to 44 actions each.
-    def tally(name: str) -> tuple[int, int, float, float]:
+    def tally(name: str) -> tuple[int, int, float, float, float]:
         match = Match.from_record((DATA / f"{name}_hands.json").read_text())
         # twice the other tests' samples: at 6 a single noisy estimate can make a mark
         review = review_match(match, samples=2 * SAMPLES, budget_ms=None)
@@ -219,13 +256,15 @@ def test_expert_play_earns_far_fewer_marks_than_random_play() -> None:
         serious = sum(d["mistakes"] + d["blunders"] for d in seats)
         rate = sum(d["error_rate_normalized"] * d["decisions"] for d in seats) / n
         raw = sum(d["error_rate"] * d["decisions"] for d in seats) / n
-        return marks, serious, rate, raw
+        unbiased = sum(d["error_rate_unbiased"] * d["decisions"] for d in seats) / n
+        return marks, serious, rate, raw, unbiased
 
     expert, random_ = tally("expert"), tally("random")
     assert random_[0] > 1.5 * expert[0], (expert, random_)
     assert random_[1] >= 3 * max(expert[1], 1), (expert, random_)  # mistakes and blunders
     assert random_[2] > 2 * expert[2], (expert, random_)  # normalized error rate
     assert random_[3] > 2 * expert[3], (expert, random_)  # raw error rate
+    assert random_[4] > expert[4] + 0.005, (expert, random_)  # the rating's rate
 
 
 def test_grading_reads_the_view_only() -> None:

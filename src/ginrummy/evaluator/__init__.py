@@ -101,6 +101,10 @@ class Evaluation:
     win_samples: tuple[tuple[float, ...], ...] = field(default=(), repr=False, compare=False)
     points_samples: tuple[tuple[float, ...], ...] = field(default=(), repr=False,
                                                           compare=False)
+    preferred: Action | None = field(default=None, compare=False)
+    """The action an earlier, independent evaluation ranked first (the review's screen),
+    or None: a choice not made on these samples, so its value here carries no winner's
+    curse."""
 
     def best(self) -> ActionValue:
         """The highest win chance; ties: the most points, then the first."""

@@ -14,6 +14,7 @@ result does not depend on the number of workers or on the order of the work.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import multiprocessing
@@ -206,7 +207,8 @@ def evaluate_view(view: View, played: Action | None = None, *,
     if played is not None:
         keep.add(played)
     shortlist = [a for a in view.legal if a in keep]
-    return second.evaluate_actions(view, shortlist)
+    return dataclasses.replace(second.evaluate_actions(view, shortlist),
+                               preferred=ranked[0].action)
 
 
 def _evaluate(task: tuple[int, int, View, Action]) -> Evaluation:
@@ -252,7 +254,10 @@ class Graded:
     """A graded decision: the played and best actions with their values from one
     evaluation, the win chance lost (never negative), the mark and the reason in words;
     ``stakes`` is the hand's relative stakes and ``normalized`` the loss divided by them
-    (:func:`normalize`), which the mark and the rating go by."""
+    (:func:`normalize`), which the mark goes by. ``unbiased`` is the normalized loss
+    against the action the screen preferred (negative when the played action measured
+    better): its mean over many decisions carries no winner's curse, so the error rate and
+    rating go by it (docs/review.md)."""
 
     moment: Moment
     played: ActionValue
@@ -262,6 +267,7 @@ class Graded:
     why: str | None
     stakes: float = 1.0
     normalized: float = 0.0
+    unbiased: float = 0.0
 
 
 def grade(moment: Moment, evaluation: Evaluation,
@@ -271,11 +277,18 @@ def grade(moment: Moment, evaluation: Evaluation,
     best = evaluation.best()
     played = evaluation.value_of(moment.played)
     weight = round(stakes(moment.view), 4)
+    pref = evaluation.preferred
+    unbiased = 0.0
+    if pref is not None and pref != played.action:
+        unbiased = normalize(round(evaluation.value_of(pref).win, 4) - round(played.win, 4),
+                             weight)
     if played.action == best.action:
-        return Graded(moment, played, best, 0.0, None, None, weight, 0.0)
+        return Graded(moment, played, best, 0.0, None, None, weight, 0.0, unbiased)
     loss = max(0.0, round(best.win, 4) - round(played.win, 4))
     loss = round(loss, 4)
     norm = normalize(loss, weight)
+    if pref is None:
+        unbiased = norm
     mark = mark_for(norm)
     why = explain(moment.view, moment.played, played, best) if explain and loss > 0 else None
-    return Graded(moment, played, best, loss, mark, why, weight, norm)
+    return Graded(moment, played, best, loss, mark, why, weight, norm, unbiased)

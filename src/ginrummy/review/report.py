@@ -33,18 +33,19 @@ __all__ = [
     "seat_totals",
 ]
 
-# Rating words by normalized error rate (mean normalized loss per decision, see
-# ginrummy.review.grade.normalize), best first: a seat whose rate is below a bound earns
-# its word, and plays about as accurately as the bots named in PLAYS_LIKE. From reviews
-# of the project's bots against a common opponent (docs/review.md: the data, how they
-# were made, and what they cannot tell apart): "World class" is below the lower end of
-# the `expert` bot's 95% interval, the other bounds lie halfway between neighbouring
-# bands' bots. `simple`, `marjj` and `strong` review alike and share a band.
+# Rating words by the unbiased error rate (mean normalized loss per decision, each
+# measured against the review's first choice; see ginrummy.review.grade), best first: a
+# seat whose rate is below a bound earns its word, and plays about as accurately as the
+# bots named in PLAYS_LIKE. From reviews of the project's bots against a common opponent
+# (docs/review.md: the data, how they were made, and what they cannot tell apart): "World
+# class" is below the lower end of the `expert` bot's 95% interval, the other bounds lie
+# halfway between neighbouring bands' bots. `simple`, `marjj` and `strong` review alike
+# and share a band.
 RATINGS: tuple[tuple[float, str], ...] = (
-    (0.0080, "World class"),
-    (0.0100, "Expert"),
-    (0.0122, "Advanced"),
-    (0.0162, "Beginner"),
+    (-0.0007, "World class"),
+    (0.0020, "Expert"),
+    (0.0044, "Advanced"),
+    (0.0086, "Beginner"),
     (float("inf"), "Awful"),
 )
 PLAYS_LIKE: dict[str, str | None] = {
@@ -60,8 +61,8 @@ PLAYS_LIKE: dict[str, str | None] = {
 def rating_for(error_rate: float) -> str:
     """The rating word for an error rate.
 
-    >>> rating_for(0.0), rating_for(0.012), rating_for(1.0)
-    ('World class', 'Advanced', 'Awful')
+    >>> rating_for(-0.001), rating_for(0.001), rating_for(0.003), rating_for(1.0)
+    ('World class', 'Expert', 'Advanced', 'Awful')
     """
     for bound, word in RATINGS:
         if error_rate < bound:
@@ -69,23 +70,28 @@ def rating_for(error_rate: float) -> str:
     return RATINGS[-1][1]  # pragma: no cover - the last bound is infinite
 
 
-def seat_totals(decisions: Sequence[tuple[float, float, str | None]]) -> dict[str, Any]:
-    """A seat's §7 totals from its decisions' ``(loss, loss_normalized, mark)``: count,
-    error rates (raw and normalized), marks, the rating and the bot that plays alike (the
-    rating goes by the normalized rate). One place for every front end that sums
-    decisions (the command line, the web table).
+def seat_totals(decisions: Sequence[tuple[float, float, str | None, float]]) -> dict[str, Any]:
+    """A seat's §7 totals from its decisions' ``(loss, loss_normalized, mark,
+    loss_unbiased)``: count, error rates (raw, normalized and unbiased), marks, the rating
+    and the bot that plays alike. The rating goes by the unbiased rate: each loss is
+    measured against the action the review's first evaluation chose, so the noise of the
+    estimates averages out instead of adding up (docs/review.md). One place for every
+    front end that sums decisions (the command line, the web table).
 
-    >>> t = seat_totals([(0.0, 0.0, None), (0.02, 0.04, "inaccuracy")])
-    >>> t["error_rate"], t["error_rate_normalized"], t["inaccuracies"], t["plays_like"]
-    (0.01, 0.02, 1, 'random')
+    >>> t = seat_totals([(0.0, 0.0, None, -0.004), (0.02, 0.04, "inaccuracy", 0.03)])
+    >>> t["error_rate"], t["error_rate_normalized"], t["error_rate_unbiased"]
+    (0.01, 0.02, 0.013)
+    >>> t["inaccuracies"], t["rating"], t["plays_like"]
+    (1, 'Awful', 'random')
     >>> seat_totals([])["rating"] is None
     True
     """
     n = len(decisions)
     rate = round(sum(d[0] for d in decisions) / n, 5) if n else 0.0
     norm = round(sum(d[1] for d in decisions) / n, 5) if n else 0.0
+    unbiased = round(sum(d[3] for d in decisions) / n, 5) if n else 0.0
     marks = [d[2] for d in decisions]
-    rating = rating_for(norm) if n else None
+    rating = rating_for(unbiased) if n else None
     return {
         "decisions": n,
         "error_rate": rate,
@@ -94,6 +100,7 @@ def seat_totals(decisions: Sequence[tuple[float, float, str | None]]) -> dict[st
         "blunders": marks.count("blunder"),
         "rating": rating,
         "error_rate_normalized": norm,
+        "error_rate_unbiased": unbiased,
         "plays_like": None if rating is None else PLAYS_LIKE[rating],
     }
 
@@ -185,8 +192,9 @@ class Review:
     # ------------------------------------------------------------------ summaries
 
     def seat_summary(self, seat: int) -> dict[str, Any]:
-        """The §7 ``seats`` entry, plus the normalized error rate (which the rating goes
-        by), the bot that plays alike, luck, result and luck-adjusted result."""
+        """The §7 ``seats`` entry, plus the normalized and unbiased error rates (the rating
+        goes by the latter), the bot that plays alike, luck, result and luck-adjusted
+        result."""
         gs = self.of_seat(seat)
         reviewed = seat in self.seats and self.match is not None
         luck = round(self.luck(seat), 4) if reviewed else None
@@ -195,7 +203,7 @@ class Review:
         if self.complete and result is not None:
             adjusted = round(result - self.luck(seat) + self.luck(1 - seat), 4)
         return {
-            **seat_totals([(g.loss, g.normalized, g.mark) for g in gs]),
+            **seat_totals([(g.loss, g.normalized, g.mark, g.unbiased) for g in gs]),
             "luck": luck,
             "result": None if result is None else round(result, 4),
             "luck_adjusted": adjusted,
@@ -218,6 +226,7 @@ class Review:
                                "best": round(g.best.win, 4)},
                     "loss": g.loss,
                     "loss_normalized": g.normalized,
+                    "loss_unbiased": g.unbiased,
                     "stakes": g.stakes,
                     "mark": g.mark,
                     "why": g.why,
@@ -296,7 +305,7 @@ class Review:
             d = self.seat_summary(s)
             lines.append(
                 f"  {self.name(s):<22}{d['decisions']:>10}"
-                f"{100 * d['error_rate_normalized']:>11.2f}%"
+                f"{100 * d['error_rate_unbiased']:>11.2f}%"
                 f"{d['inaccuracies']:>5}{d['mistakes']:>4}{d['blunders']:>4}  "
                 f"{_rating_words(d['rating'], d['plays_like']):<40}"
                 f"{'-' if d['luck'] is None else format(d['luck'], '+.0%'):>8}"
@@ -304,8 +313,10 @@ class Review:
                 f"{'-' if d['luck_adjusted'] is None else format(d['luck_adjusted'], '.0%'):>10}")
         lines.append("")
         lines.append("Error rate: win chance lost per decision, each loss scaled to the stakes of "
-                     "a match's first hand (normalized). Marks: ?! inaccuracy, ? mistake, "
-                     "?? blunder. Luck: win chance gained from the deal and stock draws.")
+                     "a match's first hand and measured against the evaluator's first choice "
+                     "(so a close call can count below zero; the rating goes by it). Marks: "
+                     "?! inaccuracy, ? mistake, ?? blunder. Luck: win chance gained from the "
+                     "deal and stock draws.")
         if self.error is not None:
             lines.append(f"The record is invalid from there on: {self.error.message}")
         return "\n".join(lines)

@@ -146,8 +146,9 @@ function renderSummary() {
       el("th", { scope: "row", text: nameOf(s) }),
       el("td", { text: String(x.decisions) }),
       el("td", {
-        text: pct(x.error_rate_normalized ?? x.error_rate),
-        title: `Win chance lost per move, scaled by what each hand was worth (raw: ${pct(x.error_rate)})`,
+        text: pct(x.error_rate_unbiased ?? x.error_rate_normalized ?? x.error_rate),
+        title: "Win chance lost per move, scaled by what each hand was worth and measured " +
+          `against the coach's first choice; the rating goes by it (raw: ${pct(x.error_rate)})`,
       }),
       el("td", { class: "rv-sym inaccuracy", text: String(x.inaccuracies) }),
       el("td", { class: "rv-sym mistake", text: String(x.mistakes) }),
