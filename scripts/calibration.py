@@ -56,6 +56,12 @@ class Position:
     view: View
     k: Knowledge
     opp: int
+    quick: bool = False
+    """Whether the opponent knocks as soon as it may (``simple``)."""
+
+
+QUICK = {"simple"}
+"""Bots that knock as soon as they may: the evaluator models them so (``quick``)."""
 
 
 def collect(matches: int, seed: int) -> list[Position]:
@@ -70,7 +76,8 @@ def collect(matches: int, seed: int) -> list[Position]:
             assert seat is not None
             view = match.view(seat)
             if view.phase is Phase.DISCARD:
-                out.append(Position(view, Knowledge.of(view), match.hand.mask_of(1 - seat)))
+                out.append(Position(view, Knowledge.of(view), match.hand.mask_of(1 - seat),
+                                    names[1 - seat] in QUICK))
             match.play(bots[seat].decide(view), seat)
     return out
 
@@ -124,9 +131,10 @@ def card_pairs(positions: list[Position], params: BeliefParams, samples: int,
 
 
 def undercut_pairs(positions: list[Position], params: BeliefParams | None, samples: int,
-                   seed: int) -> list[tuple[float, int]]:
+                   seed: int, styled: bool = False) -> list[tuple[float, int]]:
     """(predicted, observed) undercut of the least-deadwood knock, where one is allowed;
-    ``params`` None uses ``strong``'s sampler."""
+    ``params`` None uses ``strong``'s sampler; ``styled`` models a quick-knocking
+    opponent as one (as ``expert`` does once it has seen it knock)."""
     rng = random.Random(seed)
     strong = StrongBot(seed)
     out = []
@@ -138,7 +146,7 @@ def undercut_pairs(positions: list[Position], params: BeliefParams | None, sampl
             hands = strong.worlds(p.k, samples)
         else:
             belief = Belief(p.k, p.view.knock_limit, params)
-            hands = [belief.sample_hand(rng) for _ in range(samples)]
+            hands = [belief.sample_hand(rng, styled and p.quick) for _ in range(samples)]
         me = p.view.seat
         q = sum(settle_knock(me, hand, h)[0] != me for h in hands) / samples
         out.append((q, int(settle_knock(me, hand, p.opp)[0] != me)))
@@ -290,6 +298,19 @@ def main(argv: list[str]) -> int:
         print("| predicted | positions | mean predicted | observed (95% CI) |")
         print("| --- | --- | --- | --- |")
         print("\n".join(_bins(RISK_BINS, pairs)) + "\n")
+        if params is not None and params != UNIFORM:
+            print(f"By the opponent's style, {name}, a quick knocker modelled as one:\n")
+            print("| opponent | positions | mean predicted | observed | Brier |")
+            print("| --- | --- | --- | --- | --- |")
+            for style, quick in (("patient (strong, marjj)", False), ("quick (simple)", True)):
+                sel = [p for p in positions if p.quick == quick]
+                pairs = undercut_pairs(sel, params, args.samples, args.seed, styled=True)
+                if pairs:
+                    n = len(pairs)
+                    print(f"| {style} | {n} | {sum(q for q, _ in pairs) / n:.3f} | "
+                          f"{sum(y for _, y in pairs) / n:.3f} | "
+                          f"{sum((q - y) ** 2 for q, y in pairs) / n:.4f} |")
+            print()
     return 0
 
 

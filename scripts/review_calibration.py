@@ -153,11 +153,11 @@ def summary(data: dict[str, Any]) -> str:
         mids = [(x[1] + y[1]) / 2 for x, y in zip(rates, rates[1:], strict=False)]
         best = rates[-1]
         lines.append(f"- rating bounds from these data, strongest first: the lower end of "
-                     f"`{best[0]}`'s interval {100 * max(0, best[1] - 1.96 * best[2]):.2f}%, "
+                     f"`{best[0]}`'s interval {100 * (best[1] - 1.96 * best[2]):.2f}%, "
                      "then halfway between adjacent bots: "
                      + ", ".join(f"{100 * m:.2f}%" for m in reversed(mids)))
     lines += ["", "| rating | error rate below | plays like |", "| --- | ---: | --- |"]
-    lines += [f"| {word} | {'-' if b == float('inf') else f'{100 * b:.2f}%'} | "
+    lines += [f"| {word} | {'-' if b == float('inf') else f'{100 * b:.3f}%'} | "
               f"{PLAYS_LIKE[word] or 'better than any bot'} |" for b, word in RATINGS]
     return "\n".join(lines)
 

@@ -12,12 +12,13 @@ how they came to be held:
 3. improve: for each turn the opponent has played (at most ``max_improve``), ``improve``
    times on average (the whole part always, the fraction by chance), add one more
    weighted card and drop the card that leaves the most deadwood: the opponent has been
-   keeping its best cards. 1.5 a turn makes the evaluator's choice between knocking and
-   playing on agree with what that choice is worth against patient players, where 0.8
-   (the earlier value, fitted to the undercut rate over all opponents) overvalued
-   knocking by 2.4 points of match-winning chance (``scripts/calibration.py
-   --knock-bias``, docs/bots.md). An opponent modelled as knocking as soon as it may
-   does not play for gin: ``quick_improve`` (0.8) for it;
+   keeping its best cards. Once a turn matches the rate at which patient players
+   (``marjj``, ``strong``) undercut a knock late in a hand; the earlier 0.8 matched it
+   only on average over patient and quick-knocking opponents together, too weak for the
+   one and too strong for the other, and overvalued knocking against patient players by
+   2.4 points of match-winning chance, 1.0 by 1.35 (``scripts/calibration.py``,
+   docs/bots.md). An opponent modelled as knocking as soon as it may does not play for
+   gin: ``quick_improve`` (0.8) for it;
 4. no knock so far: a hand that would have allowed gin at the opponent's last discard
    is redrawn (it would have knocked, R6), and one that allowed a knock in its first
    ``KNOCK_TURNS`` turns is redrawn with chance ``early_knock_reject``; for an opponent
@@ -47,7 +48,7 @@ class BeliefParams:
 
     shed_factor: float = 0.8
     took_factor: float = 1.5
-    improve: float = 1.5
+    improve: float = 1.0
     quick_improve: float = 0.8
     max_improve: int = 10
     early_knock_reject: float = 0.8

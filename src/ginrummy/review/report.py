@@ -42,10 +42,10 @@ __all__ = [
 # halfway between neighbouring bands' bots. `simple`, `marjj` and `strong` review alike
 # and share a band.
 RATINGS: tuple[tuple[float, str], ...] = (
-    (-0.0007, "World class"),
-    (0.0020, "Expert"),
-    (0.0044, "Advanced"),
-    (0.0086, "Beginner"),
+    (-0.0019, "World class"),
+    (0.00085, "Expert"),
+    (0.00447, "Advanced"),
+    (0.0081, "Beginner"),
     (float("inf"), "Awful"),
 )
 PLAYS_LIKE: dict[str, str | None] = {
@@ -61,7 +61,7 @@ PLAYS_LIKE: dict[str, str | None] = {
 def rating_for(error_rate: float) -> str:
     """The rating word for an error rate.
 
-    >>> rating_for(-0.001), rating_for(0.001), rating_for(0.003), rating_for(1.0)
+    >>> rating_for(-0.002), rating_for(0.0), rating_for(0.003), rating_for(1.0)
     ('World class', 'Expert', 'Advanced', 'Awful')
     """
     for bound, word in RATINGS:
