@@ -277,18 +277,14 @@ def grade(moment: Moment, evaluation: Evaluation,
     best = evaluation.best()
     played = evaluation.value_of(moment.played)
     weight = round(stakes(moment.view), 4)
+    loss = 0.0 if played.action == best.action else \
+        round(max(0.0, round(best.win, 4) - round(played.win, 4)), 4)
+    norm = normalize(loss, weight)
     pref = evaluation.preferred
-    unbiased = 0.0
-    if pref is not None and pref != played.action:
-        unbiased = normalize(round(evaluation.value_of(pref).win, 4) - round(played.win, 4),
-                             weight)
+    unbiased = norm if pref is None else normalize(
+        round(evaluation.value_of(pref).win, 4) - round(played.win, 4), weight)
     if played.action == best.action:
         return Graded(moment, played, best, 0.0, None, None, weight, 0.0, unbiased)
-    loss = max(0.0, round(best.win, 4) - round(played.win, 4))
-    loss = round(loss, 4)
-    norm = normalize(loss, weight)
-    if pref is None:
-        unbiased = norm
     mark = mark_for(norm)
     why = explain(moment.view, moment.played, played, best) if explain and loss > 0 else None
     return Graded(moment, played, best, loss, mark, why, weight, norm, unbiased)
