@@ -27,6 +27,7 @@ from ..hand import Action, Phase, View
 from ..knowledge import Knowledge
 from ..melds import deadwood_by_discard_mask, deadwood_mask
 from ..view import HandResult
+from .base import takes_back
 from .marjj import related
 from .strong import StrongBot, draw_outlook
 
@@ -86,8 +87,10 @@ class ExpertBot(StrongBot):
                 return default  # strong's knock stands (see _discard_candidates)
             candidates = self._discard_candidates(view, k, default)
         else:
-            if k.top is None or not any(related(k.top, c) for c in iter_mask(k.mine)):
-                return default  # the up-card melds with nothing we hold
+            if k.top is None or takes_back(view) \
+                    or not any(related(k.top, c) for c in iter_mask(k.mine)):
+                return default  # the up-card melds with nothing we hold, or was ours
+
             candidates = list(view.legal)
         if len(candidates) < 2:
             return default

@@ -6,6 +6,9 @@ deadwood; it discards the card minimising
 ``deadwood + c * d**(turn-1) * E[deadwood after one more draw] + danger``
 (the expectation over the unseen cards, ``danger`` a penalty for feeding the opponent);
 and it knocks voluntarily only in its first three turns, after that only with gin.
+One addition: it never takes back its own discard before someone draws from the stock
+(:func:`~ginrummy.bots.base.takes_back`), since two such players could otherwise pass
+cards to and fro for ever (the rules set no limit on a hand's length).
 Our R8 fixes the knocker's melds, so MARJJ's lay-off-minimising meld choice is moot.
 """
 
@@ -18,7 +21,7 @@ from ..cards import Card, iter_mask
 from ..hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Phase, View
 from ..knowledge import Knowledge, in_some_meld
 from ..melds import deadwood_by_discard_mask, deadwood_mask
-from .base import Bot
+from .base import Bot, takes_back
 
 __all__ = [
     "MarjjBot",
@@ -89,8 +92,10 @@ def top_gives_gin(k: Knowledge) -> bool:
 
 def draw_action(view: View, take: Callable[[], bool]) -> Action:
     """The offer or draw: the face-up card when it may be taken and ``take()`` says so,
-    otherwise pass on the up-card (R4) or draw from the stock (R5)."""
-    if DRAW_DISCARD in view.legal and take():
+    otherwise pass on the up-card (R4) or draw from the stock (R5). A card this seat
+    discarded since the stock was last drawn is never taken back (:func:`takes_back`),
+    so no hand of these bots' can go on for ever."""
+    if DRAW_DISCARD in view.legal and not takes_back(view) and take():
         return DRAW_DISCARD
     return PASS if view.phase is Phase.OFFER else DRAW_STOCK
 
