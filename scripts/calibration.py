@@ -33,14 +33,15 @@ from dataclasses import dataclass
 
 from ginrummy.bots import make_bot
 from ginrummy.bots.strong import StrongBot
-from ginrummy.equity import after_hand
-from ginrummy.evaluator import Evaluator
+from ginrummy.equity import after_hand, relative_stakes
+from ginrummy.evaluator import KNOCK_BIAS, Evaluator
 from ginrummy.evaluator.belief import Belief, BeliefParams
-from ginrummy.evaluator.rollout import settle_knock
+from ginrummy.evaluator.rollout import KNOCK_TURNS, settle_knock
 from ginrummy.hand import Action, Phase, View
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_by_discard_mask
+from ginrummy.review.grade import STAKES_FLOOR
 
 PAIRINGS = (("strong", "marjj"), ("marjj", "simple"), ("strong", "strong"), ("simple", "strong"))
 CARD_BINS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.01)
@@ -206,14 +207,23 @@ def collect_waits(matches: int, seed: int) -> list[Waited]:
     return out
 
 
-def knock_bias(waits: list[Waited], params: BeliefParams, samples: int) -> float:
-    """The evaluator's mean estimate of knocking minus playing on, over ``waits``."""
-    total = 0.0
+def knock_bias(waits: list[Waited], params: BeliefParams, samples: int,
+               correction: float | None = None) -> list[float]:
+    """The evaluator's estimate of knocking minus playing on at each of ``waits``
+    (``correction`` the evaluator's knock correction; None: as shipped)."""
+    out = []
     for i, w in enumerate(waits):
-        ev = Evaluator(samples=samples, seed=i, belief=params).evaluate_actions(
+        ev = Evaluator(samples=samples, seed=i, belief=params,
+                       knock_bias=correction).evaluate_actions(
             w.view, [w.played, w.knock], variate=False)
-        total += ev.difference(w.knock, w.played)[0]
-    return total / len(waits)
+        out.append(ev.difference(w.knock, w.played)[0])
+    return out
+
+
+def _mean_ci(xs: list[float]) -> tuple[float, float]:
+    n = len(xs)
+    m = sum(xs) / n
+    return m, 1.96 * (sum((x - m) ** 2 for x in xs) / (n - 1) / n) ** 0.5 if n > 1 else 0.0
 
 
 def first_choices(waits: list[Waited]) -> str:
@@ -264,19 +274,29 @@ def main(argv: list[str]) -> int:
     if args.knock_bias:
         waits = collect_waits(args.knock_bias, args.seed)
         truth = [w.knock_truth - w.waited_truth for w in waits]
-        n = len(truth)
-        mean = sum(truth) / n
-        se = (sum((t - mean) ** 2 for t in truth) / (n - 1) / n) ** 0.5
-        print(f"{n} positions where a patient player could knock and played on "
+        weight = [max(relative_stakes(w.view.scores, w.view.dealer, w.view.seat,
+                                      w.view.options), STAKES_FLOOR) for w in waits]
+        early = [Knowledge.of(w.view).my_discards < KNOCK_TURNS for w in waits]
+        print(f"{len(waits)} positions where a patient player could knock and played on "
               f"({args.knock_bias} matches: {', '.join('-'.join(p) for p in PATIENT)}); "
-              f"{args.samples} samples each.\n")
-        print("| model | knocking minus playing on, estimated | true (95% CI) | bias |")
-        print("| --- | --- | --- | --- |")
-        for name, params in (("evaluator belief", BeliefParams()),
-                             ("previous belief (improve 0.8)", BeliefParams(improve=0.8))):
-            est = knock_bias(waits, params, args.samples)
-            print(f"| {name} | {est:+.4f} | {mean:+.4f} ± {1.96 * se:.4f} | "
-                  f"{est - mean:+.4f} |")
+              f"{args.samples} samples each. Knocking minus playing on, in points of "
+              "match-winning chance, normalized to a first hand's stakes (as the review "
+              "grades); bias = estimated - true, with its 95% interval.\n")
+        print("| evaluator | positions | estimated | true (95% CI) | bias (95% CI) |")
+        print("| --- | --- | --- | --- | --- |")
+        for name, corr in (("without the knock correction", 0.0),
+                           (f"as shipped (KNOCK_BIAS {KNOCK_BIAS})", None)):
+            est = knock_bias(waits, BeliefParams(), args.samples, corr)
+            for part, which in (("all", None), ("in its first three turns", True),
+                                ("later", False)):
+                idx = [i for i in range(len(waits)) if which is None or early[i] == which]
+                if len(idx) < 2 or (which is not None and len(idx) == len(waits)):
+                    continue  # too few, or the same as "all"
+                e, _ = _mean_ci([est[i] / weight[i] for i in idx])
+                t, tci = _mean_ci([truth[i] / weight[i] for i in idx])
+                b, bci = _mean_ci([(est[i] - truth[i]) / weight[i] for i in idx])
+                print(f"| {name}, {part} | {len(idx)} | {100 * e:+.2f} | {100 * t:+.2f} ± "
+                      f"{100 * tci:.2f} | {100 * b:+.2f} ± {100 * bci:.2f} |")
         if args.first_choice:
             print("\n" + first_choices(waits))
         return 0

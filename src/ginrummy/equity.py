@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from operator import mul
 from pathlib import Path
@@ -40,6 +40,7 @@ __all__ = [
     "HandOutcomes",
     "after_hand",
     "hand_outcomes",
+    "relative_stakes",
     "variant_key",
     "win_chance",
 ]
@@ -200,3 +201,34 @@ def after_hand(scores: tuple[int, int], dealer: int, seat: int,
     new = [scores[0], scores[1]]
     new[scorer] += points
     return win_chance((new[0], new[1]), seat, 1 - dealer, options)
+
+
+@lru_cache(maxsize=8192)
+def _hand_stakes(scores: tuple[int, int], dealer: int, seat: int, options: Options) -> float:
+    """``seat``'s match-winning chance if it scores a typical hand minus if the opponent
+    does, at ``scores``: a typical hand's points drawn from the self-play hand outcomes
+    behind the table (both roles averaged)."""
+    out = hand_outcomes(options)
+    total = swing = 0.0
+    for p, (d, n) in enumerate(zip(out.dealer, out.non_dealer, strict=True), start=1):
+        w = (d + n) / 2
+        if w:
+            total += w
+            swing += w * (after_hand(scores, dealer, seat, seat, p, options)
+                          - after_hand(scores, dealer, seat, 1 - seat, p, options))
+    return swing / total if total else 1.0
+
+
+def relative_stakes(scores: tuple[int, int], dealer: int, seat: int, options: Options) -> float:
+    """How much the hand in play (dealt by ``dealer`` at ``scores``) can move ``seat``'s
+    match-winning chance, relative to the first hand of a match: 1.0 at 0-0, near 0 when
+    the match is all but decided, above 1 when the next hand decides it.
+
+    >>> relative_stakes((0, 0), 1, 0, Options())
+    1.0
+    >>> relative_stakes((95, 95), 1, 0, Options()) > 2  # this hand decides the match
+    True
+    """
+    start = _hand_stakes((0, 0), dealer, seat, options)
+    now = _hand_stakes((scores[0], scores[1]), dealer, seat, options)
+    return now / start if start > 0 else 1.0

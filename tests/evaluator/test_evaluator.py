@@ -140,3 +140,29 @@ def test_evaluate_actions_refuses_illegal_ones() -> None:
         Evaluator(samples=2).evaluate_actions(view, [DRAW_STOCK])
     ev = Evaluator(samples=4).evaluate_actions(view, [PASS])
     assert [v.action for v in ev.values] == [PASS]
+
+
+def test_the_knock_correction_lowers_knocks_short_of_gin_only_r6() -> None:
+    """``knock_bias`` (the play-outs' measured overvaluation of knocking) comes off each
+    knock short of gin, scaled by the stakes (1.0 in a first hand); gin (R6, never
+    undercut, R9) and every other action keep their estimates."""
+    hand = Hand(_deal("AD 2D 3D 4D 5D 6D TS JS QS 9C", "6H"), dealer=0)
+    hand.play(PASS)
+    hand.play(PASS)
+    hand.play(DRAW_STOCK)  # seat 1 draws 6H: throwing it (or 5S) allows a knock (R6)
+    view = hand.view(1)
+    plain = Evaluator(samples=10, seed=2, knock_bias=0.0).evaluate(view)
+    fixed = Evaluator(samples=10, seed=2, knock_bias=0.05).evaluate(view)
+    knocks = [a for a in view.legal if a.knock]
+    assert len(knocks) == 2
+    for a in view.legal:
+        before, after = plain.value_of(a), fixed.value_of(a)
+        assert after.points == before.points
+        shift = 0.05 if a.knock else 0.0
+        assert after.win == pytest.approx(max(0.0, before.win - shift))
+    gin = Hand(_deal("AD 2D 3D 4D 5D 6D TS JS QS 9C", "KC"), dealer=0)
+    for a in (PASS, PASS, DRAW_STOCK):
+        gin.play(a)
+    win = Action.discard("5S", knock=True)
+    assert Evaluator(samples=6, seed=2, knock_bias=0.05).evaluate(gin.view(1)).value_of(win) \
+        == Evaluator(samples=6, seed=2, knock_bias=0.0).evaluate(gin.view(1)).value_of(win)

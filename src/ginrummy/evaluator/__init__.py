@@ -34,7 +34,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from ..equity import after_hand
+from ..equity import after_hand, relative_stakes
 from ..hand import Action, Phase, View
 from ..knowledge import Knowledge
 from ..melds import deadwood_mask
@@ -54,10 +54,18 @@ __all__ = [
     "Evaluator",
     "EvaluatorError",
     "InconsistentViewError",
+    "KNOCK_BIAS",
     "NoDecisionError",
 ]
 
 POOL_FACTOR = 4
+
+KNOCK_BIAS = 0.014
+"""Win chance (at a first hand's stakes) taken off a knock short of gin. The play-outs'
+fast policy plays a hand on worse than real patient players do, so playing on looks
+worse than it is next to a knock, whose value is the exact showdown against the sampled
+hand; ``scripts/calibration.py --knock-bias`` measures that overvaluation against the
+true outcomes, and this is it (docs/bots.md, "Knock or play on")."""
 """Cheap extra samples per play-out sample, to estimate the control variate's mean."""
 
 
@@ -216,14 +224,16 @@ class Evaluator:
 
     ``budget_ms`` and ``samples`` bound the work (both: whichever is reached first; neither:
     64 samples). With a sample budget only, the result depends on the seed and the view
-    alone; a time budget makes it depend on the machine's speed too.
+    alone; a time budget makes it depend on the machine's speed too. ``knock_bias`` (by
+    default :data:`KNOCK_BIAS`) is taken off the win chance of every knock short of gin,
+    scaled by the hand's stakes: the play-outs' measured overvaluation of knocking.
     """
 
     DEFAULT_SAMPLES = 64
 
     def __init__(self, *, budget_ms: float | None = None, samples: int | None = None,
                  seed: int = 0, belief: BeliefParams | None = None,
-                 quick: float = 0.0) -> None:
+                 quick: float = 0.0, knock_bias: float | None = None) -> None:
         if budget_ms is not None and not budget_ms > 0:
             raise BudgetError(f"The budget must be positive: budget_ms={budget_ms}.")
         if samples is not None and samples <= 0:
@@ -234,6 +244,7 @@ class Evaluator:
         self.seed = seed
         self.belief = belief or BeliefParams()
         self.quick = quick
+        self.knock_bias = KNOCK_BIAS if knock_bias is None else knock_bias
 
     def evaluate(self, view: View) -> Evaluation:
         """Every legal action of ``view``, in ``view.legal`` order."""
@@ -262,6 +273,12 @@ class Evaluator:
         scores, dealer, options = view.scores, view.dealer, view.options
         equity: dict[tuple[int, int], float] = {}
         cache: dict[int, dict[int, int]] = {}
+        shift = [0.0] * len(actions)  # the knock correction (KNOCK_BIAS), per action
+        if self.knock_bias:
+            at_stake = self.knock_bias * relative_stakes(scores, dealer, me, options)
+            for i, a in enumerate(actions):
+                if a.knock and a.card is not None and deadwood_mask(k.mine & ~a.card.mask):
+                    shift[i] = at_stake
 
         def outcome(scorer: int, pts: int) -> tuple[float, float]:
             key = (scorer, pts)
@@ -290,7 +307,7 @@ class Evaluator:
                                           else [turns0[1], turns0[0]], limit, dealer, cache,
                                           quick)
                 w, p = outcome(scorer, pts)
-                wins[i].append(w)
+                wins[i].append(w - shift[i])
                 pts_rows[i].append(p)
             n += 1
             if self.samples is not None and n >= self.samples:

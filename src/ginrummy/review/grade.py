@@ -15,17 +15,15 @@ result does not depend on the number of workers or on the order of the work.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
 import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..equity import after_hand, hand_outcomes
+from ..equity import relative_stakes
 from ..hand import Action, Hand, View
 from ..match import Match
-from ..options import Options
 
 if TYPE_CHECKING:
     from ..evaluator import ActionValue, Evaluation
@@ -92,22 +90,6 @@ chance barely moves whatever happens, and dividing by almost nothing would only 
 the evaluator's noise (a loss there counts at most ten times its raw size)."""
 
 
-@functools.lru_cache(maxsize=8192)
-def _hand_stakes(scores: tuple[int, int], dealer: int, seat: int, options: Options) -> float:
-    """``seat``'s match-winning chance if it scores a typical hand minus if the opponent
-    does, at ``scores``: a typical hand's points drawn from the self-play hand outcomes
-    behind the match-equity table (both roles averaged)."""
-    out = hand_outcomes(options)
-    total = swing = 0.0
-    for p, (d, n) in enumerate(zip(out.dealer, out.non_dealer, strict=True), start=1):
-        w = (d + n) / 2
-        if w:
-            total += w
-            swing += w * (after_hand(scores, dealer, seat, seat, p, options)
-                          - after_hand(scores, dealer, seat, 1 - seat, p, options))
-    return swing / total if total else 1.0
-
-
 def stakes(view: View) -> float:
     """How much the hand in play can move the seat's match-winning chance, relative to the
     first hand of a match (1.0 at 0-0; near 0 when the match is all but decided, above 1
@@ -120,9 +102,7 @@ def stakes(view: View) -> float:
     >>> round(stakes(m.view(m.to_play)), 6)
     1.0
     """
-    start = _hand_stakes((0, 0), view.dealer, view.seat, view.options)
-    now = _hand_stakes(view.scores, view.dealer, view.seat, view.options)
-    return now / start if start > 0 else 1.0
+    return relative_stakes(view.scores, view.dealer, view.seat, view.options)
 
 
 def normalize(loss: float, relative_stakes: float) -> float:
