@@ -42,10 +42,10 @@ __all__ = [
 # halfway between neighbouring bands' bots. `simple`, `marjj` and `strong` review alike
 # and share a band.
 RATINGS: tuple[tuple[float, str], ...] = (
-    (-0.0019, "World class"),
-    (0.00085, "Expert"),
-    (0.00447, "Advanced"),
-    (0.0081, "Beginner"),
+    (-0.0009, "World class"),
+    (0.0019, "Expert"),
+    (0.00428, "Advanced"),
+    (0.00816, "Beginner"),
     (float("inf"), "Awful"),
 )
 PLAYS_LIKE: dict[str, str | None] = {
