@@ -52,6 +52,11 @@ def test_review_jobs_across_processes_and_a_killed_one(
                                     json={"invite": code}).json()["token"]]
     rng = random.Random(5)
     s = a.get(mid, toks[0])
+    deadline = time.monotonic() + 30
+    while s["friend_joined_at"] is None:  # the join on B reaches A by the broker
+        assert time.monotonic() < deadline, "the join on B never reached A"
+        time.sleep(0.05)
+        s = a.get(mid, toks[0])
     while s["hand_over"] is None:
         seat = s["view"]["to_play"]
         s = a.get(mid, toks[seat])
