@@ -22,16 +22,20 @@ def _d(card: str) -> Action:
     return Action.discard(Card.parse(card))
 
 
+def _after(*moves: tuple[int, Action]) -> Hand:
+    """Seat 0 deals; seat 1 holds 5H 6H 7H 8H; both pass the up-card and seat 1 draws."""
+    hand = Hand(Deal.build("AC 2D 4S 6C 8S TD QC KS 3H 9C",
+                           "5H 6H 7H 8H JS JD 8D 9D 2C KC", "KD"), dealer=0)
+    for seat, action in [(1, PASS), (0, PASS), (1, DRAW_STOCK), *moves]:
+        hand.play(action, seat)
+    return hand
+
+
 def _passed_back() -> Hand:
     """Seat 1 throws 8H, seat 0 takes it; seat 1 takes seat 0's KS; seat 0 takes seat 1's
     2C and throws 8H back: seat 1 (holding 5H 6H 7H) is offered its own 8H again."""
-    hand = Hand(Deal.build("AC 2D 4S 6C 8S TD QC KS 3H 9C",
-                           "5H 6H 7H 8H JS JD 8D 9D 2C KC", "KD"), dealer=0)
-    for seat, action in [(1, PASS), (0, PASS), (1, DRAW_STOCK), (1, _d("8H")),
-                         (0, DRAW_DISCARD), (0, _d("KS")), (1, DRAW_DISCARD), (1, _d("2C")),
-                         (0, DRAW_DISCARD), (0, _d("8H"))]:
-        hand.play(action, seat)
-    return hand
+    return _after((1, _d("8H")), (0, DRAW_DISCARD), (0, _d("KS")), (1, DRAW_DISCARD),
+                  (1, _d("2C")), (0, DRAW_DISCARD), (0, _d("8H")))
 
 
 def test_taking_back_your_own_discard_is_spotted_r5() -> None:
@@ -43,21 +47,12 @@ def test_taking_back_your_own_discard_is_spotted_r5() -> None:
 
 
 def test_a_stock_draw_in_between_lets_a_card_be_taken_back_r5() -> None:
-    hand = Hand(Deal.build("AC 2D 4S 6C 8S TD QC KS 3H 9C",
-                           "5H 6H 7H 8H JS JD 8D 9D 2C KC", "KD"), dealer=0)
-    for seat, action in [(1, PASS), (0, PASS), (1, DRAW_STOCK), (1, _d("8H")),
-                         (0, DRAW_DISCARD), (0, _d("KS")), (1, DRAW_STOCK), (1, _d("2C")),
-                         (0, DRAW_DISCARD), (0, _d("8H"))]:
-        hand.play(action, seat)
+    hand = _after((1, _d("8H")), (0, DRAW_DISCARD), (0, _d("KS")), (1, DRAW_STOCK),
+                  (1, _d("2C")), (0, DRAW_DISCARD), (0, _d("8H")))
     view = hand.view(1)
     assert view.discards[-1] == Card.parse("8H") and not takes_back(view)
     # seat 1 never threw KS: taking it is not taking anything back
-    early = Hand(Deal.build("AC 2D 4S 6C 8S TD QC KS 3H 9C",
-                            "5H 6H 7H 8H JS JD 8D 9D 2C KC", "KD"), dealer=0)
-    for seat, action in [(1, PASS), (0, PASS), (1, DRAW_STOCK), (1, _d("8H")),
-                         (0, DRAW_DISCARD), (0, _d("KS"))]:
-        early.play(action, seat)
-    assert not takes_back(early.view(1))
+    assert not takes_back(_after((1, _d("8H")), (0, DRAW_DISCARD), (0, _d("KS"))).view(1))
 
 
 def test_the_bots_do_not_take_their_own_discard_back_r5() -> None:
