@@ -250,13 +250,11 @@ def first_choices(waits: list[Waited]) -> str:
              "| --- | --- | --- |"]
     lines += [f"| {k} | {n} | {100 * t / n:+.2f} points |" for k, (n, t) in tally.items()]
     if len(gains) >= 2:
-        m = len(gains)
-        est = sum(g for g, _ in gains) / m
-        true = sum(t for _, t in gains) / m
-        se = (sum((t - true) ** 2 for _, t in gains) / (m - 1) / m) ** 0.5
-        lines += ["", f"Where it is a knock ({m} positions): estimated gain over playing on "
-                  f"{100 * est:+.1f} points of win chance; the least-deadwood knock's true "
-                  f"gain there {100 * true:+.1f} ± {196 * se:.1f} (95%)."]
+        est, _ = _mean_ci([g for g, _ in gains])
+        true, ci = _mean_ci([t for _, t in gains])
+        lines += ["", f"Where it is a knock ({len(gains)} positions): estimated gain over "
+                  f"playing on {100 * est:+.1f} points of win chance; the least-deadwood "
+                  f"knock's true gain there {100 * true:+.1f} ± {100 * ci:.1f} (95%)."]
     return "\n".join(lines)
 
 

@@ -90,7 +90,6 @@ class ExpertBot(StrongBot):
             if k.top is None or takes_back(view) \
                     or not any(related(k.top, c) for c in iter_mask(k.mine)):
                 return default  # the up-card melds with nothing we hold, or was ours
-
             candidates = list(view.legal)
         if len(candidates) < 2:
             return default

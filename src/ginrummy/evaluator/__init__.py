@@ -59,6 +59,7 @@ __all__ = [
 ]
 
 POOL_FACTOR = 4
+"""Cheap extra samples per play-out sample, to estimate the control variate's mean."""
 
 KNOCK_BIAS = 0.014
 """Win chance (at a first hand's stakes) taken off a knock short of gin. The play-outs'
@@ -66,7 +67,6 @@ fast policy plays a hand on worse than real patient players do, so playing on lo
 worse than it is next to a knock, whose value is the exact showdown against the sampled
 hand; ``scripts/calibration.py --knock-bias`` measures that overvaluation against the
 true outcomes, and this is it (docs/bots.md, "Knock or play on")."""
-"""Cheap extra samples per play-out sample, to estimate the control variate's mean."""
 
 
 class EvaluatorError(ValueError):
