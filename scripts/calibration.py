@@ -22,6 +22,14 @@ uniformly random unseen cards) and ``strong``'s knock sampler, as baselines.
 
     python scripts/calibration.py --matches 40 --seed 1 --compare
     python scripts/calibration.py --knock-bias 30 --seed 7
+    python scripts/calibration.py --knock-bias 30 --seed 7 --decompose
+    python scripts/calibration.py --knock-bias 40 --seed 7 --samples 48 --decompose \
+        --improve 1.0 --took 1.5
+
+``--decompose`` splits that bias in three: the knock (the belief's estimate against the
+exact showdown on the real hand), playing on as the belief sees it against the same
+play-outs run from the real hands (the belief's share), and those play-outs against what
+really happened (the play-out policy's share).
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ from ginrummy.bots.strong import StrongBot
 from ginrummy.equity import after_hand, relative_stakes
 from ginrummy.evaluator import KNOCK_BIAS, Evaluator
 from ginrummy.evaluator.belief import Belief, BeliefParams
-from ginrummy.evaluator.rollout import KNOCK_TURNS, settle_knock
+from ginrummy.evaluator.rollout import DRAW, KNOCK_TURNS, play_out, settle_knock
 from ginrummy.hand import Action, Phase, View
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
@@ -168,6 +176,10 @@ class Waited:
     knock: Action
     knock_truth: float
     waited_truth: float
+    opp: int = 0
+    """The opponent's real hand (a mask)."""
+    stock: tuple[int, ...] = ()
+    """The real stock, top at the end (``--decompose`` replays the play-outs on it)."""
 
 
 def collect_waits(matches: int, seed: int) -> list[Waited]:
@@ -194,15 +206,16 @@ def collect_waits(matches: int, seed: int) -> list[Waited]:
                     scorer, pts = settle_knock(seat, hand, p.opp)
                     truth = after_hand(view.scores, view.dealer, seat, scorer, pts,
                                        view.options)
-                    pending.append((view, act, knock, truth))
+                    stock = tuple(c.index for c in reversed(match.hand.stock))
+                    pending.append((view, act, knock, truth, p.opp, stock))
             played = match.hand
             match.play(act, seat)
             r = played.result
             if r is not None:
-                for v, a, kn, truth in pending:
+                for v, a, kn, truth, opp, stock in pending:
                     waited = after_hand(v.scores, v.dealer, v.seat, r.scorer, r.points or 0,
                                         v.options)
-                    out.append(Waited(v, a, kn, truth, waited))
+                    out.append(Waited(v, a, kn, truth, waited, opp, stock))
                 pending = []
     return out
 
@@ -218,6 +231,52 @@ def knock_bias(waits: list[Waited], params: BeliefParams, samples: int,
             w.view, [w.played, w.knock], variate=False)
         out.append(ev.difference(w.knock, w.played)[0])
     return out
+
+
+def _waited_out(w: Waited, rng: random.Random) -> float:
+    """The match-winning chance of the play-outs from the real position after the action
+    played: the opponent's real hand, the real unseen cards as the stock, shuffled."""
+    me, v = w.view.seat, w.view
+    assert w.played.card is not None
+    k = Knowledge.of(v)
+    hands = [0, 0]
+    hands[me], hands[1 - me] = k.mine & ~w.played.card.mask, w.opp
+    stock = list(w.stock)
+    rng.shuffle(stock)
+    turns = [0, 0]
+    turns[me], turns[1 - me] = k.my_discards + 1, k.opp_discarded.bit_count()
+    pile = [c.index for c in v.discards] + [w.played.card.index]
+    scorer, pts = (-1, 0) if len(stock) <= 2 else play_out(
+        hands, stock, pile, 1 - me, DRAW, -1, turns, v.knock_limit, v.dealer)
+    return after_hand(v.scores, v.dealer, me, None if scorer < 0 else scorer, pts, v.options)
+
+
+def decompose(waits: list[Waited], params: BeliefParams, samples: int,
+              weight: list[float], runs: int = 24) -> str:
+    """Where the knock-or-wait bias comes from: the belief's estimate of the knock against
+    its exact result on the real hand; the belief's estimate of playing on against the
+    same play-outs from the real hands (the belief's share); those play-outs against
+    what happened in the hand (the play-out policy's share)."""
+    rng = random.Random(5)
+    rows: dict[str, list[float]] = {"knock: estimated - exact on the real hand": [],
+                                    "play on: estimated - play-outs on the real hands": [],
+                                    "play on: play-outs on the real hands - what happened": []}
+    for i, w in enumerate(waits):
+        ev = Evaluator(samples=samples, seed=i, belief=params, knock_bias=0.0
+                       ).evaluate_actions(w.view, [w.played, w.knock], variate=False)
+        real = sum(_waited_out(w, rng) for _ in range(runs)) / runs
+        rows["knock: estimated - exact on the real hand"].append(
+            (ev.value_of(w.knock).win - w.knock_truth) / weight[i])
+        rows["play on: estimated - play-outs on the real hands"].append(
+            (ev.value_of(w.played).win - real) / weight[i])
+        rows["play on: play-outs on the real hands - what happened"].append(
+            (real - w.waited_truth) / weight[i])
+    lines = ["| part (normalized points of match-winning chance) | mean (95% CI) |",
+             "| --- | --- |"]
+    for name, xs in rows.items():
+        m, ci = _mean_ci(xs)
+        lines.append(f"| {name} | {100 * m:+.2f} ± {100 * ci:.2f} |")
+    return "\n".join(lines)
 
 
 def _mean_ci(xs: list[float]) -> tuple[float, float]:
@@ -268,7 +327,14 @@ def main(argv: list[str]) -> int:
                     help="only the knock-or-wait question, on this many matches")
     ap.add_argument("--first-choice", action="store_true",
                     help="with --knock-bias: also what the review ranks first there")
+    ap.add_argument("--decompose", action="store_true",
+                    help="with --knock-bias: the belief's and the play-outs' shares")
+    ap.add_argument("--improve", type=float, default=BeliefParams().improve,
+                    help="the belief's improvements of a patient opponent's hand a turn")
+    ap.add_argument("--took", type=float, default=BeliefParams().took_factor,
+                    help="the belief's weight of a card that melds with a pile take")
     args = ap.parse_args(argv)
+    params = BeliefParams(improve=args.improve, took_factor=args.took)
     if args.knock_bias:
         waits = collect_waits(args.knock_bias, args.seed)
         truth = [w.knock_truth - w.waited_truth for w in waits]
@@ -284,7 +350,7 @@ def main(argv: list[str]) -> int:
         print("| --- | --- | --- | --- | --- |")
         for name, corr in (("without the knock correction", 0.0),
                            (f"as shipped (KNOCK_BIAS {KNOCK_BIAS})", None)):
-            est = knock_bias(waits, BeliefParams(), args.samples, corr)
+            est = knock_bias(waits, params, args.samples, corr)
             for part, which in (("all", None), ("in its first three turns", True),
                                 ("later", False)):
                 idx = [i for i in range(len(waits)) if which is None or early[i] == which]
@@ -295,11 +361,15 @@ def main(argv: list[str]) -> int:
                 b, bci = _mean_ci([(est[i] - truth[i]) / weight[i] for i in idx])
                 print(f"| {name}, {part} | {len(idx)} | {100 * e:+.2f} | {100 * t:+.2f} ± "
                       f"{100 * tci:.2f} | {100 * b:+.2f} ± {100 * bci:.2f} |")
+        if args.decompose:
+            print("\nWhere the bias comes from (without the knock correction; the real "
+                  "hands' play-outs are 24 shuffles of the real unseen cards):\n")
+            print(decompose(waits, params, args.samples, weight))
         if args.first_choice:
             print("\n" + first_choices(waits))
         return 0
     positions = collect(args.matches, args.seed)
-    models: list[tuple[str, BeliefParams | None]] = [("evaluator belief", BeliefParams())]
+    models: list[tuple[str, BeliefParams | None]] = [("evaluator belief", params)]
     if args.compare:
         models += [("uniform", UNIFORM), ("strong's sampler", None)]
     print(f"{len(positions)} discard decisions from {args.matches} matches "

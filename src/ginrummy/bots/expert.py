@@ -33,7 +33,7 @@ from .strong import StrongBot, draw_outlook
 
 __all__ = ["EXPERT_BELIEF", "ExpertBot", "expert_fast"]
 
-EXPERT_BELIEF = BeliefParams(improve=0.8)
+EXPERT_BELIEF = BeliefParams(improve=0.8, took_factor=1.5)
 """The belief ``expert`` searches with: the opponent's hand improved 0.8 times a turn, the
 rate it was screened at. The calibrated rate the review uses (1.0) scored 0.545 against
 ``marjj`` and 0.490 against ``strong`` on the same 200 deals where 0.8 scored 0.630 and
