@@ -3,10 +3,15 @@ decided from the view alone (R11), and clear refusals of bad budgets and impossi
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ginrummy.cards import Card, CardSet, deck, parse_cards
 from ginrummy.evaluator import (
+    ActionValue,
     BudgetError,
     Evaluation,
     Evaluator,
@@ -166,3 +171,39 @@ def test_the_knock_correction_lowers_knocks_short_of_gin_only_r6() -> None:
     win = Action.discard("5S", knock=True)
     assert Evaluator(samples=6, seed=2, knock_bias=0.05).evaluate(gin.view(1)).value_of(win) \
         == Evaluator(samples=6, seed=2, knock_bias=0.0).evaluate(gin.view(1)).value_of(win)
+
+
+@given(st.integers(2, 4).flatmap(lambda k: st.tuples(
+    st.integers(0, k - 1),
+    st.lists(st.lists(st.floats(0.0, 1.0), min_size=k, max_size=k), min_size=4,
+             max_size=12))))
+def test_the_cross_fitted_loss_is_at_most_the_loss_against_the_best_mean(case: Any) -> None:
+    """The review's rating figure (:meth:`Evaluation.cross_fitted_loss`): the best chosen
+    on one half of the samples, the loss measured on the other, both ways. It is never
+    more than the loss against the action with the best mean on all the samples, and 0
+    when the played action has the best mean on both halves."""
+    played, samples = case
+    acts = [PASS, DRAW_STOCK, DRAW_DISCARD, Action.discard("5S")][: len(samples[0])]
+    rows = tuple(tuple(s[i] for s in samples) for i in range(len(acts)))
+    ev = Evaluation(tuple(ActionValue(a, sum(r) / len(r), 0.0, 0.0, 0.0)
+                          for a, r in zip(acts, rows, strict=True)), len(samples), rows)
+    loss = ev.cross_fitted_loss(acts[played])
+    assert loss is not None
+    means = [sum(r) / len(r) for r in rows]
+    halves = [[sum(r[h::2]) / len(r[h::2]) for r in rows] for h in (0, 1)]
+    # halves of unequal size (an odd count) weigh their means unequally: compare with
+    # the mean of the two half-means, which is the full mean for an even count
+    half_mean = [(halves[0][i] + halves[1][i]) / 2 for i in range(len(acts))]
+    assert loss <= max(half_mean) - half_mean[played] + 1e-9
+    if len(samples) % 2 == 0:
+        assert loss <= max(means) - means[played] + 1e-9
+    if all(h[played] > max(x for j, x in enumerate(h) if j != played) for h in halves):
+        assert loss == pytest.approx(0.0, abs=1e-12)
+
+
+def test_the_cross_fitted_loss_needs_four_samples() -> None:
+    rows = ((0.5, 0.6, 0.4), (0.5, 0.5, 0.5))
+    ev = Evaluation((ActionValue(PASS, 0.5, 0, 0, 0), ActionValue(DRAW_STOCK, 0.5, 0, 0, 0)),
+                    3, rows)
+    assert ev.cross_fitted_loss(PASS) is None
+    assert Evaluation(ev.values, 0).cross_fitted_loss(PASS) is None

@@ -7,7 +7,8 @@ action picks a shortlist (the best few and the played action); a second, indepen
 evaluation of the shortlist alone, with several times the samples per action, gives the
 played action's and the best's estimates, from the same samples. Screening first and
 measuring on fresh samples keeps the luck of the screen (the best of twenty noisy
-estimates is biased upwards) out of the loss. Evaluations run in worker processes
+estimates is biased upwards) out of the loss; the rating's figure is cross-fitted on the
+measure's samples as well (see :class:`Graded`). Evaluations run in worker processes
 (``jobs``); each moment gets its own evaluator seeded from ``(seed, hand, action)``, so the
 result does not depend on the number of workers or on the order of the work.
 """
@@ -235,9 +236,10 @@ class Graded:
     evaluation, the win chance lost (never negative), the mark and the reason in words;
     ``stakes`` is the hand's relative stakes and ``normalized`` the loss divided by them
     (:func:`normalize`), which the mark goes by. ``unbiased`` is the normalized loss
-    against the action the screen preferred (negative when the played action measured
-    better): its mean over many decisions carries no winner's curse, so the error rate and
-    rating go by it (docs/review.md)."""
+    cross-fitted on the measure's samples (:meth:`Evaluation.cross_fitted_loss`: chosen
+    on one half, measured on the other; negative when the played action measured
+    better): its mean over many decisions carries no winner's curse, so the error rate
+    and rating go by it (docs/review.md)."""
 
     moment: Moment
     played: ActionValue
@@ -260,9 +262,15 @@ def grade(moment: Moment, evaluation: Evaluation,
     loss = 0.0 if played.action == best.action else \
         round(max(0.0, round(best.win, 4) - round(played.win, 4)), 4)
     norm = normalize(loss, weight)
+    crossed = evaluation.cross_fitted_loss(moment.played)
     pref = evaluation.preferred
-    unbiased = norm if pref is None else normalize(
-        round(evaluation.value_of(pref).win, 4) - round(played.win, 4), weight)
+    if crossed is not None:
+        unbiased = normalize(round(crossed, 4), weight)
+    elif pref is not None:
+        unbiased = normalize(round(evaluation.value_of(pref).win, 4) - round(played.win, 4),
+                             weight)
+    else:
+        unbiased = norm
     if played.action == best.action:
         return Graded(moment, played, best, 0.0, None, None, weight, 0.0, unbiased)
     mark = mark_for(norm)

@@ -34,24 +34,28 @@ __all__ = [
 ]
 
 # Rating words by the unbiased error rate (mean normalized loss per decision, each
-# measured against the review's first choice; see ginrummy.review.grade), best first: a
-# seat whose rate is below a bound earns its word, and plays about as accurately as the
-# bots named in PLAYS_LIKE. From reviews of the project's bots against a common opponent
-# (docs/review.md: the data, how they were made, and what they cannot tell apart): "World
-# class" is below the lower end of the `expert` bot's 95% interval, the other bounds lie
-# halfway between neighbouring bands' bots. `simple`, `marjj` and `strong` review alike
-# and share a band.
+# cross-fitted so that the best of a few noisy estimates does not inflate it; see
+# ginrummy.review.grade), best first: a seat whose rate is below a bound earns its word,
+# and plays about as accurately as the bot named in PLAYS_LIKE. From reviews of the
+# project's bots against a common opponent (docs/review.md: the data, how they were made,
+# and what they cannot tell apart): "World class" is below the lower end of the `expert`
+# bot's 95% interval, the other bounds lie halfway between neighbouring bots, whose rates
+# order them as their results do.
 RATINGS: tuple[tuple[float, str], ...] = (
-    (-0.0009, "World class"),
-    (0.0019, "Expert"),
-    (0.00428, "Advanced"),
-    (0.00816, "Beginner"),
+    (0.0012, "World class"),
+    (0.00283, "Expert"),
+    (0.00364, "Advanced"),
+    (0.00489, "Intermediate"),
+    (0.00616, "Casual"),
+    (0.00966, "Beginner"),
     (float("inf"), "Awful"),
 )
 PLAYS_LIKE: dict[str, str | None] = {
     "World class": None,
     "Expert": "expert",
-    "Advanced": "strong, marjj or simple",
+    "Advanced": "strong",
+    "Intermediate": "marjj",
+    "Casual": "simple",
     "Beginner": "easy",
     "Awful": "random",
 }
@@ -61,8 +65,8 @@ PLAYS_LIKE: dict[str, str | None] = {
 def rating_for(error_rate: float) -> str:
     """The rating word for an error rate.
 
-    >>> rating_for(-0.002), rating_for(0.0), rating_for(0.003), rating_for(1.0)
-    ('World class', 'Expert', 'Advanced', 'Awful')
+    >>> rating_for(0.0), rating_for(0.002), rating_for(0.0045), rating_for(1.0)
+    ('World class', 'Expert', 'Intermediate', 'Awful')
     """
     for bound, word in RATINGS:
         if error_rate < bound:
