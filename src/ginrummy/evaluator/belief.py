@@ -13,7 +13,8 @@ how they came to be held:
    times on average (the whole part always, the fraction by chance), add one more
    weighted card and drop the card that leaves the most deadwood: the opponent has been
    keeping its best cards. An opponent modelled as knocking as soon as it may does not
-   play for gin: ``quick_improve`` (0.8) for it.
+   play for gin: ``quick_improve`` (0.4) for it, where its predicted undercut rate
+   matches ``simple``'s (0.037 predicted, 0.030 observed; 0.8 said 0.184).
 
    ``improve`` 0.9 and ``took_factor`` 2.5 are fitted where the review's knock-or-wait
    question lives: at positions where a patient player (``marjj``, ``strong``) could
@@ -53,7 +54,7 @@ class BeliefParams:
     shed_factor: float = 0.8
     took_factor: float = 2.5
     improve: float = 0.9
-    quick_improve: float = 0.8
+    quick_improve: float = 0.4
     max_improve: int = 10
     early_knock_reject: float = 0.8
     retries: int = 4
