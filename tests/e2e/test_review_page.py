@@ -115,6 +115,13 @@ def test_hint_then_review_with_marks_graph_and_keys(
     assert rv.get_by_test_id("review-mark").count() == len(marked)
     assert rv.locator("[data-testid=graph-point]").count() == len(decisions)
     assert "Your decisions in the finished hands" in rv.get_by_test_id("review-scope").inner_text()
+    # the rating in words, with the bot that reviews alike (docs/review.md)
+    seat = body["review"]["seats"][0] if body["review"]["seats"][0]["decisions"] \
+        else body["review"]["seats"][1]
+    line = rv.locator("[data-testid^=rating-seat-]")
+    assert line.count() == 1 and seat["rating"] in line.inner_text()
+    assert (f"plays like {seat['plays_like']}" if seat["plays_like"]
+            else "more accurate than any") in line.inner_text()
     # the page opens at the first marked move, with its mark, loss and best move shown
     verdict = rv.get_by_test_id("decision-mark")
     verdict.wait_for(state="visible")

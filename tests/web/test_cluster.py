@@ -147,6 +147,11 @@ def test_conflicting_actions_on_two_processes_exactly_one_wins(
     for trial in range(6):
         mid, toks = _friend(a, b)
         st = a.get(mid, toks[0])
+        deadline = time.monotonic() + 15
+        while st["friend_joined_at"] is None:  # the join on B (a version bump that makes
+            assert time.monotonic() < deadline  # no move stale) reaches A by the broker;
+            time.sleep(0.05)  # read the version after it, or the winner's move is 2 past it
+            st = a.get(mid, toks[0])
         turn = st["view"]["to_play"]
         me = a.get(mid, toks[turn])
         b.get(mid, toks[turn])  # both processes hold the table in memory

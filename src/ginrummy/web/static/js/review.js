@@ -148,23 +148,26 @@ function renderSummary() {
       el("td", {
         text: pct(x.error_rate_unbiased ?? x.error_rate_normalized ?? x.error_rate),
         title: "Win chance lost per move, scaled by what each hand was worth and measured " +
-          `against the coach's first choice; the rating goes by it (raw: ${pct(x.error_rate)})`,
+          `so that lucky samples cannot inflate it; the rating goes by it (raw: ${pct(x.error_rate)})`,
       }),
       el("td", { class: "rv-sym inaccuracy", text: String(x.inaccuracies) }),
       el("td", { class: "rv-sym mistake", text: String(x.mistakes) }),
       el("td", { class: "rv-sym blunder", text: String(x.blunders) }),
-      el("td", {
-        class: "rv-rating",
-        text: x.rating || "–",
-        title: x.plays_like ? `Plays like ${x.plays_like}` : "",
-      }),
       el("td", { text: signed(x.luck), title: "Win chance gained from the deal and the stock draws" }),
       el("td", { text: String(x.hinted || 0) }),
     );
   });
-  const head = el("tr", {}, ...["", "moves", "error rate", "?!", "?", "??", "rating", "luck", "hinted"]
+  const head = el("tr", {}, ...["", "moves", "error rate", "?!", "?", "??", "luck", "hinted"]
     .map((t) => el("th", { scope: "col", text: t })));
   const table = el("table", { class: "rv-table" }, el("thead", {}, head), el("tbody", {}, ...rows));
+  // The rating in words under the table (it would not fit a phone's row): the band and
+  // the bot that reviews alike (docs/review.md).
+  const ratings = d.scope.seats.filter((s) => d.review.seats[s].rating).map((s) => {
+    const x = d.review.seats[s];
+    const like = x.plays_like ? `plays like ${x.plays_like}` : "more accurate than any computer player";
+    return el("p", { class: "rv-rating-line", "data-testid": `rating-seat-${s}` },
+      `${nameOf(s)}: `, el("span", { class: "rv-rating", text: x.rating }), ` (${like})`);
+  });
   const notes = [];
   for (const s of d.scope.seats) {
     const x = d.review.seats[s];
@@ -174,7 +177,8 @@ function renderSummary() {
   }
   $("rv-summary").replaceChildren(
     el("div", { class: "rv-table-wrap" }, table),
-    el("p", { class: "hint", text: "Error rate: win chance lost per decision. ?! inaccuracy (2+ points), ? mistake (5+), ?? blunder (10+)." }),
+    ...ratings,
+    el("p", { class: "hint", text: "Error rate: win chance lost per decision. ?! inaccuracy (3+ points), ? mistake (6+), ?? blunder (10+)." }),
     ...notes.map((t) => el("p", { class: "hint", text: t })),
   );
 }
