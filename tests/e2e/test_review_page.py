@@ -120,8 +120,10 @@ def test_hint_then_review_with_marks_graph_and_keys(
         else body["review"]["seats"][1]
     line = rv.locator("[data-testid^=rating-seat-]")
     assert line.count() == 1 and seat["rating"] in line.inner_text()
-    assert (f"plays like {seat['plays_like']}" if seat["plays_like"]
-            else "more accurate than any") in line.inner_text()
+    like = {"easy": "the Easy computer", "marjj": "the Medium computer",
+            "expert": "the Hard computer"}.get(seat["plays_like"], "")  # the site's levels
+    assert ("plays like " + like if seat["plays_like"] else "more accurate than any") \
+        in line.inner_text()
     # the page opens at the first marked move, with its mark, loss and best move shown
     verdict = rv.get_by_test_id("decision-mark")
     verdict.wait_for(state="visible")

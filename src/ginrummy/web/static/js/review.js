@@ -136,6 +136,17 @@ function show(d) {
   go(firstMark >= 0 ? firstMark : 0);
 }
 
+/** The bot a rating reviews like, as this site's players know the computers (its levels
+ * easy, medium and hard are the bots easy, marjj and expert). */
+const LIKE = {
+  expert: "the Hard computer",
+  strong: "a computer between Medium and Hard",
+  marjj: "the Medium computer",
+  simple: "a computer between Easy and Medium",
+  easy: "the Easy computer",
+  random: "a computer playing at random",
+};
+
 function renderSummary() {
   const d = R.data;
   const rows = d.scope.seats.map((s) => {
@@ -164,7 +175,7 @@ function renderSummary() {
   // the bot that reviews alike (docs/review.md).
   const ratings = d.scope.seats.filter((s) => d.review.seats[s].rating).map((s) => {
     const x = d.review.seats[s];
-    const like = x.plays_like ? `plays like ${x.plays_like}` : "more accurate than any computer player";
+    const like = x.plays_like ? `plays like ${LIKE[x.plays_like] || x.plays_like}` : "more accurate than any computer player";
     return el("p", { class: "rv-rating-line", "data-testid": `rating-seat-${s}` },
       `${nameOf(s)}: `, el("span", { class: "rv-rating", text: x.rating }), ` (${like})`);
   });
