@@ -12,7 +12,12 @@ docs/review_calibration.json; ``--summary`` prints the tables of docs/review.md 
     python3 scripts/review_calibration.py --decisions 800 --jobs 2 --only random easy simple
     python3 scripts/review_calibration.py --decisions 800 --jobs 2 --only marjj strong expert
     python3 scripts/review_calibration.py --decisions 1600 --jobs 2 --only marjj --extend
+    python3 scripts/review_calibration.py --decisions 1600 --jobs 2 --seed 2027 \
+        --out docs/review_calibration_2027.json
     python3 scripts/review_calibration.py --summary
+
+``--summary`` pools the stored runs (:data:`FILES`: each bot's decisions from both seeds;
+matches stay separate clusters); ``--summary --files F`` shows one run.
 
 Confidence intervals are clustered by match (decisions of one match are not independent).
 """
@@ -43,6 +48,8 @@ from ginrummy.review import (
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "review_calibration.json"
+FILES = (OUT, ROOT / "docs" / "review_calibration_2027.json")
+"""The calibration: two independent runs (seeds 2026 and 2027), pooled by ``--summary``."""
 BOTS = ["random", "easy", "simple", "marjj", "strong", "expert"]
 """Weakest first, as their match results order them (docs/results.md)."""
 
@@ -96,6 +103,19 @@ def rate(rows: list[list[float]], col: int) -> tuple[float, float]:
         return mean, 0.0
     se = (sum(x * x for x in by_match.values()) * k / (k - 1)) ** 0.5 / n
     return mean, se
+
+
+def pool(datas: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several stored runs as one: each bot's rows together, match numbers kept apart."""
+    out: dict[str, Any] = {"samples": datas[0]["samples"],
+                           "seed": [d["seed"] for d in datas], "bots": {}}
+    for k, d in enumerate(datas):
+        for bot, b in d["bots"].items():
+            o = out["bots"].setdefault(bot, {"matches": 0, "decisions": 0, "rows": []})
+            o["matches"] += b["matches"]
+            o["decisions"] += b["decisions"]
+            o["rows"] += [[r[0] + 100_000 * k, *r[1:]] for r in b["rows"]]
+    return out
 
 
 def summary(data: dict[str, Any]) -> str:
@@ -173,16 +193,21 @@ def main() -> None:
                     "others already in the file)")
     ap.add_argument("--extend", action="store_true", help="add matches to the bots' stored "
                     "results until each has --decisions")
-    ap.add_argument("--summary", action="store_true", help="print the tables and exit")
+    ap.add_argument("--summary", action="store_true",
+                    help="print the tables of the stored runs, pooled, and exit")
+    ap.add_argument("--files", nargs="+", type=Path, default=list(FILES),
+                    help="with --summary: the stored runs to pool")
+    ap.add_argument("--out", type=Path, default=OUT, help="where the run is stored")
     a = ap.parse_args()
+    if a.summary:
+        print(summary(pool([json.loads(f.read_text()) for f in a.files if f.exists()])))
+        return
+    out = a.out
     data: dict[str, Any] = {"samples": DEFAULT_SAMPLES, "seed": a.seed, "bots": {}}
-    if OUT.exists() and (a.summary or a.only or a.extend):
-        old = json.loads(OUT.read_text())
+    if out.exists() and (a.only or a.extend):
+        old = json.loads(out.read_text())
         if "rows" in next(iter(old["bots"].values()), {"rows": 0}):
             data = old
-    if a.summary:
-        print(summary(data))
-        return
     for bot in a.only or BOTS:
         if bot not in BOTS:
             ap.error(f"unknown bot {bot!r}: choose from {', '.join(BOTS)}")
@@ -196,12 +221,12 @@ def main() -> None:
                                       a.seed, a.jobs, old)
         data["bots"][bot]["per_match"] = a.hands_per_match
         data["bots"][bot]["seconds"] = round(spent + time.perf_counter() - t, 1)
-        if OUT.exists() and a.only:  # keep bots another run stored meanwhile
-            stored = json.loads(OUT.read_text())
+        if out.exists() and a.only:  # keep bots another run stored meanwhile
+            stored = json.loads(out.read_text())
             if stored.get("seed") == a.seed and "rows" in next(iter(stored["bots"].values()),
                                                                {"rows": 0}):
                 data["bots"] = {**stored["bots"], bot: data["bots"][bot]}
-        OUT.write_text(json.dumps(data) + "\n")
+        out.write_text(json.dumps(data) + "\n")
     print(summary(data))
 
 

@@ -36,26 +36,23 @@ __all__ = [
 # Rating words by the unbiased error rate (mean normalized loss per decision, each
 # cross-fitted so that the best of a few noisy estimates does not inflate it; see
 # ginrummy.review.grade), best first: a seat whose rate is below a bound earns its word,
-# and plays about as accurately as the bot named in PLAYS_LIKE. From reviews of the
-# project's bots against a common opponent (docs/review.md: the data, how they were made,
-# and what they cannot tell apart): "World class" is below the lower end of the `expert`
-# bot's 95% interval, the other bounds lie halfway between neighbouring bots, whose rates
-# order them as their results do.
+# and plays about as accurately as the bots named in PLAYS_LIKE. From reviews of the
+# project's bots against a common opponent, two independent runs pooled (docs/review.md:
+# the data, how they were made, and what they cannot tell apart): "World class" is below
+# the lower end of the `expert` bot's 95% interval, the other bounds lie halfway between
+# neighbouring bands' bots. `simple`, `marjj` and `strong` review in that order but
+# within one another's noise, and share a band.
 RATINGS: tuple[tuple[float, str], ...] = (
-    (0.0012, "World class"),
-    (0.00283, "Expert"),
-    (0.00364, "Advanced"),
-    (0.00489, "Intermediate"),
-    (0.00616, "Casual"),
-    (0.00966, "Beginner"),
+    (0.00128, "World class"),
+    (0.00296, "Expert"),
+    (0.00601, "Advanced"),
+    (0.00976, "Beginner"),
     (float("inf"), "Awful"),
 )
 PLAYS_LIKE: dict[str, str | None] = {
     "World class": None,
     "Expert": "expert",
-    "Advanced": "strong",
-    "Intermediate": "marjj",
-    "Casual": "simple",
+    "Advanced": "strong, marjj or simple",
     "Beginner": "easy",
     "Awful": "random",
 }
@@ -66,7 +63,7 @@ def rating_for(error_rate: float) -> str:
     """The rating word for an error rate.
 
     >>> rating_for(0.0), rating_for(0.002), rating_for(0.0045), rating_for(1.0)
-    ('World class', 'Expert', 'Intermediate', 'Awful')
+    ('World class', 'Expert', 'Advanced', 'Awful')
     """
     for bound, word in RATINGS:
         if error_rate < bound:
@@ -110,7 +107,7 @@ def seat_totals(decisions: Sequence[tuple[float, float, str | None, float]]) -> 
 
 
 def _rating_words(rating: str | None, plays_like: str | None) -> str:
-    """``Intermediate (marjj)``, ``World class`` or ``-``."""
+    """``Beginner (easy)``, ``World class`` or ``-``."""
     if rating is None:
         return "-"
     return f"{rating} ({plays_like})" if plays_like else rating

@@ -145,6 +145,7 @@ const LIKE = {
   simple: "a computer between Easy and Medium",
   easy: "the Easy computer",
   random: "a computer playing at random",
+  "strong, marjj or simple": "the Medium computer",
 };
 
 function renderSummary() {
