@@ -14,6 +14,8 @@ docs/review_calibration.json; ``--summary`` prints the tables of docs/review.md 
     python3 scripts/review_calibration.py --decisions 1600 --jobs 2 --only marjj --extend
     python3 scripts/review_calibration.py --decisions 1600 --jobs 2 --seed 2027 \
         --out docs/review_calibration_2027.json
+    python3 scripts/review_calibration.py --decisions 1600 --jobs 2 --seed 2028 \
+        --only simple marjj strong --out docs/review_calibration_2028.json
     python3 scripts/review_calibration.py --summary
 
 ``--summary`` pools the stored runs (:data:`FILES`: each bot's decisions from both seeds;
@@ -48,8 +50,10 @@ from ginrummy.review import (
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "review_calibration.json"
-FILES = (OUT, ROOT / "docs" / "review_calibration_2027.json")
-"""The calibration: two independent runs (seeds 2026 and 2027), pooled by ``--summary``."""
+FILES = (OUT, ROOT / "docs" / "review_calibration_2027.json",
+         ROOT / "docs" / "review_calibration_2028.json")
+"""The calibration: independent runs (seeds 2026 and 2027 of every bot, 2028 of the three
+that review alike), pooled by ``--summary``."""
 BOTS = ["random", "easy", "simple", "marjj", "strong", "expert"]
 """Weakest first, as their match results order them (docs/results.md)."""
 

@@ -37,15 +37,15 @@ __all__ = [
 # cross-fitted so that the best of a few noisy estimates does not inflate it; see
 # ginrummy.review.grade), best first: a seat whose rate is below a bound earns its word,
 # and plays about as accurately as the bots named in PLAYS_LIKE. From reviews of the
-# project's bots against a common opponent, two independent runs pooled (docs/review.md:
+# project's bots against a common opponent, independent runs pooled (docs/review.md:
 # the data, how they were made, and what they cannot tell apart): "World class" is below
 # the lower end of the `expert` bot's 95% interval, the other bounds lie halfway between
-# neighbouring bands' bots. `simple`, `marjj` and `strong` review in that order but
-# within one another's noise, and share a band.
+# neighbouring bands' bots. `simple`, `marjj` and `strong` review alike (within one
+# another's noise, in a different order in each run) and share a band.
 RATINGS: tuple[tuple[float, str], ...] = (
     (0.00128, "World class"),
-    (0.00296, "Expert"),
-    (0.00601, "Advanced"),
+    (0.00307, "Expert"),
+    (0.00589, "Advanced"),
     (0.00976, "Beginner"),
     (float("inf"), "Awful"),
 )
