@@ -44,7 +44,7 @@ from ginrummy.bots.strong import StrongBot
 from ginrummy.equity import after_hand, relative_stakes
 from ginrummy.evaluator import KNOCK_BIAS, Evaluator
 from ginrummy.evaluator.belief import Belief, BeliefParams
-from ginrummy.evaluator.rollout import DRAW, KNOCK_TURNS, play_out, settle_knock
+from ginrummy.evaluator.rollout import KNOCK_TURNS, settle_knock
 from ginrummy.hand import Action, Phase, View
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
@@ -235,19 +235,19 @@ def knock_bias(waits: list[Waited], params: BeliefParams, samples: int,
 
 def _waited_out(w: Waited, rng: random.Random) -> float:
     """The match-winning chance of the play-outs from the real position after the action
-    played: the opponent's real hand, the real unseen cards as the stock, shuffled."""
+    played (the evaluator's own step, on the real cards): the opponent's real hand, the
+    real unseen cards as the stock, shuffled."""
     me, v = w.view.seat, w.view
-    assert w.played.card is not None
     k = Knowledge.of(v)
     hands = [0, 0]
-    hands[me], hands[1 - me] = k.mine & ~w.played.card.mask, w.opp
+    hands[me], hands[1 - me] = k.mine, w.opp
     stock = list(w.stock)
     rng.shuffle(stock)
     turns = [0, 0]
-    turns[me], turns[1 - me] = k.my_discards + 1, k.opp_discarded.bit_count()
-    pile = [c.index for c in v.discards] + [w.played.card.index]
-    scorer, pts = (-1, 0) if len(stock) <= 2 else play_out(
-        hands, stock, pile, 1 - me, DRAW, -1, turns, v.knock_limit, v.dealer)
+    turns[me], turns[1 - me] = k.my_discards, k.opp_discarded.bit_count()
+    pile = [c.index for c in v.discards]
+    scorer, pts = Evaluator._apply(w.played, v, hands, stock, pile, turns, v.knock_limit,
+                                   v.dealer, {}, 0)
     return after_hand(v.scores, v.dealer, me, None if scorer < 0 else scorer, pts, v.options)
 
 

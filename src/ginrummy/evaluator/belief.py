@@ -20,7 +20,7 @@ how they came to be held:
    question lives: at positions where a patient player (``marjj``, ``strong``) could
    knock and played on, the knock's exact showdown against sampled hands matches it
    against the real hand, and the play-outs of playing on against sampled hands match
-   those against the real hand, both within 0.3 points of match-winning chance (the
+   those against the real hand, both within about 0.4 points of match-winning chance (the
    earlier 1.0 and 1.5 overvalued the knock by 0.7 and undervalued waiting by 0.4;
    docs/bots.md, "Knock or play on"). The card and undercut reliability tables improved
    with them;
