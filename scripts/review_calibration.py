@@ -16,9 +16,11 @@ docs/review_calibration.json; ``--summary`` prints the tables of docs/review.md 
         --out docs/review_calibration_2027.json
     python3 scripts/review_calibration.py --decisions 1600 --jobs 2 --seed 2028 \
         --only simple marjj strong --out docs/review_calibration_2028.json
+    python3 scripts/review_calibration.py --decisions 1600 --jobs 2 --seed 2029 \
+        --only simple marjj strong --out docs/review_calibration_2029.json
     python3 scripts/review_calibration.py --summary
 
-``--summary`` pools the stored runs (:data:`FILES`: each bot's decisions from both seeds;
+``--summary`` pools the stored runs (:data:`FILES`: each bot's decisions from every seed;
 matches stay separate clusters); ``--summary --files F`` shows one run.
 
 Confidence intervals are clustered by match (decisions of one match are not independent).
@@ -51,9 +53,10 @@ from ginrummy.review import (
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "review_calibration.json"
 FILES = (OUT, ROOT / "docs" / "review_calibration_2027.json",
-         ROOT / "docs" / "review_calibration_2028.json")
-"""The calibration: independent runs (seeds 2026 and 2027 of every bot, 2028 of the three
-that review alike), pooled by ``--summary``."""
+         ROOT / "docs" / "review_calibration_2028.json",
+         ROOT / "docs" / "review_calibration_2029.json")
+"""The calibration: independent runs (seeds 2026 and 2027 of every bot, 2028 and 2029 of
+the three closest in strength), pooled by ``--summary``."""
 BOTS = ["random", "easy", "simple", "marjj", "strong", "expert"]
 """Weakest first, as their match results order them (docs/results.md)."""
 
@@ -123,11 +126,12 @@ def pool(datas: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def summary(data: dict[str, Any]) -> str:
-    """Markdown: each bot's error rates (normalized, which the rating goes by, and raw) and
-    marks per 100 decisions at the shipped thresholds; the ordering check; the rating
-    scale with the bounds the data suggest (halfway between adjacent bots)."""
-    lines = ["| bot | matches | decisions | rating rate (unbiased) | 95% CI | normalized "
-             "error rate | raw error rate | ?! /100 | ? /100 | ?? /100 |",
+    """Markdown: each bot's error rates (normalized, which the rating goes by; cross-fitted,
+    its lower bound; raw) and marks per 100 decisions at the shipped thresholds; the
+    ordering check; the rating scale with the bounds the data suggest (halfway between
+    adjacent bots)."""
+    lines = ["| bot | matches | decisions | error rate (normalized; the rating's) | 95% CI "
+             "| cross-fitted rate | raw error rate | ?! /100 | ? /100 | ?? /100 |",
              "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |"]
     rates: list[tuple[str, float, float]] = []
     kinds: dict[str, dict[str, tuple[int, float]]] = {}
@@ -137,9 +141,8 @@ def summary(data: dict[str, Any]) -> str:
             continue
         rows = d["rows"]
         n = len(rows)
-        col = 3 if all(len(r) > 3 for r in rows) else 2
-        mean, se = rate(rows, col)
-        norm, _ = rate(rows, 2)
+        mean, se = rate(rows, 2)
+        crossed = f"{100 * rate(rows, 3)[0]:.2f}%" if all(len(r) > 3 for r in rows) else "-"
         raw, _ = rate(rows, 1)
         xs = [r[2] for r in rows]
         inac = sum(1 for x in xs if INACCURACY <= x < MISTAKE)
@@ -148,16 +151,16 @@ def summary(data: dict[str, Any]) -> str:
         rates.append((bot, mean, se))
         lines.append(f"| {bot} | {d['matches']} | {n} | {100 * mean:.2f}% | "
                      f"{100 * (mean - 1.96 * se):.2f} - {100 * (mean + 1.96 * se):.2f}% | "
-                     f"{100 * norm:.2f}% | {100 * raw:.2f}% | "
+                     f"{crossed} | {100 * raw:.2f}% | "
                      f"{100 * inac / n:.1f} | {100 * mist / n:.1f} | {100 * blun / n:.1f} |")
-        if col == 3:
+        if all(len(r) > 4 for r in rows):
             for r in rows:
                 c, tot = kinds.setdefault(bot, {}).get(r[4], (0, 0.0))
-                kinds[bot][r[4]] = (c + 1, tot + r[3])
+                kinds[bot][r[4]] = (c + 1, tot + r[2])
     if kinds:
         names = ["offer", "draw", "discard", "knock", "no knock"]
         lines += ["", "Where the rating rate comes from: decisions per 100 of each kind, and "
-                  "each kind's share of the rate (unbiased normalized loss per 100 decisions "
+                  "each kind's share of the rate (normalized loss per 100 decisions "
                   "of all kinds):", "",
                   "| bot | " + " | ".join(names) + " |",
                   "| --- |" + " ---: |" * len(names)]

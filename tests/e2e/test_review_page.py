@@ -122,7 +122,7 @@ def test_hint_then_review_with_marks_graph_and_keys(
     line.first.wait_for(state="visible")
     assert line.count() == 1 and seat["rating"] in line.inner_text()
     like = {"easy": "the Easy computer", "marjj": "the Medium computer",
-            "strong, marjj or simple": "the Medium computer",
+            "strong or marjj": "the Medium computer",
             "expert": "the Hard computer"}.get(seat["plays_like"], "")  # the site's levels
     assert ("plays like " + like if seat["plays_like"] else "more accurate than any") \
         in line.inner_text()

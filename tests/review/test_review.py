@@ -63,8 +63,8 @@ def _review(capsys: pytest.CaptureFixture[str], path: Path, *args: str) -> tuple
 
 def _check_shape(review: dict[str, Any], record: dict[str, Any]) -> None:
     """§7: keys, indexes into the record, losses never negative, best >= played; the
-    normalized loss is the loss at the hand's stakes and the marks go by it; the rating
-    goes by the unbiased rate."""
+    normalized loss is the loss at the hand's stakes and the marks and the rating go by it;
+    the cross-fitted figure is reported beside it."""
     assert review["unit"] == "match"
     assert len(review["seats"]) == 2
     counts = [0, 0]
@@ -103,7 +103,7 @@ def _check_shape(review: dict[str, Any], record: dict[str, Any]) -> None:
             assert seat["error_rate_normalized"] == pytest.approx(rate, abs=1e-5)
             rate = sum(unbiased[s]) / counts[s]
             assert seat["error_rate_unbiased"] == pytest.approx(rate, abs=1e-5)
-            assert seat["rating"] == rating_for(seat["error_rate_unbiased"])
+            assert seat["rating"] == rating_for(seat["error_rate_normalized"])
             assert seat["plays_like"] == PLAYS_LIKE[seat["rating"]]
         marks = [mark_for(x) for x in norms[s]]
         assert (seat["inaccuracies"], seat["mistakes"], seat["blunders"]) == (
@@ -117,23 +117,35 @@ def test_thresholds_are_ordered() -> None:
     assert set(PLAYS_LIKE) == {w for _, w in RATINGS}
     # the bots from strongest to weakest fill the bands in order (docs/review.md)
     bots = [PLAYS_LIKE[w] for _, w in RATINGS if PLAYS_LIKE[w]]
-    assert bots == ["expert", "strong, marjj or simple", "easy", "random"]
+    assert bots == ["expert", "strong or marjj", "simple", "easy", "random"]
+
+
+def _calibrated_rates() -> dict[str, float]:
+    """Each bot's pooled normalized error rate in docs/review_calibration*.json, the
+    independent runs the bounds were chosen from."""
+    rows: dict[str, list[float]] = {}
+    for name in ("review_calibration.json", "review_calibration_2027.json",
+                 "review_calibration_2028.json", "review_calibration_2029.json"):
+        data = json.loads((Path(__file__).parents[2] / "docs" / name).read_text())
+        for bot, d in data["bots"].items():
+            rows.setdefault(bot, []).extend(r[2] for r in d["rows"])  # normalized loss
+    return {bot: sum(xs) / len(xs) for bot, xs in rows.items()}
 
 
 def test_rating_bounds_lie_between_the_calibrated_bots() -> None:
-    # docs/review_calibration*.json hold the reviews the bounds were chosen from
-    # (independent runs, pooled): each band's bots review inside it, so the bounds and the
-    # data cannot drift apart.
-    rows: dict[str, list[float]] = {}
-    for name in ("review_calibration.json", "review_calibration_2027.json",
-                 "review_calibration_2028.json"):
-        data = json.loads((Path(__file__).parents[2] / "docs" / name).read_text())
-        for bot, d in data["bots"].items():
-            rows.setdefault(bot, []).extend(r[3] for r in d["rows"])  # the unbiased rate
-    assert set(rows) == {"random", "easy", "simple", "marjj", "strong", "expert"}
-    for bot, xs in rows.items():
-        rate = sum(xs) / len(xs)
-        assert bot in (PLAYS_LIKE[rating_for(rate)] or ""), (bot, rate, rating_for(rate))
+    # each band's bots review inside it, so the bounds and the data cannot drift apart
+    rates = _calibrated_rates()
+    assert set(rates) == {"random", "easy", "simple", "marjj", "strong", "expert"}
+    for bot, rate in rates.items():
+        like = PLAYS_LIKE[rating_for(rate)] or ""
+        assert bot in like.split(" or "), (bot, rate, rating_for(rate))
+
+
+def test_calibrated_error_rates_order_the_bots_by_strength() -> None:
+    # issue 8: the error rates order the bots as their match results do (docs/results.md)
+    rates = _calibrated_rates()
+    weakest_first = ["random", "easy", "simple", "marjj", "strong", "expert"]
+    assert sorted(rates, key=lambda b: -rates[b]) == weakest_first, rates
 
 
 def test_review_json_shape_indexes_and_invariants(

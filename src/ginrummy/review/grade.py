@@ -7,8 +7,8 @@ action picks a shortlist (the best few and the played action); a second, indepen
 evaluation of the shortlist alone, with several times the samples per action, gives the
 played action's and the best's estimates, from the same samples. Screening first and
 measuring on fresh samples keeps the luck of the screen (the best of twenty noisy
-estimates is biased upwards) out of the loss; the rating's figure is cross-fitted on the
-measure's samples as well (see :class:`Graded`). Evaluations run in worker processes
+estimates is biased upwards) out of the loss; a cross-fitted figure, the loss's lower
+bound, is reported beside it (see :class:`Graded`). Evaluations run in worker processes
 (``jobs``); each moment gets its own evaluator seeded from ``(seed, hand, action)``, so the
 result does not depend on the number of workers or on the order of the work.
 """
@@ -235,11 +235,12 @@ class Graded:
     """A graded decision: the played and best actions with their values from one
     evaluation, the win chance lost (never negative), the mark and the reason in words;
     ``stakes`` is the hand's relative stakes and ``normalized`` the loss divided by them
-    (:func:`normalize`), which the mark goes by. ``unbiased`` is the normalized loss
-    cross-fitted on the measure's samples (:meth:`Evaluation.cross_fitted_loss`: chosen
-    on one half, measured on the other; negative when the played action measured
-    better): its mean over many decisions carries no winner's curse, so the error rate
-    and rating go by it (docs/review.md)."""
+    (:func:`normalize`), which the mark and the rating go by. ``unbiased`` is the
+    normalized loss cross-fitted on the measure's samples
+    (:meth:`Evaluation.cross_fitted_loss`: chosen on one half, measured on the other;
+    negative when the played action measured better): its mean carries no winner's curse
+    but undercounts a little (a half-sample choice misses the best now and then), so the
+    two means bracket a player's true loss (docs/review.md)."""
 
     moment: Moment
     played: ActionValue

@@ -33,26 +33,27 @@ __all__ = [
     "seat_totals",
 ]
 
-# Rating words by the unbiased error rate (mean normalized loss per decision, each
-# cross-fitted so that the best of a few noisy estimates does not inflate it; see
-# ginrummy.review.grade), best first: a seat whose rate is below a bound earns its word,
-# and plays about as accurately as the bots named in PLAYS_LIKE. From reviews of the
-# project's bots against a common opponent, independent runs pooled (docs/review.md:
-# the data, how they were made, and what they cannot tell apart): "World class" is below
-# the lower end of the `expert` bot's 95% interval, the other bounds lie halfway between
-# neighbouring bands' bots. `simple`, `marjj` and `strong` review alike (within one
-# another's noise, in a different order in each run) and share a band.
+# Rating words by the error rate (the mean normalized loss per decision: the losses the
+# review shows, each scaled to a first hand's stakes), best first: a seat whose rate is
+# below a bound earns its word, and plays about as accurately as the bots named in
+# PLAYS_LIKE. From reviews of the project's bots against a common opponent, independent
+# runs pooled (docs/review.md: the data, how they were made, and what they cannot tell
+# apart): "World class" is below the lower end of the `expert` bot's 95% interval, the
+# other bounds lie halfway between neighbouring bands' bots. `strong` and `marjj` review
+# within each other's noise and share a band.
 RATINGS: tuple[tuple[float, str], ...] = (
-    (0.00128, "World class"),
-    (0.00307, "Expert"),
-    (0.00589, "Advanced"),
-    (0.00976, "Beginner"),
+    (0.00709, "World class"),
+    (0.00891, "Expert"),
+    (0.01114, "Advanced"),
+    (0.01258, "Intermediate"),
+    (0.01582, "Beginner"),
     (float("inf"), "Awful"),
 )
 PLAYS_LIKE: dict[str, str | None] = {
     "World class": None,
     "Expert": "expert",
-    "Advanced": "strong, marjj or simple",
+    "Advanced": "strong or marjj",
+    "Intermediate": "simple",
     "Beginner": "easy",
     "Awful": "random",
 }
@@ -62,8 +63,10 @@ PLAYS_LIKE: dict[str, str | None] = {
 def rating_for(error_rate: float) -> str:
     """The rating word for an error rate.
 
-    >>> rating_for(0.0), rating_for(0.002), rating_for(0.0045), rating_for(1.0)
-    ('World class', 'Expert', 'Advanced', 'Awful')
+    >>> rating_for(0.0), rating_for(0.008), rating_for(0.0105), rating_for(0.012)
+    ('World class', 'Expert', 'Advanced', 'Intermediate')
+    >>> rating_for(0.014), rating_for(0.02)
+    ('Beginner', 'Awful')
     """
     for bound, word in RATINGS:
         if error_rate < bound:
@@ -73,17 +76,19 @@ def rating_for(error_rate: float) -> str:
 
 def seat_totals(decisions: Sequence[tuple[float, float, str | None, float]]) -> dict[str, Any]:
     """A seat's §7 totals from its decisions' ``(loss, loss_normalized, mark,
-    loss_unbiased)``: count, error rates (raw, normalized and unbiased), marks, the rating
-    and the bot that plays alike. The rating goes by the unbiased rate: each loss is
-    measured against the action the review's first evaluation chose, so the noise of the
-    estimates averages out instead of adding up (docs/review.md). One place for every
-    front end that sums decisions (the command line, the web table).
+    loss_unbiased)``: count, error rates (raw, normalized and cross-fitted), marks, the
+    rating and the bot that plays alike. The rating goes by the normalized rate, the mean
+    of the losses the review shows, which ordered the bots as their strength does in
+    every calibration run (docs/review.md); the cross-fitted rate is its lower bound. One
+    place for every front end that sums decisions (the command line, the web table).
 
     >>> t = seat_totals([(0.0, 0.0, None, -0.004), (0.02, 0.04, "inaccuracy", 0.03)])
     >>> t["error_rate"], t["error_rate_normalized"], t["error_rate_unbiased"]
     (0.01, 0.02, 0.013)
     >>> t["inaccuracies"], t["rating"], t["plays_like"]
     (1, 'Awful', 'random')
+    >>> seat_totals([(0.01, 0.01, None, 0.004)])["rating"]
+    'Advanced'
     >>> seat_totals([])["rating"] is None
     True
     """
@@ -92,7 +97,7 @@ def seat_totals(decisions: Sequence[tuple[float, float, str | None, float]]) -> 
     norm = round(sum(d[1] for d in decisions) / n, 5) if n else 0.0
     unbiased = round(sum(d[3] for d in decisions) / n, 5) if n else 0.0
     marks = [d[2] for d in decisions]
-    rating = rating_for(unbiased) if n else None
+    rating = rating_for(norm) if n else None
     return {
         "decisions": n,
         "error_rate": rate,
@@ -193,8 +198,8 @@ class Review:
     # ------------------------------------------------------------------ summaries
 
     def seat_summary(self, seat: int) -> dict[str, Any]:
-        """The §7 ``seats`` entry, plus the normalized and unbiased error rates (the rating
-        goes by the latter), the bot that plays alike, luck, result and luck-adjusted
+        """The §7 ``seats`` entry, plus the normalized and cross-fitted error rates (the
+        rating goes by the former), the bot that plays alike, luck, result and luck-adjusted
         result."""
         gs = self.of_seat(seat)
         reviewed = seat in self.seats and self.match is not None
@@ -306,7 +311,7 @@ class Review:
             d = self.seat_summary(s)
             lines.append(
                 f"  {self.name(s):<22}{d['decisions']:>10}"
-                f"{100 * d['error_rate_unbiased']:>11.2f}%"
+                f"{100 * d['error_rate_normalized']:>11.2f}%"
                 f"{d['inaccuracies']:>5}{d['mistakes']:>4}{d['blunders']:>4}  "
                 f"{_rating_words(d['rating'], d['plays_like']):<40}"
                 f"{'-' if d['luck'] is None else format(d['luck'], '+.0%'):>8}"
@@ -314,8 +319,8 @@ class Review:
                 f"{'-' if d['luck_adjusted'] is None else format(d['luck_adjusted'], '.0%'):>10}")
         lines.append("")
         lines.append("Error rate: win chance lost per decision, each loss scaled to the stakes of "
-                     "a match's first hand and measured against the evaluator's first choice "
-                     "(so a close call can count below zero; the rating goes by it). Marks: "
+                     "a match's first hand (the losses shown above, averaged; the rating goes "
+                     "by it). Marks: "
                      "?! inaccuracy, ? mistake, ?? blunder. Luck: win chance gained from the "
                      "deal and stock draws.")
         if self.error is not None:

@@ -394,8 +394,8 @@ def assemble(match: Match, scope: Scope, parts: dict[str, Any],
         if rev.complete and result is not None:
             adjusted = round(result - luck[s] + luck[1 - s], 4)
         # the same totals, rating and "plays like" as the command line (one place); a part
-        # stored before losses were normalized (or before the unbiased figure) counts what
-        # it has
+        # stored before losses were normalized (or before the cross-fitted figure) counts
+        # what it has
         totals = seat_totals([
             (float(d["loss"]), float(d.get("loss_normalized", d["loss"])), d["mark"],
              float(d.get("loss_unbiased", d.get("loss_normalized", d["loss"]))))

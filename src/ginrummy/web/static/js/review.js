@@ -145,7 +145,7 @@ const LIKE = {
   simple: "a computer between Easy and Medium",
   easy: "the Easy computer",
   random: "a computer playing at random",
-  "strong, marjj or simple": "the Medium computer",
+  "strong or marjj": "the Medium computer",
 };
 
 function renderSummary() {
@@ -158,9 +158,9 @@ function renderSummary() {
       el("th", { scope: "row", text: nameOf(s) }),
       el("td", { text: String(x.decisions) }),
       el("td", {
-        text: pct(x.error_rate_unbiased ?? x.error_rate_normalized ?? x.error_rate),
-        title: "Win chance lost per move, scaled by what each hand was worth and measured " +
-          `so that lucky samples cannot inflate it; the rating goes by it (raw: ${pct(x.error_rate)})`,
+        text: pct(x.error_rate_normalized ?? x.error_rate),
+        title: "Win chance lost per move (the losses marked on the moves, averaged), scaled " +
+          `by what each hand was worth; the rating goes by it (unscaled: ${pct(x.error_rate)})`,
       }),
       el("td", { class: "rv-sym inaccuracy", text: String(x.inaccuracies) }),
       el("td", { class: "rv-sym mistake", text: String(x.mistakes) }),
