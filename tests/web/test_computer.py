@@ -29,7 +29,9 @@ def _view() -> object:
 
 def test_pool_decides_like_the_bot_in_process() -> None:
     view = _view()
-    driver = ComputerDriver(workers=1, inline=frozenset())
+    # a generous cap: the first decision waits for the worker process to start, which
+    # takes seconds on a loaded machine (the cap's own behaviour is tested below)
+    driver = ComputerDriver(workers=1, inline=frozenset(), decision_timeout=120.0)
     try:
         d = _run(driver.decide("simple", None, 7, view))  # type: ignore[arg-type]
     finally:

@@ -87,8 +87,10 @@ def _next(c: TestClient, mid: str, tokens: list[str]) -> None:
         assert r.status_code == 200, r.text
 
 
-def _review(c: TestClient, mid: str, token: str, timeout: float = 60) -> dict[str, Any]:
-    """Ask for the review and poll (POST, as the page does) until it is done."""
+def _review(c: TestClient, mid: str, token: str, timeout: float = 300) -> dict[str, Any]:
+    """Ask for the review and poll (POST, as the page does) until it is done; the
+    deadline only catches a review that never ends (a whole match's review takes over a
+    minute on a loaded 2-core machine; speed is a benchmark, docs/review.md)."""
     deadline = time.monotonic() + timeout
     while True:
         r = c.post(f"/api/matches/{mid}/review", headers=auth(token))
