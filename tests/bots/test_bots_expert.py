@@ -103,3 +103,36 @@ def test_the_play_out_opponent_adapts_to_the_knocking_habit_shown() -> None:
     fixed = ExpertBot(1, samples=2, adapt=0)
     play_match(fixed, make_bot("simple", 2), seed=5, first_dealer=0)
     assert fixed.evaluator.quick == 0.5
+
+
+def test_the_search_weighs_knocks_where_strong_plays_on_r6() -> None:
+    """Where a knock short of gin is legal and `strong` plays on, the search weighs the
+    least-deadwood knock beside the plain discards (the calibrated belief values knocks
+    without bias); with ``add_knocks=False`` only plain discards are weighed."""
+    from ginrummy.knowledge import Knowledge
+    from ginrummy.melds import deadwood_by_discard_mask
+
+    match = Match(seed=3)
+    strong = make_bot("strong", 3)
+    bot = ExpertBot(3, samples=4)
+    plain = ExpertBot(3, samples=4, add_knocks=False)
+    for _ in range(400):
+        seat = match.to_play
+        assert seat is not None
+        view = match.view(seat)
+        default = strong.decide(view)
+        knocks = [a for a in view.legal if a.knock]
+        if knocks and not default.knock:
+            k = Knowledge.of(view)
+            table = deadwood_by_discard_mask(k.mine)
+            cands = bot._discard_candidates(view, k, default)
+            weighed = [a for a in cands if a.knock]
+            assert weighed and all(a in view.legal for a in weighed)
+            least = min(table[a.card.index] for a in knocks if a.card is not None)
+            assert any(a.card is not None and table[a.card.index] == least for a in weighed)
+            assert not any(a.knock for a in plain._discard_candidates(view, k, default))
+            return
+        match.play(default, seat)
+        if match.awaiting_deal():
+            match.start_hand()
+    raise AssertionError("no position where strong played on past a legal knock")

@@ -33,11 +33,10 @@ from .strong import StrongBot, draw_outlook
 
 __all__ = ["EXPERT_BELIEF", "ExpertBot", "expert_fast"]
 
-EXPERT_BELIEF = BeliefParams(improve=0.8, took_factor=1.5, quick_improve=0.8)
-"""The belief ``expert`` searches with, the one it was screened and confirmed at: the
-opponent's hand improved 0.8 times a turn (0.8 too for a quick knocker), cards that meld
-with its pile takes 1.5 times as likely. The calibrated belief the review uses (0.9 a
-turn, 2.5) and the earlier 1.0 screened no better (docs/bots.md, "Knock or play on")."""
+EXPERT_BELIEF = BeliefParams()
+"""The belief ``expert`` searches with: the calibrated one, the same the review grades
+with (docs/bots.md, "Knock or play on"), whose estimate of a knock short of gin is
+unbiased, so the search may weigh knocks of its own."""
 
 
 class ExpertBot(StrongBot):
@@ -47,7 +46,8 @@ class ExpertBot(StrongBot):
     plain discards (by ``strong``'s score) are weighed, and the default is overruled when
     the gain exceeds ``z`` paired standard errors. In a share ``quick`` of the sampled
     deals the opponent knocks as soon as it may (players differ: ``simple`` does, ``marjj``
-    does not); ``knocks`` lets the search call off ``strong``'s knocks. With ``adapt`` > 0
+    does not); ``knocks`` lets the search call off ``strong``'s knocks, ``add_knocks``
+    weigh knocks where ``strong`` plays on. With ``adapt`` > 0
     that share follows the knocking habit the opponent has shown in this match
     (:meth:`hand_over`), the prior counting as ``adapt`` hands.
     """
@@ -56,7 +56,8 @@ class ExpertBot(StrongBot):
 
     def __init__(self, seed: int | None = None, *, samples: int = 48,
                  budget_ms: float = 1000.0, shortlist: int = 3, z: float = 1.0,
-                 knocks: bool = False, quick: float = 0.5, adapt: float = 2.0) -> None:
+                 knocks: bool = False, add_knocks: bool = True, quick: float = 0.5,
+                 adapt: float = 2.0) -> None:
         super().__init__(seed)
         self.evaluator = Evaluator(samples=samples, budget_ms=budget_ms,
                                    seed=0 if seed is None else seed, quick=quick,
@@ -68,6 +69,7 @@ class ExpertBot(StrongBot):
         self.budget_ms = budget_ms
         self.shortlist = shortlist
         self.knocks = knocks
+        self.add_knocks = add_knocks
         self.z = z
         self.last: Evaluation | None = None
         self.default: Action | None = None
@@ -139,7 +141,8 @@ class ExpertBot(StrongBot):
 
     def _discard_candidates(self, view: View, k: Knowledge, default: Action) -> list[Action]:
         """The default, the best ``shortlist`` plain discards by ``strong``'s score, and the
-        knocks among them or with the least deadwood; none when the default is gin."""
+        knocks among them or with the least deadwood (``add_knocks``; where ``strong``
+        knocks, only with ``knocks``); none when the default is gin."""
         table = deadwood_by_discard_mask(k.mine)
         if default.knock and default.card is not None and table[default.card.index] == 0:
             return []  # gin
@@ -156,16 +159,16 @@ class ExpertBot(StrongBot):
         out = [default]
         for i in ranked:
             out.append(Action.discard(Card.from_index(i)))
-        # With ``knocks`` the search may call off strong's knock, never add one: the belief
-        # under-rates late undercuts (docs/bots.md), so searched knocks were undercut often;
-        # calling knocks off lost to the quick-knocking ``simple``, so by default it is off.
-        knocks = [a for a in view.legal if a.knock and a.card is not None] \
-            if default.knock and self.knocks else []
+        # Knocks short of gin where strong plays on: the calibrated belief values them
+        # without bias (with the earlier belief, searched knocks were undercut often).
+        # Calling strong's knocks off (``knocks``) lost to the quick-knocking ``simple``.
+        allowed = self.knocks if default.knock else self.add_knocks
+        knocks = [a for a in view.legal if a.knock and a.card is not None] if allowed else []
         if knocks:
-            lowest = min(knocks, key=lambda a: (table[a.card.index] if a.card else 0,
-                                                scores.get(a.card.index if a.card else 0, 0)))
-            out.append(lowest)
-            out += [a for a in knocks if a.card is not None and a.card.index in ranked]
+            held = {a.card for a in out}
+            out.append(min(knocks, key=lambda a: (table[a.card.index] if a.card else 0,
+                                                  a.card.index if a.card else 0)))
+            out += [a for a in knocks if a.card in held]
         seen: list[Action] = []
         for a in out:
             if a not in seen:
