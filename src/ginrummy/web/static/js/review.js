@@ -136,16 +136,15 @@ function show(d) {
   go(firstMark >= 0 ? firstMark : 0);
 }
 
-/** The bot a rating reviews like, as this site's players know the computers (its levels
- * easy, medium and hard are the bots easy, marjj and expert). */
+/** The bots a rating reviews like (ginrummy.review.PLAYS_LIKE), as this site's players
+ * know the computers (its levels easy, medium and hard are the bots easy, marjj and
+ * expert). */
 const LIKE = {
   expert: "the Hard computer",
-  strong: "a computer between Medium and Hard",
-  marjj: "the Medium computer",
+  "strong or marjj": "the Medium computer",
   simple: "a computer between Easy and Medium",
   easy: "the Easy computer",
   random: "a computer playing at random",
-  "strong or marjj": "the Medium computer",
 };
 
 function renderSummary() {
