@@ -58,3 +58,37 @@ def test_knowledge_agrees_with_the_hidden_state_r11(seed: int, moves: int) -> No
                 assert k.taken == expect
         if step < moves:
             m.play(rng.choice(m.legal_actions()))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), moves=st.integers(0, 200))
+def test_the_opponents_latest_discard_and_its_hand_then_r5_r11(seed: int, moves: int) -> None:
+    """``opp_last_discard`` is the opponent's latest discard while it has not drawn since:
+    its hand then was its hand now plus that card; ``opp_last_taken`` the pile card it took
+    on that turn (R5), which it still holds."""
+    m = Match(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves + 1):
+        if m.is_over():
+            break
+        hand = m.hand
+        for me in (0, 1):
+            view = hand.view(me)
+            k = Knowledge.of(view)
+            opp = 1 - me
+            ops = [op for op in hand.history if op.seat == opp]
+            last = ops[-1] if ops else None
+            if last is not None and last.action.act == "discard" and not last.action.knock:
+                assert last.action.card is not None
+                assert k.opp_last_discard == last.action.card.index
+                took = ops[-2] if len(ops) >= 2 else None
+                if took is not None and took.action.act == "draw" \
+                        and took.action.source == "discard":
+                    assert took.card is not None
+                    assert k.opp_last_taken == took.card.index
+                    assert hand.mask_of(opp) >> took.card.index & 1
+                else:
+                    assert k.opp_last_taken is None
+            elif last is None or last.action.act != "discard":
+                assert k.opp_last_discard is None and k.opp_last_taken is None
+        m.play(rng.choice(m.legal_actions()))

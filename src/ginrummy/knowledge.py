@@ -67,6 +67,12 @@ class Knowledge:
     unseen: int
     opp_unknown: int
     taken: int | None
+    opp_last_discard: int | None = None
+    """The opponent's latest discard when it has not drawn since (its hand then was its
+    hand now plus this card), else None."""
+    opp_last_taken: int | None = None
+    """The pile card the opponent took on the turn of ``opp_last_discard`` (R5: not
+    discardable then), else None."""
 
     @property
     def my_discards(self) -> int:
@@ -84,6 +90,9 @@ class Knowledge:
         my_discarded = 0
         opp_stock = 0
         taken: int | None = None
+        last_discard: int | None = None
+        last_taken: int | None = None
+        opp_took: int | None = None
         for op in view.history:
             action = op.action
             mine = op.seat == me
@@ -97,8 +106,10 @@ class Knowledge:
                     taken = card
                 else:
                     opp_known |= 1 << card
+                    opp_took, last_discard = card, None
             elif kind == "draw":
                 if not mine:
+                    opp_took, last_discard = None, None
                     opp_stock += 1
                     if pile:
                         opp_passed |= 1 << pile[-1]
@@ -114,6 +125,7 @@ class Knowledge:
                 else:
                     opp_known &= ~(1 << card)
                     opp_discarded |= 1 << card
+                    last_discard, last_taken = card, opp_took
         mine_mask = view.hand.mask
         pile_mask = 0
         for c in view.discards:
@@ -134,4 +146,6 @@ class Knowledge:
             unseen=unseen,
             opp_unknown=10 - opp_known.bit_count(),
             taken=taken,
+            opp_last_discard=last_discard,
+            opp_last_taken=None if last_discard is None else last_taken,
         )

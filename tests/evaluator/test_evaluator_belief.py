@@ -78,3 +78,42 @@ def test_a_quick_knocking_opponent_never_holds_a_knockable_hand() -> None:
     assert knockable[1] > 100 and knockable[0] < knockable[1] / 2
     assert knockable[0] < knockable[3] / 2
     assert knockable[2] > knockable[3] * 0.8
+
+
+def test_a_quick_knockers_latest_discard_left_the_least_deadwood() -> None:
+    """A quick knocker (here ``simple``) discards the card leaving the least deadwood: with
+    ``quick`` the samples in which its latest discard was not such a card are redrawn, so
+    they are clearly rarer than with ``quick_discards=False``."""
+    from ginrummy.melds import deadwood_by_discard_mask
+
+    def fits(k: Knowledge, hand: int) -> bool:
+        d = k.opp_last_discard
+        assert d is not None
+        table = deadwood_by_discard_mask(hand | 1 << d)
+        return table[d] <= min(v for i, v in table.items() if i != k.opp_last_taken)
+
+    from ginrummy.bots.simple import SimpleBot
+
+    match = Match(seed=13)
+    bots = [StrongBot(1), SimpleBot(2)]
+    seen: list[tuple[Knowledge, int]] = []
+    while not match.is_over() and len(match.hands) <= 3:
+        seat = match.to_play
+        assert seat is not None
+        view = match.view(seat)
+        if seat == 0:
+            seen.append((Knowledge.of(view), view.knock_limit))
+        match.play(bots[seat].decide(view), seat)
+    rng = random.Random(5)
+    misfits = [0, 0]
+    tested = 0
+    for k, limit in seen:
+        if k.opp_last_discard is None:
+            continue
+        tested += 1
+        for i, params in enumerate((BeliefParams(), BeliefParams(quick_discards=False))):
+            belief = Belief(k, limit, params)
+            misfits[i] += sum(not fits(k, belief.sample_hand(rng, quick=True))
+                              for _ in range(20))
+    assert tested > 10
+    assert misfits[1] > 50 and misfits[0] < misfits[1] / 2

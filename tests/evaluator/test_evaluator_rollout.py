@@ -13,6 +13,7 @@ from ginrummy.evaluator.rollout import (
     OFFER_NON_DEALER,
     choose_discard,
     completers,
+    least_deadwood_discard,
     play_out,
     wants_top,
 )
@@ -23,22 +24,26 @@ from ginrummy.melds import deadwood_by_discard_mask
 
 def _drive(hand: Hand, quick: int = 0) -> tuple[int, int]:
     """Play ``hand`` out through the core with the kernel's policy, card by card (seats
-    set in ``quick`` knock as soon as they may)."""
+    set in ``quick`` knock as soon as they may, take any up-card that melds and discard
+    for the least deadwood)."""
     turns = [0, 0]
     taken = -1
     while not hand.is_over():
         seat = hand.to_play
         assert seat is not None
+        q = bool(quick >> seat & 1)
         mask = hand.mask_of(seat)
         top = hand.top_discard
         if hand.phase is Phase.DISCARD:
             dead = sum(c.mask for c in hand.discards)
-            card, dw = choose_discard(mask, deadwood_by_discard_mask(mask), taken, dead)
+            table = deadwood_by_discard_mask(mask)
+            card, dw = least_deadwood_discard(table, taken) if q \
+                else choose_discard(mask, table, taken, dead)
             turns[seat] += 1
-            knock = dw <= hand.knock_limit and (dw == 0 or turns[seat] <= KNOCK_TURNS
-                                                or bool(quick >> seat & 1))
+            knock = dw <= hand.knock_limit and (dw == 0 or turns[seat] <= KNOCK_TURNS or q)
             hand.play(Action.discard(Card.from_index(card), knock))
-        elif top is not None and wants_top(mask, top.index):
+        elif top is not None and (in_some_meld(mask | top.mask, top.index) if q
+                                  else wants_top(mask, top.index)):
             taken = top.index
             hand.play(DRAW_DISCARD)
         else:
@@ -68,6 +73,19 @@ def _check(seed: int, quick: int) -> None:
     got = play_out(hands, stock, [deal.upcard.index], 1 - dealer, OFFER_NON_DEALER, -1,
                    [0, 0], 10, dealer, quick=quick)
     assert got == _drive(Hand(deal, dealer), quick)
+
+
+def test_a_quick_knockers_discard_leaves_the_least_deadwood_r5() -> None:
+    """A quick seat throws the card leaving the least deadwood, never the card it just took
+    from the pile (R5), ties to the higher card."""
+    rng = random.Random(11)
+    for _ in range(200):
+        h = sum(1 << i for i in rng.sample(range(52), 11))
+        table = deadwood_by_discard_mask(h)
+        taken = rng.choice([-1, *table])
+        card, dw = least_deadwood_discard(table, taken)
+        assert card != taken and dw == table[card]
+        assert dw == min(v for k, v in table.items() if k != taken)
 
 
 def test_completers_are_exactly_the_meld_completing_cards_r2() -> None:

@@ -28,7 +28,11 @@ how they came to be held:
    is redrawn (it would have knocked, R6), and one that allowed a knock in its first
    ``KNOCK_TURNS`` turns is redrawn with chance ``early_knock_reject``; for an opponent
    modelled as knocking as soon as it may (``quick``), any hand that allowed a knock
-   then is redrawn (when ``quick_consistent``).
+   then is redrawn (when ``quick_consistent``);
+5. a quick knocker races for a knock, so it discards the card leaving the least deadwood
+   (``simple`` does; the play-outs model it so, :mod:`.rollout`): a hand for which its
+   latest discard was not such a card is redrawn (``quick_discards``). Its hand then was
+   its hand now plus that card, so the test is exact.
 
 The stock is the rest of the unseen cards in a uniformly random order.
 ``scripts/calibration.py`` measures how well these probabilities match what happens.
@@ -59,6 +63,7 @@ class BeliefParams:
     early_knock_reject: float = 0.8
     retries: int = 4
     quick_consistent: bool = True
+    quick_discards: bool = True
 
 
 def _related(a: int, b: int) -> bool:
@@ -134,9 +139,22 @@ class Belief:
             return False
         if quick and dw <= self.knock_limit and self.params.quick_consistent:
             return False
+        if quick and self.params.quick_discards and not self._least_deadwood_discard(hand):
+            return False
         if dw <= self.knock_limit and self.opp_turns <= KNOCK_TURNS:
             return rng.random() >= self.params.early_knock_reject
         return True
+
+    def _least_deadwood_discard(self, hand: int) -> bool:
+        """Whether the opponent's latest discard left the least deadwood of the 11 cards it
+        held then (``hand`` plus that card), the card it had just taken excepted (R5);
+        True when there is no such discard to test."""
+        d = self.k.opp_last_discard
+        if d is None or hand >> d & 1:
+            return True
+        table = deadwood_by_discard_mask(hand | 1 << d)
+        taken = self.k.opp_last_taken
+        return table[d] <= min(v for i, v in table.items() if i != taken)
 
     def sample_hand(self, rng: random.Random, quick: bool = False) -> int:
         """One opponent hand (a 52-bit mask of its cards) from the belief; ``quick`` for an

@@ -11,6 +11,11 @@ cards, the discard pile and (for the live-card count) which cards are out of pla
   a knock is settled by the exact showdown (lay-offs, undercuts, R8-R9); a discard
   leaving two stock cards without a knock ends the hand dead (R7).
 
+A seat marked ``quick`` models a player who knocks as soon as it may (R6), and plays as
+such players do (``simple``, the challenge baseline): it races for a knock, not for gin,
+so it takes the pile's top card whenever the card lies in a meld (R2) and discards the
+card leaving the least deadwood (:func:`least_deadwood_discard`), with no regard for outs.
+
 No Python objects are built in the loop: hands are ints, the stock and pile are lists of
 card indexes. The state is passed as plain values so a compiled kernel could mirror it.
 
@@ -35,6 +40,7 @@ __all__ = [
     "by_discard",
     "choose_discard",
     "completers",
+    "least_deadwood_discard",
     "play_out",
     "settle_knock",
     "wants_top",
@@ -112,6 +118,26 @@ def choose_discard(h: int, table: dict[int, int], taken: int, dead: int) -> tupl
     return choice, table[choice]
 
 
+def least_deadwood_discard(table: dict[int, int], taken: int) -> tuple[int, int]:
+    """A quick knocker's discard: the card leaving the least deadwood (``table`` is
+    ``deadwood_by_discard_mask`` of the 11 cards), never ``taken``, the card just drawn
+    from the pile (R5); ties break towards the higher card, then the lower index.
+
+    >>> from ginrummy.cards import Card, cards_mask
+    >>> from ginrummy.melds import deadwood_by_discard_mask
+    >>> h, _ = cards_mask("AS 2S 3S 4H 5H 6H 9C 9D KC QD JH")
+    >>> card, left = least_deadwood_discard(deadwood_by_discard_mask(h), -1)
+    >>> str(Card.from_index(card)), left  # a ten-point card; 9 + 9 + 10 + 10 left
+    ('KC', 38)
+    """
+    card = -1
+    best = 1000
+    for k, v in table.items():
+        if k != taken and (v < best or v == best and (POINTS[k], -k) > (POINTS[card], -card)):
+            card, best = k, v
+    return card, best
+
+
 def by_discard(h: int, cache: dict[int, dict[int, int]]) -> dict[int, int]:
     """``deadwood_by_discard_mask(h)``, memoised in ``cache`` (with common random numbers
     the same hands recur across actions; callers must not modify the result)."""
@@ -155,7 +181,8 @@ def play_out(hands: list[int], stock: list[int], pile: list[int], to_play: int, 
     ``hands`` are both seats' masks (the mover holds 11 in ``DISCARD``), ``stock`` and
     ``pile`` lists of card indexes with the top at the end, ``turns`` each seat's
     discards so far, ``limit`` the knock limit (R6), ``cache`` a memo of discard tables
-    shared across calls. The lists are modified in place.
+    shared across calls, ``quick`` a bit per seat that knocks as soon as it may and plays
+    as a quick knocker (module docstring). The lists are modified in place.
     """
     memo: dict[int, dict[int, int]] = {} if cache is None else cache
     dead = 0
@@ -165,16 +192,20 @@ def play_out(hands: list[int], stock: list[int], pile: list[int], to_play: int, 
     while True:
         p = to_play
         h = hands[p]
+        q = quick >> p & 1
         if phase == DISCARD:
             discards += 1
             if discards > MAX_DISCARDS:
                 return -1, 0  # a cycle: no result, as a dead hand (R7)
             table = by_discard(h, memo)
-            card, dw = choose_discard(h, table, taken, dead)
+            if q:
+                card, dw = least_deadwood_discard(table, taken)
+            else:
+                card, dw = choose_discard(h, table, taken, dead)
             h &= ~(1 << card)
             hands[p] = h
             turns[p] += 1
-            if dw <= limit and (dw == 0 or turns[p] <= KNOCK_TURNS or quick >> p & 1):
+            if dw <= limit and (dw == 0 or turns[p] <= KNOCK_TURNS or q):
                 return settle_knock(p, h, hands[1 - p])
             pile.append(card)
             dead |= 1 << card
@@ -184,7 +215,8 @@ def play_out(hands: list[int], stock: list[int], pile: list[int], to_play: int, 
             phase = DRAW
             taken = -1
         elif phase == DRAW:
-            if pile and wants_top(h, pile[-1], memo):
+            if pile and (in_some_meld(h | 1 << pile[-1], pile[-1]) if q
+                         else wants_top(h, pile[-1], memo)):
                 taken = pile.pop()
                 dead &= ~(1 << taken)
                 hands[p] = h | 1 << taken
@@ -194,7 +226,7 @@ def play_out(hands: list[int], stock: list[int], pile: list[int], to_play: int, 
             phase = DISCARD
         else:  # the up-card offer (R4)
             top = pile[-1]
-            if wants_top(h, top, memo):
+            if in_some_meld(h | 1 << top, top) if q else wants_top(h, top, memo):
                 pile.pop()
                 dead &= ~(1 << top)
                 hands[p] = h | 1 << top

@@ -54,7 +54,7 @@ class HandTracker:
     """
 
     __slots__ = ("hand", "_pile", "_pile_mask", "_known", "_passed", "_discarded",
-                 "_taken", "_stock_draws", "_const", "_dw")
+                 "_taken", "_stock_draws", "_last", "_const", "_dw")
 
     def __init__(self, hand: Hand) -> None:
         if hand.history:
@@ -68,6 +68,7 @@ class HandTracker:
         self._discarded = [0, 0]  # cards each seat discarded
         self._taken: list[int | None] = [None, None]  # card just taken from the pile (R5)
         self._stock_draws = [0, 0]
+        self._last: list[tuple[int, int | None] | None] = [None, None]  # latest discard, taken
         self._dw: dict[int, int] = {}  # deadwood of a hand mask, while it is held
         np = _np()
         target = hand.options.target
@@ -97,10 +98,12 @@ class HandTracker:
                 self._pile_mask &= ~(1 << c)
                 self._known[s] |= 1 << c
                 self._taken[s] = c
+                self._last[s] = None
             else:
                 if self._pile:
                     self._passed[s] |= 1 << self._pile[-1]
                 self._taken[s] = None
+                self._last[s] = None
                 self._stock_draws[s] += 1
         else:
             card = act.card
@@ -110,6 +113,7 @@ class HandTracker:
             self._pile_mask |= 1 << c
             self._discarded[s] |= 1 << c
             self._known[s] &= ~(1 << c)
+            self._last[s] = (c, self._taken[s])
             self._taken[s] = None
 
     def knowledge(self, seat: int) -> Knowledge:
@@ -118,6 +122,7 @@ class HandTracker:
         opp = 1 - seat
         mine = h.mask_of(seat)
         known = self._known[opp]
+        last = self._last[opp]
         return Knowledge(
             mine=mine,
             pile=self._pile_mask,
@@ -130,6 +135,8 @@ class HandTracker:
             unseen=ALL_CARDS & ~mine & ~self._pile_mask & ~known,
             opp_unknown=10 - known.bit_count(),
             taken=self._taken[seat] if h.phase is Phase.DISCARD else None,
+            opp_last_discard=None if last is None else last[0],
+            opp_last_taken=None if last is None else last[1],
         )
 
     def _deadwood(self, mask: int) -> int:
