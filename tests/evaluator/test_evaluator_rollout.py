@@ -42,8 +42,7 @@ def _drive(hand: Hand, quick: int = 0) -> tuple[int, int]:
             turns[seat] += 1
             knock = dw <= hand.knock_limit and (dw == 0 or turns[seat] <= KNOCK_TURNS or q)
             hand.play(Action.discard(Card.from_index(card), knock))
-        elif top is not None and (in_some_meld(mask | top.mask, top.index) if q
-                                  else wants_top(mask, top.index)):
+        elif top is not None and wants_top(mask, top.index, quick=q):
             taken = top.index
             hand.play(DRAW_DISCARD)
         else:
@@ -103,7 +102,7 @@ def test_a_play_out_that_cycles_ends_as_a_dead_hand(monkeypatch: pytest.MonkeyPa
 
     from ginrummy.evaluator import rollout
 
-    monkeypatch.setattr(rollout, "wants_top", lambda h, top, memo=None: True)
+    monkeypatch.setattr(rollout, "wants_top", lambda h, top, memo=None, quick=0: True)
 
     def too_long(*_: object) -> None:
         raise AssertionError("the play-out did not end")

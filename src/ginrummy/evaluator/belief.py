@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from ..cards import iter_mask
 from ..knowledge import Knowledge
 from ..melds import deadwood_by_discard_mask, deadwood_mask
-from .rollout import KNOCK_TURNS
+from .rollout import KNOCK_TURNS, least_deadwood_discard
 
 __all__ = ["Belief", "BeliefParams"]
 
@@ -154,7 +154,7 @@ class Belief:
             return True
         table = deadwood_by_discard_mask(hand | 1 << d)
         taken = self.k.opp_last_taken
-        return table[d] <= min(v for i, v in table.items() if i != taken)
+        return table[d] <= least_deadwood_discard(table, -1 if taken is None else taken)[1]
 
     def sample_hand(self, rng: random.Random, quick: bool = False) -> int:
         """One opponent hand (a 52-bit mask of its cards) from the belief; ``quick`` for an

@@ -149,12 +149,15 @@ def by_discard(h: int, cache: dict[int, dict[int, int]]) -> dict[int, int]:
     return table
 
 
-def wants_top(h: int, top: int, cache: dict[int, dict[int, int]] | None = None) -> bool:
+def wants_top(h: int, top: int, cache: dict[int, dict[int, int]] | None = None,
+              quick: int = 0) -> bool:
     """Whether the policy takes the pile's top card: gin at once, or it joins a meld (R2)
-    and lowers the least deadwood."""
+    and lowers the least deadwood; a ``quick`` knocker whenever it joins a meld."""
     with_top = h | 1 << top
     if not in_some_meld(with_top, top):
         return False
+    if quick:
+        return True
     table = deadwood_by_discard_mask(with_top) if cache is None else by_discard(with_top, cache)
     after = min(v for k, v in table.items() if k != top)
     return after == 0 or after < deadwood_mask(h)
@@ -215,8 +218,7 @@ def play_out(hands: list[int], stock: list[int], pile: list[int], to_play: int, 
             phase = DRAW
             taken = -1
         elif phase == DRAW:
-            if pile and (in_some_meld(h | 1 << pile[-1], pile[-1]) if q
-                         else wants_top(h, pile[-1], memo)):
+            if pile and wants_top(h, pile[-1], memo, q):
                 taken = pile.pop()
                 dead &= ~(1 << taken)
                 hands[p] = h | 1 << taken
@@ -226,7 +228,7 @@ def play_out(hands: list[int], stock: list[int], pile: list[int], to_play: int, 
             phase = DISCARD
         else:  # the up-card offer (R4)
             top = pile[-1]
-            if in_some_meld(h | 1 << top, top) if q else wants_top(h, top, memo):
+            if wants_top(h, top, memo, q):
                 pile.pop()
                 dead &= ~(1 << top)
                 hands[p] = h | 1 << top
