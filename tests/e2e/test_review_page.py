@@ -10,6 +10,7 @@ shows the hinted decision as hinted. Reviews are made cheap through the environm
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -47,10 +48,22 @@ def test_hint_then_review_with_marks_graph_and_keys(
     server: str, browser: Any, artifacts: Path
 ) -> None:
     http = httpx.Client(base_url=server, timeout=30)
-    m = http.post("/api/matches", json={"opponent": "computer", "bot": "easy",
-                                        "name": "Ann"}).json()
-    mid, tok = m["id"], m["token"]
-    head = {"Authorization": f"Bearer {tok}"}
+    # The deal is random: `easy` knocks as soon as it may (R6), even on its first turn,
+    # and a hand already over would cover the table with its result. Start matches until
+    # one waits for Ann's decision with a choice.
+    for _attempt in range(10):
+        m = http.post("/api/matches", json={"opponent": "computer", "bot": "easy",
+                                            "name": "Ann"}).json()
+        mid, tok = m["id"], m["token"]
+        head = {"Authorization": f"Bearer {tok}"}
+        while True:
+            s = http.get(f"/api/matches/{mid}", headers=head).json()
+            if s.get("hand_over") or (s["my_turn"] and len(s["legal"]) >= 2):
+                break
+            time.sleep(0.05)
+        if not s.get("hand_over"):
+            break
+    assert not s.get("hand_over"), "every match began with a knock by the computer"
     errors: list[str] = []
     ctx = browser.new_context(viewport={"width": 1280, "height": 860})
     page = ctx.new_page()
