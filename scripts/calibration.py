@@ -21,6 +21,7 @@ every bin. ``--compare`` also scores a uniform belief (the opponent's pile takes
 uniformly random unseen cards) and ``strong``'s knock sampler, as baselines.
 
     python scripts/calibration.py --matches 40 --seed 1 --compare
+    python scripts/calibration.py --matches 20 --seed 1 --samples 64 --quick-improve 0.2
     python scripts/calibration.py --knock-bias 30 --seed 7
     python scripts/calibration.py --knock-bias 30 --seed 7 --decompose
     python scripts/calibration.py --knock-bias 40 --seed 7 --samples 48 --decompose \
@@ -331,10 +332,13 @@ def main(argv: list[str]) -> int:
                     help="with --knock-bias: the belief's and the play-outs' shares")
     ap.add_argument("--improve", type=float, default=BeliefParams().improve,
                     help="the belief's improvements of a patient opponent's hand a turn")
+    ap.add_argument("--quick-improve", type=float, default=BeliefParams().quick_improve,
+                    help="the same for an opponent modelled as knocking as soon as it may")
     ap.add_argument("--took", type=float, default=BeliefParams().took_factor,
                     help="the belief's weight of a card that melds with a pile take")
     args = ap.parse_args(argv)
-    params = BeliefParams(improve=args.improve, took_factor=args.took)
+    params = BeliefParams(improve=args.improve, took_factor=args.took,
+                          quick_improve=args.quick_improve)
     if args.knock_bias:
         waits = collect_waits(args.knock_bias, args.seed)
         truth = [w.knock_truth - w.waited_truth for w in waits]
