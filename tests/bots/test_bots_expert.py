@@ -88,21 +88,54 @@ def test_ginrummy_bot_expert_over_the_protocol() -> None:
 
 def test_the_play_out_opponent_adapts_to_the_knocking_habit_shown() -> None:
     """Against `simple` (knocks as soon as it may) the share of quick-knocking opponents in
-    the search's play-outs rises above the prior 0.5; against `strong` (late knocks only
-    with gin) it never does; a new match starts from the prior again."""
+    the search's play-outs rises above the prior 0.75; against `strong` (late knocks only
+    with gin) it falls below it; a new match starts from the prior again."""
     from ginrummy.arena import play_match
 
     bot = ExpertBot(1, samples=2)
     play_match(bot, make_bot("simple", 2), seed=5, first_dealer=0)
     assert bot.seen_quick >= 2 and bot.seen_patient == 0
-    assert bot.evaluator.quick > 0.6
+    assert bot.evaluator.quick > 0.8
     bot.new_match(0)
-    assert bot.evaluator.quick == 0.5 and bot.seen_quick == 0
+    assert bot.evaluator.quick == 0.75 and bot.seen_quick == 0
     play_match(bot, make_bot("strong", 2), seed=5, first_dealer=0)
-    assert bot.seen_quick == 0 and bot.evaluator.quick <= 0.5
+    assert bot.seen_quick == 0 and bot.seen_patient >= 2 and bot.evaluator.quick < 0.5
     fixed = ExpertBot(1, samples=2, adapt=0)
     play_match(fixed, make_bot("simple", 2), seed=5, first_dealer=0)
-    assert fixed.evaluator.quick == 0.5
+    assert fixed.evaluator.quick == 0.75
+
+
+def _strong_hand(seed: int) -> Hand:
+    """A hand of `strong` against `strong`, played to its end."""
+    import random
+
+    hand = Hand(Deal.shuffled(random.Random(seed)), dealer=0)
+    bots = [make_bot("strong", seed), make_bot("strong", seed + 1)]
+    while not hand.is_over():
+        seat = hand.to_play
+        assert seat is not None
+        hand.play(bots[seat].decide(hand.view(seat)), seat)
+    return hand
+
+
+def test_a_late_gin_and_a_dead_hand_say_the_opponent_waits_r7() -> None:
+    """A quick knocker seldom plays on long enough to go gin late or to let the hand die
+    (R7), so each counts as a waiting hand; an early knock says nothing."""
+    from ginrummy.actions import HandEnd
+
+    late_gin, dead, early = _strong_hand(1), _strong_hand(35), _strong_hand(15)
+    assert late_gin.result is not None and late_gin.result.result == HandEnd.GIN
+    assert late_gin.result.knocker == 1
+    assert dead.result is not None and dead.result.result == HandEnd.DEAD
+    assert early.result is not None and early.result.knocker == 1
+    bot = ExpertBot(1, samples=2)
+    bot.hand_over(early.view(0), early.result)
+    assert (bot.seen_quick, bot.seen_patient, bot.evaluator.quick) == (0, 0, 0.75)
+    bot.hand_over(late_gin.view(0), late_gin.result)
+    assert (bot.seen_quick, bot.seen_patient) == (0, 1)
+    bot.hand_over(dead.view(0), dead.result)
+    assert (bot.seen_quick, bot.seen_patient) == (0, 2)
+    assert bot.evaluator.quick == 1.5 / 4
 
 
 def test_the_search_weighs_knocks_where_strong_plays_on_r6() -> None:

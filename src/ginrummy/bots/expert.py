@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 
+from ..actions import HandEnd
 from ..cards import Card, iter_mask
 from ..evaluator import Evaluation, Evaluator
 from ..evaluator.belief import BeliefParams
@@ -56,7 +57,7 @@ class ExpertBot(StrongBot):
 
     def __init__(self, seed: int | None = None, *, samples: int = 48,
                  budget_ms: float = 1000.0, shortlist: int = 3, z: float = 1.0,
-                 knocks: bool = False, add_knocks: bool = True, quick: float = 0.5,
+                 knocks: bool = False, add_knocks: bool = True, quick: float = 0.75,
                  adapt: float = 2.0) -> None:
         super().__init__(seed)
         self.evaluator = Evaluator(samples=samples, budget_ms=budget_ms,
@@ -119,19 +120,27 @@ class ExpertBot(StrongBot):
     def hand_over(self, view: View, result: HandResult | None = None) -> None:
         """Learn the opponent's knocking habit from what the hand showed (R11): a knock
         short of gin after its first ``KNOCK_TURNS`` turns says it knocks as soon as it may;
-        a revealed hand that could have knocked late but did not says it waits. The share
-        of quick-knocking opponents in the search's play-outs becomes the mean of a prior
-        worth ``adapt`` hands centred on ``quick`` and these observations."""
+        a revealed hand that could have knocked late but did not, a gin after those turns
+        and a dead hand (R7) say it waits (a quick knocker seldom gets that far without
+        knocking first). The share of quick-knocking opponents in the search's play-outs
+        becomes the mean of a prior worth ``adapt`` hands centred on ``quick`` and these
+        observations."""
         res = result if result is not None else view.result
-        if self.adapt <= 0 or res is None or res.knocker is None:
+        if self.adapt <= 0 or res is None:
             return
         opp = 1 - view.seat
         turns = sum(1 for op in view.history
                     if op.seat == opp and op.action.act == "discard" and not op.action.knock)
-        if res.knocker == opp:
+        if res.knocker is None:
+            if res.result == HandEnd.DEAD:
+                self.seen_patient += 1
+        elif res.knocker == opp:
             gin = res.deadwood is not None and res.deadwood[opp] == 0
-            if not gin and turns + 1 > KNOCK_TURNS:
-                self.seen_quick += 1
+            if turns + 1 > KNOCK_TURNS:
+                if gin:
+                    self.seen_patient += 1
+                else:
+                    self.seen_quick += 1
         elif view.revealed is not None and turns > KNOCK_TURNS:
             dw = deadwood_mask(sum(c.mask for c in view.revealed[opp]))
             if 0 < dw <= view.knock_limit:
