@@ -51,11 +51,15 @@ def test_drag_to_arrange_survives_reload_and_regroups(
     page = new_page(browser, errors, DESKTOP)
     start_against_computer(page, server)
     wait_my_move(page)
-    before = hand_codes(page)
-    v = version(page)
     cards = page.locator("[data-testid=hand-card]")
-    src = cards.nth(len(before) - 1).bounding_box()
-    dst = cards.nth(0).bounding_box()
+    for _ in range(50):  # the hand may re-render right after the move arrives
+        before = hand_codes(page)
+        v = version(page)
+        src = cards.nth(len(before) - 1).bounding_box()
+        dst = cards.nth(0).bounding_box()
+        if src and dst:
+            break
+        page.wait_for_timeout(100)
     assert src and dst
     page.mouse.move(*_center(src))
     page.mouse.down()
