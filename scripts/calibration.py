@@ -120,6 +120,10 @@ def _bins(edges: tuple[float, ...], pairs: list[tuple[float, int]]) -> list[str]
     return rows
 
 
+def _brier(pairs: list[tuple[float, int]]) -> float:
+    return sum((q - y) ** 2 for q, y in pairs) / len(pairs)
+
+
 def _summary(pairs: list[tuple[float, int]]) -> str:
     n = len(pairs)
     brier = sum((q - y) ** 2 for q, y in pairs) / n
@@ -129,12 +133,14 @@ def _summary(pairs: list[tuple[float, int]]) -> str:
 
 
 def card_pairs(positions: list[Position], params: BeliefParams, samples: int,
-               seed: int) -> list[tuple[float, int]]:
-    """(predicted, observed) for every unseen card of every position."""
+               seed: int, styled: bool = False) -> list[tuple[float, int]]:
+    """(predicted, observed) for every unseen card of every position; ``styled`` models a
+    quick-knocking opponent as one."""
     rng = random.Random(seed)
     out = []
     for p in positions:
-        chances = Belief(p.k, p.view.knock_limit, params).card_chances(rng, samples)
+        chances = Belief(p.k, p.view.knock_limit, params).card_chances(
+            rng, samples, styled and p.quick)
         for u, q in chances.items():
             out.append((q, p.opp >> u & 1))
     return out
@@ -391,17 +397,23 @@ def main(argv: list[str]) -> int:
         print("| --- | --- | --- | --- |")
         print("\n".join(_bins(RISK_BINS, pairs)) + "\n")
         if params is not None and params != UNIFORM:
-            print(f"By the opponent's style, {name}, a quick knocker modelled as one:\n")
-            print("| opponent | positions | mean predicted | observed | Brier |")
-            print("| --- | --- | --- | --- | --- |")
+            print(f"By the opponent's style, {name}, a quick knocker modelled as one "
+                  "(undercut of a knock now; cards: the Brier score of every unseen card, "
+                  "the uniform belief's beside it):\n")
+            print("| opponent | positions | mean predicted | observed | Brier "
+                  "| card Brier | uniform's |")
+            print("| --- | --- | --- | --- | --- | --- | --- |")
             for style, quick in (("patient (strong, marjj)", False), ("quick (simple)", True)):
                 sel = [p for p in positions if p.quick == quick]
                 pairs = undercut_pairs(sel, params, args.samples, args.seed, styled=True)
-                if pairs:
+                cards = card_pairs(sel, params, args.samples, args.seed, styled=True)
+                flat = card_pairs(sel, UNIFORM, args.samples, args.seed)
+                if pairs and cards:
                     n = len(pairs)
                     print(f"| {style} | {n} | {sum(q for q, _ in pairs) / n:.3f} | "
                           f"{sum(y for _, y in pairs) / n:.3f} | "
-                          f"{sum((q - y) ** 2 for q, y in pairs) / n:.4f} |")
+                          f"{sum((q - y) ** 2 for q, y in pairs) / n:.4f} | "
+                          f"{_brier(cards):.4f} | {_brier(flat):.4f} |")
             print()
     return 0
 

@@ -40,9 +40,28 @@ def test_samples_are_possible_opponent_hands() -> None:
 
 def test_card_chances_add_up_to_the_unknown_cards() -> None:
     k, limit = _knowledges()[20]
-    chances = Belief(k, limit).card_chances(random.Random(2), 50)
-    assert abs(sum(chances.values()) - k.opp_unknown) < 1e-9
-    assert set(chances) == {u for u in range(52) if k.unseen >> u & 1}
+    for quick in (False, True):
+        chances = Belief(k, limit).card_chances(random.Random(2), 50, quick)
+        assert abs(sum(chances.values()) - k.opp_unknown) < 1e-9
+        assert set(chances) == {u for u in range(52) if k.unseen >> u & 1}
+
+
+def test_card_chances_of_a_quick_knocker_come_from_its_own_samples() -> None:
+    """``quick`` asks the quick knocker's belief (its hand improved less, R6: it would
+    have knocked): the chances are those of its samples, not the patient player's."""
+    k, limit = next((k, limit) for k, limit in _knowledges() if k.opp_discarded.bit_count() >= 4)
+    belief = Belief(k, limit)
+    for quick in (False, True):
+        rng = random.Random(5)
+        counts = dict.fromkeys(belief.unknown, 0)
+        for _ in range(40):
+            hand = belief.sample_hand(rng, quick)
+            for u in belief.unknown:
+                counts[u] += hand >> u & 1
+        assert belief.card_chances(random.Random(5), 40, quick) == {
+            u: c / 40 for u, c in counts.items()}
+    assert belief.card_chances(random.Random(5), 40, True) != \
+        belief.card_chances(random.Random(5), 40, False)
 
 
 def test_gin_samples_are_redrawn_once_the_opponent_has_played() -> None:

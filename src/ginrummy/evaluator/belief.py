@@ -173,11 +173,13 @@ class Belief:
         rng.shuffle(stock)
         return hand, stock
 
-    def card_chances(self, rng: random.Random, n: int) -> dict[int, float]:
-        """Each unseen card's estimated chance to be in the opponent's hand (``n`` samples)."""
+    def card_chances(self, rng: random.Random, n: int,
+                     quick: bool = False) -> dict[int, float]:
+        """Each unseen card's estimated chance to be in the opponent's hand (``n`` samples;
+        ``quick`` for an opponent that knocks as soon as it may)."""
         counts = dict.fromkeys(self.unknown, 0)
         for _ in range(n):
-            for u in iter_mask(self.sample_hand(rng) & ~self.k.opp_known):
+            for u in iter_mask(self.sample_hand(rng, quick) & ~self.k.opp_known):
                 counts[u] += 1
         return {u: c / n for u, c in counts.items()}
 
