@@ -110,7 +110,6 @@ class _Oracle(ExpertBot):
         """The card Brier score of this mode's samples at this view (exact: a swapped
         sample holds each of its n unknown cards with chance 1 - N/n and each of the
         other unseen cards with chance N/(unseen - n))."""
-        assert self.match is not None
         k = Knowledge.of(view)
         unseen = k.unseen.bit_count()
         n = k.opp_unknown

@@ -121,12 +121,13 @@ def _bins(edges: tuple[float, ...], pairs: list[tuple[float, int]]) -> list[str]
 
 
 def _brier(pairs: list[tuple[float, int]]) -> float:
+    """The mean squared error of the predictions (lower is better)."""
     return sum((q - y) ** 2 for q, y in pairs) / len(pairs)
 
 
 def _summary(pairs: list[tuple[float, int]]) -> str:
     n = len(pairs)
-    brier = sum((q - y) ** 2 for q, y in pairs) / n
+    brier = _brier(pairs)
     pred = sum(q for q, _ in pairs) / n
     obs = sum(y for _, y in pairs) / n
     return f"n={n}, mean predicted {pred:.3f}, observed {obs:.3f}, Brier {brier:.4f}"
@@ -412,8 +413,7 @@ def main(argv: list[str]) -> int:
                     n = len(pairs)
                     print(f"| {style} | {n} | {sum(q for q, _ in pairs) / n:.3f} | "
                           f"{sum(y for _, y in pairs) / n:.3f} | "
-                          f"{sum((q - y) ** 2 for q, y in pairs) / n:.4f} | "
-                          f"{_brier(cards):.4f} | {_brier(flat):.4f} |")
+                          f"{_brier(pairs):.4f} | {_brier(cards):.4f} | {_brier(flat):.4f} |")
             print()
     return 0
 
