@@ -23,6 +23,7 @@ uniformly random unseen cards) and ``strong``'s knock sampler, as baselines.
     python scripts/calibration.py --matches 40 --seed 1 --compare
     python scripts/calibration.py --matches 20 --seed 1 --samples 64 --quick-improve 0.2
     python scripts/calibration.py --knock-bias 30 --seed 7
+    python scripts/calibration.py --matches 20 --seed 1 --samples 64 --exact-quick
     python scripts/calibration.py --knock-bias 30 --seed 7 --decompose
     python scripts/calibration.py --knock-bias 40 --seed 7 --samples 48 --decompose \
         --improve 1.0 --took 1.5
@@ -38,13 +39,14 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 
 from ginrummy.bots import make_bot
 from ginrummy.bots.strong import StrongBot
 from ginrummy.equity import after_hand, relative_stakes
 from ginrummy.evaluator import KNOCK_BIAS, Evaluator
-from ginrummy.evaluator.belief import Belief, BeliefParams
+from ginrummy.evaluator.belief import Belief, BeliefParams, opponent_steps
 from ginrummy.evaluator.rollout import KNOCK_TURNS, settle_knock
 from ginrummy.hand import Action, Phase, View
 from ginrummy.knowledge import Knowledge
@@ -140,7 +142,8 @@ def card_pairs(positions: list[Position], params: BeliefParams, samples: int,
     rng = random.Random(seed)
     out = []
     for p in positions:
-        chances = Belief(p.k, p.view.knock_limit, params).card_chances(
+        steps = opponent_steps(p.view) if params.quick_history else ()
+        chances = Belief(p.k, p.view.knock_limit, params, steps=steps).card_chances(
             rng, samples, styled and p.quick)
         for u, q in chances.items():
             out.append((q, p.opp >> u & 1))
@@ -198,7 +201,7 @@ def collect_waits(matches: int, seed: int) -> list[Waited]:
         names = PATIENT[m % len(PATIENT)]
         bots = [make_bot(names[0], seed + 2 * m), make_bot(names[1], seed + 2 * m + 1)]
         match = Match(seed=seed * 1000 + m)
-        pending: list[tuple[View, Action, Action, float]] = []
+        pending: list[tuple[View, Action, Action, float, int, tuple[int, ...]]] = []
         while not match.is_over():
             seat = match.to_play
             assert seat is not None
@@ -325,6 +328,55 @@ def first_choices(waits: list[Waited]) -> str:
     return "\n".join(lines)
 
 
+def exact_quick(positions: list[Position], samples: int, seed: int) -> str:
+    """How much an exact reading of a quick knocker's play sharpens the card chances: the
+    card Brier score against ``simple`` of the shipped quick belief, the same with its
+    samples walked back through the opponent's latest turns (``quick_history``), a uniform
+    prior walked back through all of them (as near the exact posterior under ``simple``'s
+    rules as sampling gets), and the uniform belief; with the share of each one's samples
+    that explain the whole hand (a deep walk) and the time a sample takes."""
+    sel = [p for p in positions if p.quick]
+    shipped = BeliefParams()
+    flat = replace(UNIFORM, quick_improve=0.0)
+    rows = [("shipped quick belief", shipped),
+            ("the same, walked back 6 turns (32 redraws)",
+             replace(shipped, quick_history=True, quick_depth=6, quick_nodes=400,
+                     quick_retries=32)),
+            ("uniform, walked back through the whole hand (256 redraws)",
+             replace(flat, quick_history=True, quick_depth=99, quick_nodes=2000,
+                     quick_retries=256)),
+            ("uniform", flat)]
+    deep = replace(shipped, quick_history=True, quick_depth=99, quick_nodes=2000)
+    lines = [f"{len(sel)} discard decisions against simple, {samples} samples each.", "",
+             "| belief | card Brier | samples explaining the whole hand | ms a sample |",
+             "| --- | --- | --- | --- |"]
+    for name, params in rows:
+        rng = random.Random(seed)
+        check = random.Random(seed + 1)
+        pairs: list[tuple[float, int]] = []
+        fits = total = 0
+        spent = 0.0
+        for p in sel:
+            steps = opponent_steps(p.view)
+            belief = Belief(p.k, p.view.knock_limit, params, steps=steps)
+            judge = Belief(p.k, p.view.knock_limit, deep, steps=steps)
+            counts = dict.fromkeys(belief.unknown, 0)
+            for _ in range(samples):
+                t0 = time.process_time()
+                hand = belief.sample_hand(rng, True)
+                spent += time.process_time() - t0
+                for u in belief.unknown:
+                    counts[u] += hand >> u & 1
+                if steps:
+                    total += 1
+                    fits += judge.fits_history(hand, check)
+            pairs += [(c / samples, p.opp >> u & 1) for u, c in counts.items()]
+        n = len(sel) * samples
+        lines.append(f"| {name} | {_brier(pairs):.4f} | {fits / max(total, 1):.3f} | "
+                     f"{1000 * spent / n:.2f} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--matches", type=int, default=40)
@@ -343,6 +395,8 @@ def main(argv: list[str]) -> int:
                     help="the same for an opponent modelled as knocking as soon as it may")
     ap.add_argument("--took", type=float, default=BeliefParams().took_factor,
                     help="the belief's weight of a card that melds with a pile take")
+    ap.add_argument("--exact-quick", action="store_true",
+                    help="only: the card chances against simple, read exactly or not")
     args = ap.parse_args(argv)
     params = BeliefParams(improve=args.improve, took_factor=args.took,
                           quick_improve=args.quick_improve)
@@ -380,24 +434,27 @@ def main(argv: list[str]) -> int:
             print("\n" + first_choices(waits))
         return 0
     positions = collect(args.matches, args.seed)
+    if args.exact_quick:
+        print(exact_quick(positions, args.samples, args.seed))
+        return 0
     models: list[tuple[str, BeliefParams | None]] = [("evaluator belief", params)]
     if args.compare:
         models += [("uniform", UNIFORM), ("strong's sampler", None)]
     print(f"{len(positions)} discard decisions from {args.matches} matches "
           f"({', '.join('-'.join(p) for p in PAIRINGS)}), {args.samples} samples each.\n")
-    for name, params in models:
-        if params is not None:
-            pairs = card_pairs(positions, params, args.samples, args.seed)
+    for name, model in models:
+        if model is not None:
+            pairs = card_pairs(positions, model, args.samples, args.seed)
             print(f"Card in the opponent's hand, {name}: {_summary(pairs)}\n")
             print("| predicted | cards | mean predicted | observed (95% CI) |")
             print("| --- | --- | --- | --- |")
             print("\n".join(_bins(CARD_BINS, pairs)) + "\n")
-        pairs = undercut_pairs(positions, params, args.samples, args.seed)
+        pairs = undercut_pairs(positions, model, args.samples, args.seed)
         print(f"Undercut of a knock now, {name}: {_summary(pairs)}\n")
         print("| predicted | positions | mean predicted | observed (95% CI) |")
         print("| --- | --- | --- | --- |")
         print("\n".join(_bins(RISK_BINS, pairs)) + "\n")
-        if params is not None and params != UNIFORM:
+        if model is not None and model != UNIFORM:
             print(f"By the opponent's style, {name}, a quick knocker modelled as one "
                   "(undercut of a knock now; cards: the Brier score of every unseen card, "
                   "the uniform belief's beside it):\n")
@@ -406,8 +463,8 @@ def main(argv: list[str]) -> int:
             print("| --- | --- | --- | --- | --- | --- | --- |")
             for style, quick in (("patient (strong, marjj)", False), ("quick (simple)", True)):
                 sel = [p for p in positions if p.quick == quick]
-                pairs = undercut_pairs(sel, params, args.samples, args.seed, styled=True)
-                cards = card_pairs(sel, params, args.samples, args.seed, styled=True)
+                pairs = undercut_pairs(sel, model, args.samples, args.seed, styled=True)
+                cards = card_pairs(sel, model, args.samples, args.seed, styled=True)
                 flat = card_pairs(sel, UNIFORM, args.samples, args.seed)
                 if pairs and cards:
                     n = len(pairs)

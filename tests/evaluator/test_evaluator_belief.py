@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from ginrummy.bots.strong import StrongBot
-from ginrummy.evaluator.belief import Belief, BeliefParams
+from ginrummy.evaluator.belief import Belief, BeliefParams, opponent_steps
+from ginrummy.hand import Phase, View
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_mask
@@ -136,3 +137,75 @@ def test_a_quick_knockers_latest_discard_left_the_least_deadwood() -> None:
                               for _ in range(20))
     assert tested > 10
     assert misfits[1] > 50 and misfits[0] < misfits[1] / 2
+
+
+def _simple_positions() -> list[tuple[View, int]]:
+    """``strong``'s views against ``simple`` (a quick knocker), with simple's real hand."""
+    from ginrummy.bots.simple import SimpleBot
+
+    match = Match(seed=14)
+    bots = [StrongBot(1), SimpleBot(2)]
+    out: list[tuple[View, int]] = []
+    while not match.is_over() and len(match.hands) <= 3:
+        seat = match.to_play
+        assert seat is not None
+        view = match.view(seat)
+        if seat == 0:
+            out.append((view, match.hand.mask_of(1)))
+        match.play(bots[seat].decide(view), seat)
+    return out
+
+
+def test_simples_real_hand_always_fits_its_history() -> None:
+    """The exact reading of a quick knocker (``quick_history``) walks its hand back through
+    every step of the hand (R2, R4-R6): ``simple``'s real hand always explains them, and
+    uniformly drawn hands often do not."""
+    params = BeliefParams(quick_history=True, quick_depth=30, quick_nodes=5000)
+    rng = random.Random(6)
+    tested = rejected = 0
+    for view, real in _simple_positions():
+        steps = opponent_steps(view)
+        if not steps:
+            continue
+        belief = Belief(Knowledge.of(view), view.knock_limit, params, steps=steps)
+        assert belief.fits_history(real, rng)
+        tested += 1
+        k = belief.k
+        for _ in range(5):
+            hand = k.opp_known | sum(1 << u for u in rng.sample(belief.unknown, k.opp_unknown))
+            rejected += not belief.fits_history(hand, rng)
+    assert tested > 20 and rejected > tested
+
+
+def test_a_refused_upcard_that_would_have_melded_rules_a_hand_out() -> None:
+    """A quick knocker takes a face-up card that lies in a meld (R2): holding three sevens
+    now, it held at least two of them when it left the 7H for a stock card, so the hand
+    does not fit; with one seven fewer, the stock card drawn may have been one of them."""
+    from ginrummy.cards import Card, cards_mask
+    from ginrummy.evaluator.belief import DISCARD, REFUSE, STOCK
+
+    seven = Card.parse("7H").index
+    king = Card.parse("KC").index
+    steps = ((REFUSE, seven, -1), (STOCK, -1, -1), (DISCARD, king, -1))
+    k = Knowledge.of(Match(seed=3).view(0))
+    belief = Belief(k, 10, BeliefParams(quick_history=True), steps=steps)
+    three, _ = cards_mask("7S 7D 7C AS 3D 5C 9H JS 2H 4C")  # KC or JS thrown: 34 left
+    two, _ = cards_mask("7S 7D 8C AS 3D 5C 9H JS 2H 4C")
+    rng = random.Random(1)
+    assert not belief.fits_history(three, rng)
+    assert belief.fits_history(two, rng)
+
+
+def test_the_evaluator_can_search_with_the_exact_reading() -> None:
+    """``Evaluator(belief=BeliefParams(quick_history=True))`` hands the belief the
+    opponent's steps (R11: from the view only), so its samples differ from the shipped
+    belief's (without the steps the option would change nothing)."""
+    from ginrummy.evaluator import Evaluator
+
+    view = next(v for v, _ in _simple_positions() if len(opponent_steps(v)) >= 6
+                and v.phase is not Phase.OVER and v.to_play == v.seat)
+    ev = Evaluator(samples=8, seed=1, quick=1.0,
+                   belief=BeliefParams(quick_history=True)).evaluate(view)
+    assert ev.samples == 8 and len(ev.values) == len(view.legal)
+    plain = Evaluator(samples=8, seed=1, quick=1.0).evaluate(view)
+    assert ev.win_samples != plain.win_samples

@@ -38,7 +38,7 @@ from ..equity import after_hand, relative_stakes
 from ..hand import Action, Phase, View
 from ..knowledge import Knowledge
 from ..melds import deadwood_mask
-from .belief import Belief, BeliefParams
+from .belief import Belief, BeliefParams, opponent_steps
 from .rollout import (
     DISCARD,
     DRAW,
@@ -291,7 +291,8 @@ class Evaluator:
             raise EvaluatorError("There is no action to evaluate.")
         start = time.perf_counter()
         rng = random.Random(self._rng_seed(view, k))
-        belief = Belief(k, view.knock_limit, self.belief)
+        belief = Belief(k, view.knock_limit, self.belief,
+                        steps=opponent_steps(view) if self.belief.quick_history else ())
         me = view.seat
         opp = 1 - me
         limit = view.knock_limit
