@@ -112,18 +112,7 @@ def test_a_quick_knockers_latest_discard_left_the_least_deadwood() -> None:
         table = deadwood_by_discard_mask(hand | 1 << d)
         return table[d] <= min(v for i, v in table.items() if i != k.opp_last_taken)
 
-    from ginrummy.bots.simple import SimpleBot
-
-    match = Match(seed=13)
-    bots = [StrongBot(1), SimpleBot(2)]
-    seen: list[tuple[Knowledge, int]] = []
-    while not match.is_over() and len(match.hands) <= 3:
-        seat = match.to_play
-        assert seat is not None
-        view = match.view(seat)
-        if seat == 0:
-            seen.append((Knowledge.of(view), view.knock_limit))
-        match.play(bots[seat].decide(view), seat)
+    seen = [(Knowledge.of(view), view.knock_limit) for view, _ in _simple_positions(13)]
     rng = random.Random(5)
     misfits = [0, 0]
     tested = 0
@@ -139,11 +128,12 @@ def test_a_quick_knockers_latest_discard_left_the_least_deadwood() -> None:
     assert misfits[1] > 50 and misfits[0] < misfits[1] / 2
 
 
-def _simple_positions() -> list[tuple[View, int]]:
-    """``strong``'s views against ``simple`` (a quick knocker), with simple's real hand."""
+def _simple_positions(seed: int = 14) -> list[tuple[View, int]]:
+    """``strong``'s views against ``simple`` (a quick knocker) in a match's first three
+    hands, each with simple's real hand."""
     from ginrummy.bots.simple import SimpleBot
 
-    match = Match(seed=14)
+    match = Match(seed=seed)
     bots = [StrongBot(1), SimpleBot(2)]
     out: list[tuple[View, int]] = []
     while not match.is_over() and len(match.hands) <= 3:
