@@ -243,7 +243,7 @@ class Belief:
                 turns -= 1
                 h |= 1 << card
                 table = deadwood_by_discard_mask(h)
-                best = min(v for c, v in table.items() if c != taken)
+                best = least_deadwood_discard(table, taken)[1]
                 if table[card] != best or best <= limit:
                     return False
             elif kind == STOCK:
