@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[web,dev]'
+	$(BIN)/pip install -q -e '.[web,dev,fast]'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -42,6 +42,7 @@ from ginrummy.bots.expert import ExpertBot
 from ginrummy.driver import Driver
 from ginrummy.evaluator.belief import Belief
 from ginrummy.hand import Action, View
+from ginrummy.kernel.reference import Random
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
 
@@ -56,11 +57,13 @@ many of the hand's unknown cards each sample swaps."""
 class _OracleBelief(Belief):
     """Samples the real opponent hand (and, with a stock, the real stock order)."""
 
-    def sample_hand(self, rng: random.Random, quick: bool = False) -> int:
+    def sample_hand(self, rng: random.Random | Random, quick: bool = False) -> int:
         if _TRUTH["hand"] is None:
             return super().sample_hand(rng, quick)
         hand = int(_TRUTH["hand"])
         swap = int(_TRUTH["swap"])
+        if isinstance(rng, Random):  # the evaluator's own generator: seed one from it
+            rng = random.Random(rng.next64())
         if swap:
             mine = [u for u in self.unknown if hand >> u & 1]
             other = [u for u in self.unknown if not hand >> u & 1]
@@ -71,7 +74,8 @@ class _OracleBelief(Belief):
                 hand |= 1 << u
         return hand
 
-    def sample(self, rng: random.Random, quick: bool = False) -> tuple[int, list[int]]:
+    def sample(self, rng: random.Random | Random,
+               quick: bool = False) -> tuple[int, list[int]]:
         hand = self.sample_hand(rng, quick)
         if _TRUTH["stock"] is not None:
             return hand, list(_TRUTH["stock"])

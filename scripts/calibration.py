@@ -47,8 +47,9 @@ from ginrummy.bots.strong import StrongBot
 from ginrummy.equity import after_hand, relative_stakes
 from ginrummy.evaluator import KNOCK_BIAS, Evaluator
 from ginrummy.evaluator.belief import Belief, BeliefParams, opponent_steps
-from ginrummy.evaluator.rollout import KNOCK_TURNS, settle_knock
 from ginrummy.hand import Action, Phase, View
+from ginrummy.kernel.reference import points_of, scorer_of, settle
+from ginrummy.kernel.spec import KNOCK_TURNS
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_by_discard_mask
@@ -168,8 +169,8 @@ def undercut_pairs(positions: list[Position], params: BeliefParams | None, sampl
             belief = Belief(p.k, p.view.knock_limit, params)
             hands = [belief.sample_hand(rng, styled and p.quick) for _ in range(samples)]
         me = p.view.seat
-        q = sum(settle_knock(me, hand, h)[0] != me for h in hands) / samples
-        out.append((q, int(settle_knock(me, hand, p.opp)[0] != me)))
+        q = sum(scorer_of(settle(me, hand, h)) != me for h in hands) / samples
+        out.append((q, int(scorer_of(settle(me, hand, p.opp)) != me)))
     return out
 
 
@@ -214,7 +215,8 @@ def collect_waits(matches: int, seed: int) -> list[Waited]:
                     card = (p.k.mine & ~hand).bit_length() - 1
                     knock = next(a for a in view.legal if a.knock and a.card is not None
                                  and a.card.index == card)
-                    scorer, pts = settle_knock(seat, hand, p.opp)
+                    code = settle(seat, hand, p.opp)
+                    scorer, pts = scorer_of(code), points_of(code)
                     truth = after_hand(view.scores, view.dealer, seat, scorer, pts,
                                        view.options)
                     stock = tuple(c.index for c in reversed(match.hand.stock))

@@ -7,6 +7,7 @@ import random
 from ginrummy.bots.strong import StrongBot
 from ginrummy.evaluator.belief import Belief, BeliefParams, opponent_steps
 from ginrummy.hand import Phase, View
+from ginrummy.kernel.reference import Random
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_mask
@@ -53,16 +54,16 @@ def test_card_chances_of_a_quick_knocker_come_from_its_own_samples() -> None:
     k, limit = next((k, limit) for k, limit in _knowledges() if k.opp_discarded.bit_count() >= 4)
     belief = Belief(k, limit)
     for quick in (False, True):
-        rng = random.Random(5)
+        rng = Random(5)
         counts = dict.fromkeys(belief.unknown, 0)
         for _ in range(40):
             hand = belief.sample_hand(rng, quick)
             for u in belief.unknown:
                 counts[u] += hand >> u & 1
-        assert belief.card_chances(random.Random(5), 40, quick) == {
+        assert belief.card_chances(Random(5), 40, quick) == {
             u: c / 40 for u, c in counts.items()}
-    assert belief.card_chances(random.Random(5), 40, True) != \
-        belief.card_chances(random.Random(5), 40, False)
+    assert belief.card_chances(Random(5), 40, True) != \
+        belief.card_chances(Random(5), 40, False)
 
 
 def test_gin_samples_are_redrawn_once_the_opponent_has_played() -> None:

@@ -23,8 +23,8 @@ from ..actions import HandEnd
 from ..cards import Card, iter_mask
 from ..evaluator import Evaluation, Evaluator
 from ..evaluator.belief import BeliefParams
-from ..evaluator.rollout import KNOCK_TURNS
 from ..hand import Action, Phase, View
+from ..kernel.spec import KNOCK_TURNS
 from ..knowledge import Knowledge
 from ..melds import deadwood_by_discard_mask, deadwood_mask
 from ..view import HandResult

@@ -6,8 +6,8 @@ How (one place for the ``expert`` bot and for grading moves):
 * a belief over the opponent's hidden cards (:mod:`.belief`) gives sampled opponent hands
   and stock orders ("determinizations");
 * every action is applied to each sample and the hand is played out by fast mask-level
-  policies (:mod:`.rollout`) to the exact showdown (lay-offs, undercuts, R8-R9) or a dead
-  hand (R7);
+  policies (the hand kernel, :mod:`ginrummy.kernel`) to the exact showdown (lay-offs,
+  undercuts, R8-R9) or a dead hand (R7);
 * common random numbers: all actions share the same samples (and the play-outs are
   deterministic), so differences between actions are not sampling noise;
 * a control variate (the sampled opponent hand's deadwood, its mean estimated from a
@@ -29,25 +29,24 @@ ginrummy.evaluator.BudgetError: The budget must be positive: samples=0.
 
 from __future__ import annotations
 
+import hashlib
 import math
-import random
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
+from .. import kernel
 from ..equity import after_hand, relative_stakes
 from ..hand import Action, Phase, View
+from ..kernel import action_code, spec
+from ..kernel.reference import Random
 from ..knowledge import Knowledge
 from ..melds import deadwood_mask
+from . import belief as _belief_module
 from .belief import Belief, BeliefParams, opponent_steps
-from .rollout import (
-    DISCARD,
-    DRAW,
-    OFFER_DEALER,
-    play_out,
-    settle_knock,
-)
 
 __all__ = [
+    "KERNEL",
     "ActionValue",
     "BudgetError",
     "Evaluation",
@@ -60,6 +59,17 @@ __all__ = [
 
 POOL_FACTOR = 4
 """Cheap extra samples per play-out sample, to estimate the control variate's mean."""
+
+KERNEL: str
+"""The hand kernel the play-outs run on: ``"numba"`` (compiled) or ``"python"`` (the
+reference; ``GINRUMMY_KERNEL=python`` forces it). Both give identical evaluations; the
+name is read on first use (:mod:`ginrummy.kernel`)."""
+
+
+def __getattr__(name: str) -> Any:
+    if name == "KERNEL":
+        return kernel.name()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 KNOCK_BIAS = 0.0
 """Win chance (at a first hand's stakes) taken off a knock short of gin, for a measured
@@ -113,6 +123,9 @@ class Evaluation:
     """The action an earlier, independent evaluation ranked first (the review's screen),
     or None: a choice not made on these samples, so its value here carries no winner's
     curse."""
+    capped: bool = field(default=False, compare=False)
+    """Whether the time limit stopped the sampling before the sample budget was reached
+    (the result then depends on the machine's speed, not only on the view and seed)."""
 
     def best(self) -> ActionValue:
         """The highest win chance; ties: the most points, then the first."""
@@ -174,29 +187,6 @@ class Evaluation:
             return mean, math.inf
         var = sum((x - mean) ** 2 for x in d) / (n - 1)
         return mean, math.sqrt(var / n)
-
-
-def _mean_se(ys: list[float], xs: list[float], mu_x: float | None,
-             mu_var: float) -> tuple[float, float]:
-    """Mean and SE of ``ys``, adjusted by the control variate ``xs`` (known mean ``mu_x``
-    with variance ``mu_var``) when that helps."""
-    n = len(ys)
-    my = sum(ys) / n
-    if n < 2:
-        return my, math.inf
-    vy = sum((y - my) ** 2 for y in ys) / (n - 1)
-    if mu_x is None or n < 8:
-        return my, math.sqrt(vy / n)
-    mx = sum(xs) / n
-    vx = sum((x - mx) ** 2 for x in xs) / (n - 1)
-    if vx <= 0:
-        return my, math.sqrt(vy / n)
-    cov = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / (n - 1)
-    b = cov / vx
-    adj_var = max(vy - 2 * b * cov + b * b * vx, 0.0) / n + b * b * mu_var
-    if adj_var >= vy / n:
-        return my, math.sqrt(vy / n)
-    return my - b * (mx - mu_x), math.sqrt(adj_var)
 
 
 def _check_view(view: View) -> Knowledge:
@@ -290,119 +280,194 @@ class Evaluator:
         if not actions:
             raise EvaluatorError("There is no action to evaluate.")
         start = time.perf_counter()
-        rng = random.Random(self._rng_seed(view, k))
-        belief = Belief(k, view.knock_limit, self.belief,
-                        steps=opponent_steps(view) if self.belief.quick_history else ())
-        me = view.seat
-        opp = 1 - me
-        limit = view.knock_limit
-        pile0 = [c.index for c in view.discards]
-        turns0 = (k.my_discards, k.opp_discarded.bit_count())
-        scores, dealer, options = view.scores, view.dealer, view.options
-        equity: dict[tuple[int, int], float] = {}
-        cache: dict[int, dict[int, int]] = {}
-        shift = [0.0] * len(actions)  # the knock correction (KNOCK_BIAS), per action
-        if self.knock_bias:
-            at_stake = self.knock_bias * relative_stakes(scores, dealer, me, options)
-            for i, a in enumerate(actions):
-                if a.knock and a.card is not None and deadwood_mask(k.mine & ~a.card.mask):
-                    shift[i] = at_stake
-
-        def outcome(scorer: int, pts: int) -> tuple[float, float]:
-            key = (scorer, pts)
-            w = equity.get(key)
-            if w is None:
-                w = after_hand(scores, dealer, me, None if scorer < 0 else scorer, pts,
-                               options)
-                equity[key] = w
-            return w, 0.0 if scorer < 0 else float(pts if scorer == me else -pts)
-
-        wins: list[list[float]] = [[] for _ in actions]
-        pts_rows: list[list[float]] = [[] for _ in actions]
-        xs: list[float] = []
-        n = 0
         ms = self.budget_ms if budget_ms is None else budget_ms
         deadline = None if ms is None else start + ms / 1000
-        while True:
-            quick = 1 << opp if self.quick and rng.random() < self.quick else 0
-            hand, stock = belief.sample(rng, quick=bool(quick))
-            xs.append(float(deadwood_mask(hand)))
-            for i, a in enumerate(actions):
-                hands = [0, 0]
-                hands[me], hands[opp] = k.mine, hand
-                scorer, pts = self._apply(a, view, hands, list(stock), list(pile0),
-                                          [turns0[0], turns0[1]] if me == 0
-                                          else [turns0[1], turns0[0]], limit, dealer, cache,
-                                          quick)
-                w, p = outcome(scorer, pts)
-                wins[i].append(w - shift[i])
-                pts_rows[i].append(p)
-            n += 1
-            if self.samples is not None and n >= self.samples:
-                break
-            if deadline is not None:
-                now = time.perf_counter()
-                if now + (now - start) / n > deadline:
-                    break
-        pool_rng = random.Random(rng.random())
-        pool: list[float] = []
-        while variate and n >= 8 and len(pool) < POOL_FACTOR * n:
-            pool.append(float(deadwood_mask(belief.sample_hand(pool_rng))))
-            if deadline is not None and len(pool) % 16 == 0 and time.perf_counter() > deadline:
-                break
-        mu_x: float | None = None
-        mu_var = 0.0
-        if len(pool) >= 2:
-            mu_x = sum(pool) / len(pool)
-            mu_var = sum((x - mu_x) ** 2 for x in pool) / (len(pool) - 1) / len(pool)
-        values = []
-        for i, a in enumerate(actions):
-            w, wse = _mean_se(wins[i], xs, mu_x, mu_var)
-            p, pse = _mean_se(pts_rows[i], xs, mu_x, mu_var)
-            values.append(ActionValue(a, min(1.0, max(0.0, w)), wse, p, pse))
-        return Evaluation(tuple(values), n, tuple(tuple(r) for r in wins),
-                          tuple(tuple(r) for r in pts_rows))
+        run = _Run(self, view, k, list(actions))
+        capped = run.sample(self.samples, deadline)
+        if variate and run.n >= 8:
+            capped = run.pool(POOL_FACTOR * run.n, deadline) or capped
+        return run.result(self.knock_bias, capped)
 
-    def _rng_seed(self, view: View, k: Knowledge) -> str:
-        """A seed from the evaluator's seed and the view's public facts only (R11): the
-        same view gives the same samples whatever the hidden cards are."""
+    def _rng_seed(self, view: View, k: Knowledge) -> int:
+        """A 64-bit seed from the evaluator's seed and the view's public facts only (R11):
+        the same view gives the same samples whatever the hidden cards are, in any process
+        and with either kernel."""
         facts = (self.seed, view.seat, view.dealer, view.scores, view.phase.value, k.mine,
                  tuple(c.index for c in view.discards), view.stock_count, k.opp_known,
                  k.opp_passed, k.opp_discarded, k.opp_stock_draws, view.knock_limit,
                  view.options.target)
-        return repr(facts)
+        digest = hashlib.blake2b(repr(facts).encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "little")
 
-    @staticmethod
-    def _apply(a: Action, view: View, hands: list[int], stock: list[int], pile: list[int],
-               turns: list[int], limit: int, dealer: int,
-               cache: dict[int, dict[int, int]], quick: int) -> tuple[int, int]:
-        """Apply the deciding seat's action to one sample, then play the hand out."""
-        me = view.seat
-        if a.act == "discard":
-            assert a.card is not None
-            card = a.card.index
-            hands[me] &= ~(1 << card)
-            turns[me] += 1
-            if a.knock:
-                return settle_knock(me, hands[me], hands[1 - me])
-            pile.append(card)
-            if len(stock) <= 2:
-                return -1, 0  # R7
-            return play_out(hands, stock, pile, 1 - me, DRAW, -1, turns, limit, dealer, cache,
-                            quick)
-        if a.act == "draw":
-            if a.source == "discard":
-                taken = pile.pop()
-                hands[me] |= 1 << taken
+
+def _phase_code(view: View) -> int:
+    """The kernel's phase of ``view``'s decision (R4: which offer, R5)."""
+    if view.phase is Phase.OFFER:
+        return spec.OFFER_DEALER if view.seat == view.dealer else spec.OFFER_NON_DEALER
+    return spec.DISCARD if view.phase is Phase.DISCARD else spec.DRAW
+
+
+FIRST_CHUNK = 4
+"""Samples in the first batch when a time limit applies (to measure the speed)."""
+GROW = 256
+"""With a time limit and no sample budget, the sample arrays grow by at least this much."""
+
+
+class _Run:
+    """One evaluation in progress: the kernel's arrays, the samples drawn so far, and the
+    random state (so sampling can go on in batches between clock checks)."""
+
+    def __init__(self, ev: Evaluator, view: View, k: Knowledge, actions: list[Action]) -> None:
+        self.view = view
+        self.actions = actions
+        self.me = view.seat
+        belief = _belief_module_belief()(k, view.knock_limit, ev.belief,
+                                         steps=opponent_steps(view)
+                                         if ev.belief.quick_history else ())
+        self.belief = belief
+        # A belief read exactly (quick_history) or replaced (a research subclass) samples
+        # in Python; the play-outs still run in the kernel.
+        self.python_side = belief.exact or type(belief) is not _belief_module.Belief
+        b = kernel.backend()
+        self.b = b
+        pos = belief.position()
+        pos[spec.P_ME] = view.seat
+        pos[spec.P_MINE] = k.mine
+        pos[spec.P_DEALER] = view.dealer
+        pos[spec.P_PHASE] = _phase_code(view)
+        pos[spec.P_MY_TURNS] = k.my_discards
+        pile0 = [c.index for c in view.discards]
+        pos[spec.P_NPILE] = len(pile0)
+        pos[spec.P_STOCK] = view.stock_count
+        self.quick_share = ev.quick
+        self.pos = b.ints(pos)
+        self.fl = b.floats(belief.floats(ev.quick))
+        self.pile0 = b.ints(pile0)
+        self.unknown = b.ints(belief.unknown)
+        self.weights = b.floats(belief.weights)
+        self.codes_in = b.ints([action_code(a) for a in actions])
+        self.memo = b.new_memo()
+        self.state = ev._rng_seed(view, k)
+        self.n = 0
+        self.cap = 0
+        self.codes: Any = None
+        self.xs: Any = None
+        self.pool_vals: Any = b.floats([])
+        self.npool = 0
+
+    def _room(self, want: int) -> None:
+        """Make the sample arrays hold at least ``want`` samples."""
+        if want <= self.cap:
+            return
+        b = self.b
+        cap = want if self.codes is None else max(want, self.cap + GROW, 2 * self.cap)
+        codes = b.int_matrix(len(self.actions), cap)
+        xs = b.floats([0.0] * cap)
+        for i in range(len(self.actions)):
+            for j in range(self.n):
+                codes[i][j] = self.codes[i][j]
+        for j in range(self.n):
+            xs[j] = self.xs[j]
+        self.codes, self.xs, self.cap = codes, xs, cap
+
+    def _batch(self, count: int) -> None:
+        """Draw ``count`` more samples and play every action out on each."""
+        self._room(self.n + count)
+        if self.python_side:
+            self._python_batch(count)
+        else:
+            self.state = self.b.sample_and_play(
+                self.pos, self.fl, self.pile0, self.unknown, self.weights, self.codes_in,
+                self.state, self.n, count, self.codes, self.xs, self.memo)
+        self.n += count
+
+    def _python_batch(self, count: int) -> None:
+        rng = Random(self.state)
+        opp_bit = 1 << (1 - self.me)
+        share = self.quick_share
+        for s in range(self.n, self.n + count):
+            quick = opp_bit if share > 0 and rng.random() < share else 0
+            hand, stock = self.belief.sample(rng, bool(quick))
+            self.xs[s] = float(deadwood_mask(hand))
+            self.b.play_sample(self.pos, self.pile0, hand, stock, quick, self.codes_in,
+                               self.codes, s, self.memo)
+        self.state = rng.state
+
+    def sample(self, samples: int | None, deadline: float | None) -> bool:
+        """Sample until ``samples`` are done or the next batch would pass ``deadline``
+        (at least one sample); True when the clock stopped it short of ``samples``."""
+        if deadline is None:
+            assert samples is not None
+            self._batch(samples)
+            return False
+        start = time.perf_counter()
+        while samples is None or self.n < samples:
+            left = None if samples is None else samples - self.n
+            if self.n == 0:
+                count = FIRST_CHUNK
             else:
-                taken = -1
-                hands[me] |= 1 << stock.pop()
-            return play_out(hands, stock, pile, me, DISCARD, taken, turns, limit, dealer, cache,
-                            quick)
-        # pass on the up-card (R4)
-        if me == dealer:
-            return play_out(hands, stock, pile, 1 - me, DRAW, -1, turns, limit, dealer, cache,
-                            quick)
-        return play_out(hands, stock, pile, 1 - me, OFFER_DEALER, -1, turns, limit, dealer,
-                        cache, quick)
+                now = time.perf_counter()
+                per = (now - start) / self.n
+                fit = int((deadline - now) / per) if per > 0 else GROW
+                if fit < 1:
+                    return samples is not None
+                count = max(1, fit // 2) if fit > 8 else fit
+            if left is not None:
+                count = min(count, left)
+            self._batch(count)
+        return False
 
+    def pool(self, count: int, deadline: float | None) -> bool:
+        """Deadwoods of ``count`` more sampled hands for the control variate's mean (fewer
+        if the clock runs out first: True then)."""
+        b = self.b
+        self.pool_vals = b.floats([0.0] * count)
+        state = self.state
+        done = 0
+        step = count if deadline is None else 64
+        while done < count:
+            if deadline is not None and done and time.perf_counter() > deadline:
+                break
+            m = min(step, count - done)
+            state = b.pool(self.pos, self.fl, self.unknown, self.weights, state,
+                           self.pool_vals, done, m)
+            done += m
+        self.npool = done
+        return done < count
+
+    def result(self, knock_bias: float, capped: bool) -> Evaluation:
+        """The evaluation: outcomes turned into match-winning chances (R10) and points."""
+        view, b, n, me = self.view, self.b, self.n, self.me
+        scores, dealer, options = view.scores, view.dealer, view.options
+        win_of = [0.0] * 768
+        pts_of = [0.0] * 768
+        for c in b.distinct(self.codes, n):
+            scorer, pts = spec.scorer_of(c), spec.points_of(c)
+            win_of[c] = after_hand(scores, dealer, me, None if scorer < 0 else scorer, pts,
+                                   options)
+            pts_of[c] = 0.0 if scorer < 0 else float(pts if scorer == me else -pts)
+        shift = [0.0] * len(self.actions)  # the knock correction (KNOCK_BIAS), per action
+        if knock_bias:
+            at_stake = knock_bias * relative_stakes(scores, dealer, me, options)
+            mine = self.belief.k.mine
+            for i, a in enumerate(self.actions):
+                if a.knock and a.card is not None and deadwood_mask(mine & ~a.card.mask):
+                    shift[i] = at_stake
+        na = len(self.actions)
+        wins = b.float_matrix(na, n)
+        pts_m = b.float_matrix(na, n)
+        stats = b.float_matrix(na, 4)
+        b.summarize(self.codes, n, b.floats(win_of), b.floats(pts_of), b.floats(shift),
+                    self.xs, self.pool_vals, self.npool, wins, pts_m, stats)
+        values = []
+        for a, (w, wse, p, pse) in zip(self.actions, b.rows(stats, 4), strict=True):
+            values.append(ActionValue(a, min(1.0, max(0.0, w)), wse, p, pse))
+        return Evaluation(tuple(values), n, b.rows(wins, n), b.rows(pts_m, n),
+                          capped=capped)
+
+
+def _belief_module_belief() -> type[Belief]:
+    """The belief class to sample with: :class:`Belief`, unless research code has put a
+    subclass in this module's place (``benchmarks/oracle_ceiling.py``)."""
+    found: type[Belief] = globals()["Belief"]
+    return found

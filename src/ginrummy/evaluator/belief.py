@@ -30,9 +30,9 @@ how they came to be held:
    modelled as knocking as soon as it may (``quick``), any hand that allowed a knock
    then is redrawn (when ``quick_consistent``);
 5. a quick knocker races for a knock, so it discards the card leaving the least deadwood
-   (``simple`` does; the play-outs model it so, :mod:`.rollout`): a hand for which its
-   latest discard was not such a card is redrawn (``quick_discards``). Its hand then was
-   its hand now plus that card, so the test is exact.
+   (``simple`` does; the play-outs model it so, :mod:`ginrummy.kernel.reference`): a hand
+   for which its latest discard was not such a card is redrawn (``quick_discards``). Its
+   hand then was its hand now plus that card, so the test is exact.
 6. an option, not used by ``expert`` (``quick_history``): instead of (5), a quick
    knocker's sample must explain its latest ``quick_depth`` turns by those fixed rules
    (it takes a face-up card exactly when the card lies in a meld, R2; it discards a card
@@ -50,12 +50,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
 
+from .. import kernel
 from ..cards import iter_mask
 from ..hand import View
+from ..kernel import reference, spec
+from ..kernel.reference import Random, least_deadwood_discard
 from ..knowledge import Knowledge, in_some_meld
-from ..melds import deadwood_by_discard_mask, deadwood_mask
-from .rollout import KNOCK_TURNS, least_deadwood_discard
+from ..melds import deadwood_by_discard_mask
 
 __all__ = ["Belief", "BeliefParams", "opponent_steps"]
 
@@ -132,7 +136,14 @@ def _related(a: int, b: int) -> bool:
 
 
 class Belief:
-    """Sampler of opponent hands and stocks consistent with a :class:`Knowledge`."""
+    """Sampler of opponent hands and stocks consistent with a :class:`Knowledge`.
+
+    The sampling itself runs in the hand kernel (:mod:`ginrummy.kernel`): this class reads
+    the view's facts into the kernel's arrays (:meth:`position`, :attr:`unknown`,
+    :attr:`weights`) and hands out samples for scripts and the review's explanations. A
+    ``random.Random`` passed in seeds the kernel's own generator (64 bits a call); a
+    :class:`ginrummy.kernel.reference.Random` is used and advanced as it is.
+    """
 
     def __init__(self, k: Knowledge, knock_limit: int, params: BeliefParams | None = None,
                  opp_turns: int | None = None,
@@ -167,57 +178,63 @@ class Belief:
             self.weights.append(w)
         self.draws = max(0, min(self.opp_turns, p.max_improve,
                                 len(self.unknown) - k.opp_unknown))
+        self._arrays: tuple[ModuleType, Any, Any, Any, Any] | None = None
 
-    def _draw(self, rng: random.Random, n: int) -> list[int]:
-        """``n`` unknown cards drawn by weight without replacement (Efraimidis-Spirakis),
-        in draw order."""
-        keyed = sorted(((rng.random() ** (1.0 / w), u)
-                        for u, w in zip(self.unknown, self.weights, strict=True)), reverse=True)
-        return [u for _, u in keyed[:n]]
+    def position(self) -> list[int]:
+        """The belief's slots of the kernel's position array (:mod:`ginrummy.kernel.spec`,
+        ``P_*``); the evaluator fills in the deciding seat's."""
+        k, p = self.k, self.params
+        pos = [0] * spec.P_SIZE
+        pos[spec.P_OPP_KNOWN] = k.opp_known
+        pos[spec.P_OPP_UNKNOWN] = k.opp_unknown
+        pos[spec.P_DRAWS] = self.draws
+        pos[spec.P_RETRIES] = p.retries
+        pos[spec.P_QUICK_RETRIES] = p.quick_retries
+        pos[spec.P_QUICK_CONSISTENT] = int(p.quick_consistent)
+        pos[spec.P_QUICK_DISCARDS] = int(p.quick_discards)
+        pos[spec.P_OPP_TURNS] = self.opp_turns
+        pos[spec.P_LAST_DISCARD] = -1 if k.opp_last_discard is None else k.opp_last_discard
+        pos[spec.P_LAST_TAKEN] = -1 if k.opp_last_taken is None else k.opp_last_taken
+        pos[spec.P_LIMIT] = self.knock_limit
+        pos[spec.P_NUNKNOWN] = len(self.unknown)
+        return pos
 
-    def _one(self, rng: random.Random, quick: bool = False) -> int:
-        k = self.k
-        n = k.opp_unknown
-        improve = self.params.quick_improve if quick else self.params.improve
-        if improve < 0:  # a fresh chance per sample, uniform on 0..-improve
-            improve = -improve * rng.random()
-        whole, part = int(improve), improve - int(improve)  # above 1: several per turn
-        extra = whole * self.draws + sum(1 for _ in range(self.draws) if rng.random() < part)
-        extra = min(extra, len(self.unknown) - n)
-        cards = self._draw(rng, n + extra)
-        hand = k.opp_known
-        for u in cards[:n]:
-            hand |= 1 << u
-        for u in cards[n:]:
-            table = deadwood_by_discard_mask(hand | 1 << u)
-            worst = -1
-            worst_v = 1000
-            for i, v in table.items():
-                if v < worst_v and not k.opp_known >> i & 1:
-                    worst, worst_v = i, v
-            hand = (hand | 1 << u) & ~(1 << worst)
-        return hand
+    def floats(self, quick_share: float = 0.0) -> list[float]:
+        """The kernel's float parameters (``F_*``), with the share of samples in which the
+        opponent knocks as soon as it may."""
+        p = self.params
+        fl = [0.0] * spec.F_SIZE
+        fl[spec.F_IMPROVE] = p.improve
+        fl[spec.F_QUICK_IMPROVE] = p.quick_improve
+        fl[spec.F_EARLY_REJECT] = p.early_knock_reject
+        fl[spec.F_QUICK_SHARE] = quick_share
+        return fl
 
-    def plausible(self, hand: int, rng: random.Random, quick: bool = False) -> bool:
+    @property
+    def exact(self) -> bool:
+        """Whether a quick knocker's samples are read exactly (``quick_history`` with
+        steps): a Python-side check the compiled kernel does not make."""
+        return self.params.quick_history and bool(self.steps)
+
+    def _kernel_arrays(self) -> tuple[ModuleType, Any, Any, Any, Any]:
+        if self._arrays is None:
+            b = kernel.backend()
+            self._arrays = (b, b.ints(self.position()), b.floats(self.floats()),
+                            b.ints(self.unknown), b.floats(self.weights))
+        return self._arrays
+
+    @staticmethod
+    def _rng(rng: random.Random | Random) -> Random:
+        return rng if isinstance(rng, Random) else Random(rng.getrandbits(64))
+
+    def plausible(self, hand: int, rng: random.Random | Random, quick: bool = False) -> bool:
         """Whether a sampled hand agrees with the opponent not having knocked (R6); a
         ``quick`` opponent (knocks as soon as it may) never held a knockable hand."""
-        if self.opp_turns == 0:
-            return True
-        dw = deadwood_mask(hand)
-        if dw == 0:
-            return False
-        if quick and dw <= self.knock_limit and self.params.quick_consistent:
-            return False
-        if quick and self.params.quick_history and self.steps:
-            if not self.fits_history(hand, rng):
-                return False
-        elif quick and self.params.quick_discards and not self._least_deadwood_discard(hand):
-            return False
-        if dw <= self.knock_limit and self.opp_turns <= KNOCK_TURNS:
-            return rng.random() >= self.params.early_knock_reject
-        return True
+        r = self._rng(rng)
+        fits = (lambda h: self.fits_history(h, r)) if quick and self.exact else None
+        return reference.plausible(self.position(), self.floats(), hand, r, int(quick), fits)
 
-    def fits_history(self, hand: int, rng: random.Random) -> bool:
+    def fits_history(self, hand: int, rng: random.Random | Random) -> bool:
         """Whether a quick knocker (takes a face-up card exactly when it lies in a meld,
         R2; discards a card leaving the least deadwood; knocks as soon as it may, R6)
         holding ``hand`` now could have played the opponent's latest steps.
@@ -228,9 +245,9 @@ class Belief:
         it (a search over ``quick_depth`` turns and ``quick_nodes`` hands at most; when
         the budget runs out, the hand is let through)."""
         self._nodes = self.params.quick_nodes
-        return self._walk(hand, len(self.steps) - 1, self.params.quick_depth, rng)
+        return self._walk(hand, len(self.steps) - 1, self.params.quick_depth, self._rng(rng))
 
-    def _walk(self, h: int, i: int, turns: int, rng: random.Random) -> bool:
+    def _walk(self, h: int, i: int, turns: int, rng: Random) -> bool:
         """Whether hand ``h``, held after step ``i``, explains steps ``i``, ``i - 1``, ...
         (``turns`` discards more at most); depth first over the stock draws."""
         limit = self.knock_limit
@@ -263,42 +280,39 @@ class Belief:
             i -= 1
         return True
 
-    def _least_deadwood_discard(self, hand: int) -> bool:
-        """Whether the opponent's latest discard left the least deadwood of the 11 cards it
-        held then (``hand`` plus that card), the card it had just taken excepted (R5);
-        True when there is no such discard to test."""
-        d = self.k.opp_last_discard
-        if d is None or hand >> d & 1:
-            return True
-        table = deadwood_by_discard_mask(hand | 1 << d)
-        taken = self.k.opp_last_taken
-        return table[d] <= least_deadwood_discard(table, -1 if taken is None else taken)[1]
-
-    def sample_hand(self, rng: random.Random, quick: bool = False) -> int:
+    def sample_hand(self, rng: random.Random | Random, quick: bool = False) -> int:
         """One opponent hand (a 52-bit mask of its cards) from the belief; ``quick`` for an
         opponent that knocks as soon as it may."""
-        hand = self._one(rng, quick)
-        retries = self.params.quick_retries if quick else self.params.retries
-        for _ in range(retries):
-            if self.plausible(hand, rng, quick):
-                break
-            hand = self._one(rng, quick)
-        return hand
+        r = self._rng(rng)
+        if quick and self.exact:
+            pos, fl = self.position(), self.floats()
+            q = int(quick)
 
-    def sample(self, rng: random.Random, quick: bool = False) -> tuple[int, list[int]]:
+            def fits(h: int) -> bool:
+                return self.fits_history(h, r)
+
+            hand = reference.sample_one(pos, fl, self.unknown, self.weights, r, q)
+            for _ in range(self.params.quick_retries):
+                if reference.plausible(pos, fl, hand, r, q, fits):
+                    break
+                hand = reference.sample_one(pos, fl, self.unknown, self.weights, r, q)
+            return hand
+        b, pos_a, fl_a, unknown_a, weights_a = self._kernel_arrays()
+        return int(b.draw_hand(pos_a, fl_a, unknown_a, weights_a, r, int(quick)))
+
+    def sample(self, rng: random.Random | Random, quick: bool = False) -> tuple[int, list[int]]:
         """One opponent hand and the stock (a list of card indexes, top at the end)."""
-        hand = self.sample_hand(rng, quick)
-        stock = [u for u in self.unknown if not hand >> u & 1]
-        rng.shuffle(stock)
-        return hand, stock
+        r = self._rng(rng)
+        hand = self.sample_hand(r, quick)
+        return hand, reference.sample_stock(self.unknown, hand, r)
 
-    def card_chances(self, rng: random.Random, n: int,
+    def card_chances(self, rng: random.Random | Random, n: int,
                      quick: bool = False) -> dict[int, float]:
         """Each unseen card's estimated chance to be in the opponent's hand (``n`` samples;
         ``quick`` for an opponent that knocks as soon as it may)."""
+        r = self._rng(rng)
         counts = dict.fromkeys(self.unknown, 0)
         for _ in range(n):
-            for u in iter_mask(self.sample_hand(rng, quick) & ~self.k.opp_known):
+            for u in iter_mask(self.sample_hand(r, quick) & ~self.k.opp_known):
                 counts[u] += 1
         return {u: c / n for u, c in counts.items()}
-

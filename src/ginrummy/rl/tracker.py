@@ -22,9 +22,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import kernel
 from ..hand import Action, Hand, Operation, Phase
-from ..knowledge import ALL_CARDS, POINTS, Knowledge
-from ..melds import deadwood_by_discard_mask, deadwood_mask
+from ..kernel import action_code, reference
+from ..kernel.spec import (
+    KN_DISCARDED,
+    KN_KNOWN,
+    KN_LAST_DISCARD,
+    KN_LAST_TAKEN,
+    KN_PASSED,
+    KN_PILE,
+    KN_STOCK_DRAWS,
+    KN_TAKEN,
+)
+from ..knowledge import ALL_CARDS, Knowledge
 from . import _compat
 from .encoding import _ACTION_IDS, ACTIONS, NUM_ACTIONS, OBS_SIZE, PLANES
 
@@ -51,25 +62,19 @@ class HandTracker:
     Build it when the hand is dealt and pass it every operation the hand returns
     (``Hand.play`` / ``Match.play``); it then answers :meth:`knowledge`,
     :meth:`observation` and :meth:`action_mask` for either seat without building views.
+    What each step shows is recorded by the hand kernel (:func:`ginrummy.kernel.reference
+    .observe`), and the deadwood after each discard comes from its solver.
     """
 
-    __slots__ = ("hand", "_pile", "_pile_mask", "_known", "_passed", "_discarded",
-                 "_taken", "_stock_draws", "_last", "_const", "_dw")
+    __slots__ = ("hand", "_kn", "_pile", "_const", "_dw", "_kernel")
 
     def __init__(self, hand: Hand) -> None:
         if hand.history:
             raise ValueError("A tracker starts at the deal: this hand has already begun.")
         self.hand = hand
-        up = hand.upcard.index
-        self._pile = [up]
-        self._pile_mask = 1 << up
-        self._known = [0, 0]      # cards each seat took from the pile and still holds
-        self._passed = [0, 0]     # cards each seat declined (R4 pass, or a stock draw)
-        self._discarded = [0, 0]  # cards each seat discarded
-        self._taken: list[int | None] = [None, None]  # card just taken from the pile (R5)
-        self._stock_draws = [0, 0]
-        self._last: list[tuple[int, int | None] | None] = [None, None]  # latest discard, taken
+        self._kn, self._pile = reference.new_knowledge(hand.upcard.index)
         self._dw: dict[int, int] = {}  # deadwood of a hand mask, while it is held
+        self._kernel = kernel.backend()
         np = _np()
         target = hand.options.target
         const = []
@@ -88,55 +93,32 @@ class HandTracker:
 
     def apply(self, op: Operation) -> None:
         """Record one applied operation (in order, as the hand returned it)."""
-        s = op.seat
-        act = op.action
-        if act.act == "pass":
-            self._passed[s] |= 1 << self._pile[0]  # only the up-card can be passed on
-        elif act.act == "draw":
-            if act.source == "discard":
-                c = self._pile.pop()
-                self._pile_mask &= ~(1 << c)
-                self._known[s] |= 1 << c
-                self._taken[s] = c
-                self._last[s] = None
-            else:
-                if self._pile:
-                    self._passed[s] |= 1 << self._pile[-1]
-                self._taken[s] = None
-                self._last[s] = None
-                self._stock_draws[s] += 1
-        else:
-            card = act.card
-            assert card is not None
-            c = card.index
-            self._pile.append(c)
-            self._pile_mask |= 1 << c
-            self._discarded[s] |= 1 << c
-            self._known[s] &= ~(1 << c)
-            self._last[s] = (c, self._taken[s])
-            self._taken[s] = None
+        reference.observe(self._kn, self._pile, op.seat, action_code(op.action))
 
     def knowledge(self, seat: int) -> Knowledge:
         """The same :class:`~ginrummy.knowledge.Knowledge` as ``Knowledge.of(hand.view(seat))``."""
         h = self.hand
+        kn = self._kn
         opp = 1 - seat
         mine = h.mask_of(seat)
-        known = self._known[opp]
-        last = self._last[opp]
+        known = kn[KN_KNOWN + opp]
+        last = kn[KN_LAST_DISCARD + opp]
+        taken = kn[KN_TAKEN + seat]
         return Knowledge(
             mine=mine,
-            pile=self._pile_mask,
+            pile=kn[KN_PILE],
             top=self._pile[-1] if self._pile else None,
             opp_known=known,
-            opp_passed=self._passed[opp],
-            opp_discarded=self._discarded[opp],
-            my_discarded=self._discarded[seat],
-            opp_stock_draws=self._stock_draws[opp],
-            unseen=ALL_CARDS & ~mine & ~self._pile_mask & ~known,
+            opp_passed=kn[KN_PASSED + opp],
+            opp_discarded=kn[KN_DISCARDED + opp],
+            my_discarded=kn[KN_DISCARDED + seat],
+            opp_stock_draws=kn[KN_STOCK_DRAWS + opp],
+            unseen=ALL_CARDS & ~mine & ~kn[KN_PILE] & ~known,
             opp_unknown=10 - known.bit_count(),
-            taken=self._taken[seat] if h.phase is Phase.DISCARD else None,
-            opp_last_discard=None if last is None else last[0],
-            opp_last_taken=None if last is None else last[1],
+            taken=taken if h.phase is Phase.DISCARD and taken >= 0 else None,
+            opp_last_discard=None if last < 0 else last,
+            opp_last_taken=None if last < 0 or kn[KN_LAST_TAKEN + opp] < 0
+            else kn[KN_LAST_TAKEN + opp],
         )
 
     def _deadwood(self, mask: int) -> int:
@@ -145,7 +127,7 @@ class HandTracker:
         if dw is None:
             if len(self._dw) > 64:
                 self._dw.clear()
-            dw = self._dw[mask] = deadwood_mask(mask)
+            dw = self._dw[mask] = self._kernel.deadwood(mask)
         return dw
 
     def observation(self, seat: int, out: Any = None) -> Any:
@@ -155,17 +137,18 @@ class HandTracker:
         if np is None:
             _np()
         h = self.hand
+        kn = self._kn
         opp = 1 - seat
         mine = h.mask_of(seat)
-        pile = self._pile_mask
+        pile = kn[KN_PILE]
         top = 1 << self._pile[-1] if self._pile else 0
-        known = self._known[opp]
+        known = kn[KN_KNOWN + opp]
         phase = h.phase
-        big = (mine | pile << 52 | top << 104 | known << 156 | self._discarded[opp] << 208
-               | self._passed[opp] << 260 | self._discarded[seat] << 312
+        big = (mine | pile << 52 | top << 104 | known << 156 | kn[KN_DISCARDED + opp] << 208
+               | kn[KN_PASSED + opp] << 260 | kn[KN_DISCARDED + seat] << 312
                | (pile & ~top) << 364 | (ALL_CARDS & ~mine & ~pile & ~known) << 416)
-        taken = self._taken[seat] if phase is _DISCARD else None
-        if taken is not None:
+        taken = kn[KN_TAKEN + seat] if phase is _DISCARD else -1
+        if taken >= 0:
             big |= 1 << (468 + taken)
         if out is None:
             out = np.empty(OBS_SIZE, dtype=np.float32)
@@ -179,17 +162,8 @@ class HandTracker:
             dw = self._dw
             if len(dw) > 64:
                 dw.clear()
-            best = least = 1000
-            whole = 1000  # least of (deadwood after discarding i) + points of i
-            for i, v in deadwood_by_discard_mask(mine).items():
-                out[_DW_AFTER + i] = v / 100.0
-                dw[mine & ~(1 << i)] = v
-                if v < least:
-                    least = v
-                if v < best and i != taken:
-                    best = v
-                if v + POINTS[i] < whole:
-                    whole = v + POINTS[i]
+            least, best, whole = self._kernel.discard_stats(mine, taken,
+                                                            out[_DW_AFTER:_BASE], dw)
             # The 11 cards' own deadwood: when positive, some card c is deadwood in their
             # best arrangement and removing it leaves exactly that minus its points, so
             # it is `whole`; when 0, some discard leaves 0 (11 melded cards have a meld of

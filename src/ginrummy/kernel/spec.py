@@ -1,0 +1,199 @@
+"""What both hand kernels share: the numbers that name phases, actions and outcomes, the
+layout of the arrays they exchange, and the play-out policy's constants.
+
+Both kernels (:mod:`.reference` in plain Python, :mod:`.compiled` with numba) read these
+names, so a number means the same in either. Nothing here runs the rules; it names them.
+
+>>> outcome(1, 32), outcome(-1, 0), scorer_of(outcome(1, 32)), points_of(outcome(1, 32))
+(544, 0, 1, 32)
+>>> discard_code(51), knock_code(51), DRAW_PILE
+(115, 179, 2)
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DEAD",
+    "DISCARD",
+    "DRAW",
+    "DRAW_PILE",
+    "DRAW_STOCK",
+    "KNOCK_TURNS",
+    "MARGIN",
+    "MAX_DISCARDS",
+    "OFFER_DEALER",
+    "OFFER_NON_DEALER",
+    "PASS",
+    "RUNNING",
+    "discard_code",
+    "knock_code",
+    "outcome",
+    "points_of",
+    "scorer_of",
+]
+
+# ------------------------------------------------------------------ phases of a hand (R4-R5)
+OFFER_NON_DEALER = 0
+"""The non-dealer decides on the up-card (R4.1)."""
+OFFER_DEALER = 1
+"""The dealer decides on the up-card after the non-dealer passed (R4.2)."""
+DRAW = 2
+"""An ordinary turn's draw (R5)."""
+DISCARD = 3
+"""The mover holds 11 cards and discards, perhaps knocking (R5, R6)."""
+
+# ------------------------------------------------------------------ actions, as small ints
+PASS = 0
+"""Pass on the up-card (R4)."""
+DRAW_STOCK = 1
+"""Draw the stock's top card (R5)."""
+DRAW_PILE = 2
+"""Take the discard pile's top card (R4, R5)."""
+DISCARD_BASE = 64
+"""``DISCARD_BASE + card``: discard that card (R5)."""
+KNOCK_BASE = 128
+"""``KNOCK_BASE + card``: discard that card and knock (R6)."""
+
+
+def discard_code(card: int) -> int:
+    """The action code of discarding card index ``card`` without a knock."""
+    return DISCARD_BASE + card
+
+
+def knock_code(card: int) -> int:
+    """The action code of discarding card index ``card`` and knocking (R6)."""
+    return KNOCK_BASE + card
+
+
+# ------------------------------------------------------------------ outcomes of a hand
+RUNNING = -1
+"""A step that did not end the hand."""
+DEAD = 0
+"""A dead hand (R7), or a play-out stopped after :data:`MAX_DISCARDS`: nobody scores."""
+
+
+def outcome(scorer: int, points: int) -> int:
+    """One int for a hand's end: ``(scorer + 1) * 256 + points``; a dead hand (scorer -1)
+    is :data:`DEAD`. Points of a hand never reach 256 (R9: at most 100 + 25)."""
+    return (scorer + 1) * 256 + points
+
+
+def scorer_of(code: int) -> int:
+    """The seat that scored in outcome ``code``, or -1 for a dead hand."""
+    return code // 256 - 1
+
+
+def points_of(code: int) -> int:
+    """The points scored in outcome ``code`` (0 for a dead hand)."""
+    return code % 256
+
+
+# ------------------------------------------------------------------ the play-out policy
+KNOCK_TURNS = 3
+"""A patient seat knocks short of gin only within its first this many turns (MARJJ,
+strong); a quick seat knocks as soon as it may (R6)."""
+
+MAX_DISCARDS = 120
+"""Discards after which a play-out is settled as a dead hand. The rules set no limit on a
+hand (R5-R7): when both play-out policies keep taking the discard, the stock never shrinks
+and the hand would cycle for ever; a real hand has about 30-40 discards."""
+
+MARGIN = 6
+"""Only discards within this many deadwood points of the least are weighed by outs."""
+
+OUTS_PER_POINT = 100
+"""A discard's score is ``OUTS_PER_POINT * (deadwood - live outs) - card points``: one
+live meld-completing card is worth one deadwood point, and among equals the higher card
+goes (whole numbers, so both kernels order discards exactly alike)."""
+
+# ------------------------------------------------------------------ the state of a play-out
+# A play-out's state is one int array (a list in the reference kernel) with these slots,
+# beside two card arrays: the stock and the pile, each with its top at the end.
+HAND0 = 0
+HAND1 = 1
+TO_PLAY = 2
+PHASE = 3
+TAKEN = 4
+"""The card just taken from the pile (R5: not discardable this turn), or -1."""
+TURNS0 = 5
+TURNS1 = 6
+"""Each seat's discards so far this hand."""
+LIMIT = 7
+"""The knock limit (R6; 0 on a gin-only table, the up-card's points in Oklahoma)."""
+DEALER = 8
+QUICK = 9
+"""Bit ``s`` set: seat ``s`` plays as a quick knocker (knocks as soon as it may)."""
+DEADCARDS = 10
+"""The cards in the pile, as a mask (no outs)."""
+DISCARDS = 11
+"""Discards made since the play-out started (:data:`MAX_DISCARDS`)."""
+NSTOCK = 12
+NPILE = 13
+STATE_SIZE = 14
+
+# ------------------------------------------------------------------ a position to evaluate
+# The evaluator hands the kernel one int array with these slots (what the deciding seat
+# knows, R11, and how the belief samples the rest) and one float array (FLOAT_*).
+P_ME = 0
+P_MINE = 1
+P_OPP_KNOWN = 2
+"""Cards the opponent took from the pile and still holds (R11: public)."""
+P_OPP_UNKNOWN = 3
+"""How many of the opponent's ten cards are unseen."""
+P_DRAWS = 4
+"""Turns of improvement a sample replays (the belief's ``draws``)."""
+P_RETRIES = 5
+P_QUICK_RETRIES = 6
+P_QUICK_CONSISTENT = 7
+P_QUICK_DISCARDS = 8
+P_OPP_TURNS = 9
+"""The opponent's discards so far."""
+P_LAST_DISCARD = 10
+"""The opponent's latest discard if it has not drawn since, else -1."""
+P_LAST_TAKEN = 11
+"""The pile card it took on that turn (R5), else -1."""
+P_LIMIT = 12
+P_DEALER = 13
+P_PHASE = 14
+"""The phase of the decision (OFFER_NON_DEALER, OFFER_DEALER, DRAW or DISCARD)."""
+P_MY_TURNS = 15
+P_NPILE = 16
+P_NUNKNOWN = 17
+P_STOCK = 18
+"""Cards in the stock."""
+P_SIZE = 19
+
+F_IMPROVE = 0
+F_QUICK_IMPROVE = 1
+F_EARLY_REJECT = 2
+F_QUICK_SHARE = 3
+"""The share of samples in which the opponent is a quick knocker."""
+F_SIZE = 4
+
+# ------------------------------------------------------------------ what the table shows
+# What each seat has shown of a hand so far (R11: public), one int array beside the pile
+# (a list, top at the end): :func:`ginrummy.kernel.reference.observe` updates it a step at
+# a time. Pairs of slots are per seat (``slot + seat``).
+KN_PILE = 0
+"""The pile's cards, as a mask."""
+KN_KNOWN = 1
+"""Cards the seat took from the pile and still holds."""
+KN_PASSED = 3
+"""Cards the seat declined: a pass on the up-card (R4), or the top card when it drew from
+the stock (R5)."""
+KN_DISCARDED = 5
+KN_TAKEN = 7
+"""The pile card the seat took this turn (R5: not discardable now), or -1."""
+KN_STOCK_DRAWS = 9
+KN_LAST_DISCARD = 11
+"""The seat's latest discard when it has not drawn since, or -1."""
+KN_LAST_TAKEN = 13
+"""The pile card it took on the turn of that discard, or -1."""
+KN_SIZE = 15
+
+# ------------------------------------------------------------------ the random numbers
+GOLDEN = 0x9E3779B97F4A7C15
+"""SplitMix64's increment; both kernels draw the same stream from the same state."""
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
+MASK64 = (1 << 64) - 1

@@ -1,0 +1,54 @@
+"""Which kernel runs: the compiled one when numba loads, the reference when asked
+(``GINRUMMY_KERNEL=python``) or when numba is missing (one warning line, same results)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+PROBE = """
+import json, sys
+{block}
+from ginrummy.match import Match
+import ginrummy.evaluator as e
+m = Match(seed=4)
+ev = e.Evaluator(samples=6, seed=2).evaluate(m.view(m.to_play))
+print(json.dumps({{"kernel": e.KERNEL, "values": [[v.win, v.points] for v in ev.values]}}))
+"""
+
+
+def _probe(env: dict[str, str], block: str = "") -> tuple[dict[str, object], str]:
+    out = subprocess.run([sys.executable, "-c", PROBE.format(block=block)],
+                         env={**os.environ, **env}, capture_output=True, text=True,
+                         timeout=300, check=True)
+    return json.loads(out.stdout), out.stderr
+
+
+def test_ginrummy_kernel_python_forces_the_reference_without_a_warning() -> None:
+    got, err = _probe({"GINRUMMY_KERNEL": "python"})
+    assert got["kernel"] == "python"
+    assert err == ""
+
+
+def test_without_numba_the_reference_runs_with_one_warning_line() -> None:
+    """numba missing: the pure-Python kernel is used, says so in one line, and gives the
+    same evaluation the compiled kernel gives."""
+    got, err = _probe({"GINRUMMY_KERNEL": ""}, "sys.modules['numba'] = None")
+    assert got["kernel"] == "python"
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "pure-Python kernel" in lines[0], err
+    pytest.importorskip("numba")
+    fast, err = _probe({"GINRUMMY_KERNEL": ""})
+    assert fast["kernel"] == "numba" and err == ""
+    assert fast["values"] == got["values"]
+
+
+def test_an_unknown_kernel_name_is_refused_clearly() -> None:
+    from ginrummy import kernel
+
+    with pytest.raises(ValueError, match="'numba' or 'python'"):
+        kernel.backend("fortran")

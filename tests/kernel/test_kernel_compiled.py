@@ -1,0 +1,170 @@
+"""The compiled kernel is the reference kernel, compiled: identical results on thousands of
+random hands, deals and positions (R2 deadwood, R8 lay-offs, R9 scoring, R4-R7 steps), on
+belief samples and on whole evaluations."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ginrummy.evaluator import Evaluator
+from ginrummy.evaluator.belief import Belief, BeliefParams
+from ginrummy.kernel import reference as ref
+from ginrummy.knowledge import Knowledge
+from ginrummy.match import Match
+from ginrummy.melds import deadwood_by_discard_mask, deadwood_mask
+
+from .test_kernel_reference import kernel_state, random_position
+
+pytest.importorskip("numba")
+comp = pytest.importorskip("ginrummy.kernel.compiled")
+np = pytest.importorskip("numpy")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _compiled_ready() -> None:
+    comp.warm_up()
+
+
+def _meld_rich(draw: st.DrawFn, n: int) -> int:
+    """``n`` distinct cards from a few ranks and neighbouring suits, so sets, runs,
+    four-of-a-kinds and competing melds are common."""
+    lo = draw(st.integers(0, 9))
+    ranks = list(range(lo, lo + draw(st.integers(3, 4))))
+    pool = [s * 13 + r for s in range(4) for r in ranks]
+    pool += draw(st.lists(st.integers(0, 51), max_size=6))
+    pool = sorted(set(pool))
+    chosen = draw(st.lists(st.sampled_from(pool), min_size=min(n, len(pool)),
+                           max_size=min(n, len(pool)), unique=True))
+    mask = sum(1 << c for c in chosen)
+    rest = [c for c in range(52) if not mask >> c & 1]
+    for c in draw(st.permutations(rest))[: n - len(chosen)]:
+        mask |= 1 << c
+    return mask
+
+
+@st.composite
+def hands(draw: st.DrawFn, n: int | None = None) -> int:
+    size = draw(st.integers(0, 11)) if n is None else n
+    if draw(st.booleans()):
+        return _meld_rich(draw, size)
+    cards = draw(st.lists(st.integers(0, 51), min_size=size, max_size=size, unique=True))
+    return sum(1 << c for c in cards)
+
+
+@settings(max_examples=3000)
+@given(hands())
+def test_r2_compiled_deadwood_is_the_cores(h: int) -> None:
+    assert comp.deadwood(h) == deadwood_mask(h)
+
+
+@settings(max_examples=2000)
+@given(hands(11))
+def test_r2_compiled_deadwood_by_discard_is_the_cores(h: int) -> None:
+    out = np.full(52, -7, dtype=np.int64)
+    comp.deadwood_by_discard(h, out)
+    table = deadwood_by_discard_mask(h)
+    assert {k: int(out[k]) for k in table} == table
+    assert all(out[k] == -7 for k in range(52) if not h >> k & 1)
+
+
+@st.composite
+def knocks(draw: st.DrawFn) -> tuple[int, int, int]:
+    knocker = draw(hands(10))
+    rest = [c for c in range(52) if not knocker >> c & 1]
+    if draw(st.booleans()):  # a defender with cards next to the knocker's melds
+        near = sorted({c + d for c in range(52) if knocker >> c & 1 for d in (-2, -1, 1, 2)
+                       if 0 <= c + d < 52 and not knocker >> (c + d) & 1}
+                      | {c % 13 + 13 * s for c in range(52) if knocker >> c & 1
+                         for s in range(4) if not knocker >> (c % 13 + 13 * s) & 1})
+        first = draw(st.lists(st.sampled_from(near), max_size=min(7, len(near)), unique=True))
+        others = [c for c in rest if c not in first]
+        extra = draw(st.permutations(others))[: 10 - len(first)]
+        defender = sum(1 << c for c in first + extra)
+    else:
+        defender = sum(1 << c for c in draw(st.permutations(rest))[:10])
+    return draw(st.integers(0, 1)), knocker, defender
+
+
+@settings(max_examples=3000)
+@given(knocks())
+def test_r8_r9_compiled_settlement_is_the_cores(case: tuple[int, int, int]) -> None:
+    """Gin, knocks with lay-offs chained on runs and added to sets, undercuts and ties
+    (R8-R9): the compiled settlement scores as the core's showdown."""
+    seat, knocker, defender = case
+    assert comp.settle(seat, knocker, defender) == ref.settle(seat, knocker, defender)
+
+
+def test_r4_r9_compiled_play_outs_are_the_references_on_thousands_of_positions() -> None:
+    """3,000 positions (every phase, all knock limits, quick and patient seats): the
+    compiled play-out ends each hand exactly as the reference does."""
+    for seed in range(3000):
+        hand, turns, taken = random_position(10_000 + seed)
+        quick = seed % 4
+        st_, stock, pile = kernel_state(hand, quick, turns, taken)
+        want = ref.finish(st_, stock, pile, -1, {})
+        assert comp.finish(st_, stock, pile, -1, None) == want, seed
+        # and after each legal action of the mover, as the evaluator applies them
+        if seed % 10 == 0:
+            from ginrummy.kernel import action_code
+
+            for a in hand.legal_actions():
+                code = action_code(a)
+                assert comp.finish(st_, stock, pile, code, None) == \
+                    ref.finish(st_, stock, pile, code, {}), (seed, a)
+
+
+def _decisions(n: int, seed: int) -> list[tuple[Match, int]]:
+    """Match positions with a decision, from random play (all options)."""
+    from ginrummy.options import Options
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        opts = rng.choice([Options(), Options(gin_only=True), Options(oklahoma=True),
+                           Options(target=250)])
+        m = Match(opts, seed=rng.randrange(1 << 30))
+        for _ in range(rng.randrange(0, 60)):
+            if m.is_over():
+                break
+            legal = m.legal_actions()
+            m.play(rng.choice(legal))
+        if not m.is_over() and len(m.legal_actions()) > 1:
+            out.append((m, rng.randrange(1 << 20)))
+    return out
+
+
+def test_belief_samples_are_identical_in_both_kernels() -> None:
+    """The belief's sampler (weights, improvement, redraws, R6's no-knock evidence) draws
+    the same hands from the same random state in both kernels."""
+    for m, s in _decisions(150, 5):
+        assert m.to_play is not None
+        view = m.view(m.to_play)
+        params = BeliefParams(improve=[0.9, 1.7, -2.0][s % 3])
+        b = Belief(Knowledge.of(view), view.knock_limit, params)
+        pos, fl = b.position(), b.floats(0.5)
+        r1, r2 = ref.Random(s), ref.Random(s)
+        for quick in (0, 1, 0, 1):
+            h1 = ref.draw_hand(pos, fl, b.unknown, b.weights, r1, quick)
+            h2 = comp.draw_hand(comp.ints(pos), comp.floats(fl), comp.ints(b.unknown),
+                                comp.floats(b.weights), r2, quick)
+            assert h1 == h2 and r1.state == r2.state
+
+
+def test_evaluations_are_identical_in_both_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whole evaluations (sampling, play-outs, match equity, control variate, standard
+    errors) are bit for bit the same with either kernel."""
+    import ginrummy.kernel as kernel
+
+    for m, s in _decisions(40, 9):
+        assert m.to_play is not None
+        view = m.view(m.to_play)
+        results = []
+        for build in (ref, comp):
+            monkeypatch.setattr(kernel, "_chosen", (build, build.__name__))
+            ev = Evaluator(samples=12, seed=s, quick=(s % 5) / 4).evaluate(view)
+            results.append((ev.values, ev.win_samples, ev.points_samples))
+        assert results[0] == results[1]

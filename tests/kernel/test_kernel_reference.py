@@ -1,0 +1,191 @@
+"""The reference kernel agrees with the real state machine (R4-R9): the same policy driven
+card by card through the core's :class:`Hand` ends every hand with the same result, from
+the deal and from positions part-way through."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ginrummy.cards import Card
+from ginrummy.hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Deal, Hand, Phase
+from ginrummy.kernel import reference as ref
+from ginrummy.kernel.spec import (
+    DEAD,
+    DISCARD,
+    DRAW,
+    KNOCK_TURNS,
+    MAX_DISCARDS,
+    OFFER_DEALER,
+    OFFER_NON_DEALER,
+    outcome,
+)
+from ginrummy.knowledge import in_some_meld
+from ginrummy.melds import deadwood_by_discard_mask
+from ginrummy.options import Options
+
+
+def drive(hand: Hand, quick: int = 0, turns: tuple[int, int] = (0, 0),
+          taken: int = -1) -> int:
+    """Play ``hand`` out through the core with the kernel's policy, card by card (seats
+    set in ``quick`` knock as soon as they may, take any up-card that melds and discard
+    for the least deadwood); the outcome code."""
+    done = list(turns)
+    while not hand.is_over():
+        seat = hand.to_play
+        assert seat is not None
+        q = quick >> seat & 1
+        mask = hand.mask_of(seat)
+        top = hand.top_discard
+        if hand.phase is Phase.DISCARD:
+            dead = sum(c.mask for c in hand.discards)
+            table = deadwood_by_discard_mask(mask)
+            card, dw = ref.least_deadwood_discard(table, taken) if q \
+                else ref.choose_discard(mask, table, taken, dead)
+            knock = dw <= hand.knock_limit and (dw == 0 or done[seat] < KNOCK_TURNS or q)
+            done[seat] += 1
+            hand.play(Action.discard(Card.from_index(card), knock))
+        elif top is not None and ref.wants_top(mask, top.index, {}, q):
+            taken = top.index
+            hand.play(DRAW_DISCARD)
+        else:
+            taken = -1
+            hand.play(PASS if hand.phase is Phase.OFFER else DRAW_STOCK)
+    result = hand.result
+    assert result is not None
+    return outcome(-1 if result.scorer is None else result.scorer, result.points)
+
+
+def kernel_state(hand: Hand, quick: int, turns: tuple[int, int],
+                 taken: int) -> tuple[list[int], list[int], list[int]]:
+    """The kernel's state, stock and pile for a hand in play."""
+    if hand.phase is Phase.OFFER:
+        phase = OFFER_DEALER if hand.to_play == hand.dealer else OFFER_NON_DEALER
+    else:
+        phase = DISCARD if hand.phase is Phase.DISCARD else DRAW
+    assert hand.to_play is not None
+    st = ref.new_state(hand.mask_of(0), hand.mask_of(1), hand.to_play, phase,
+                       taken if phase == DISCARD else -1, turns[0], turns[1],
+                       hand.knock_limit, hand.dealer, quick)
+    return st, [c.index for c in reversed(hand.stock)], [c.index for c in hand.discards]
+
+
+def random_position(seed: int) -> tuple[Hand, tuple[int, int], int]:
+    """A hand after a random number of random legal moves (never ended), the discards
+    each seat has made and the pile card just taken (or -1)."""
+    rng = random.Random(seed)
+    table = rng.choice([Options(), Options(), Options(gin_only=True), Options(oklahoma=True)])
+    hand = Hand(Deal.shuffled(rng), seed % 2, table)
+    turns = [0, 0]
+    taken = -1
+    for _ in range(rng.randrange(0, 40)):
+        legal = [a for a in hand.legal_actions() if not a.knock]
+        if not legal:
+            break
+        a = rng.choice(legal)
+        probe = hand.copy()
+        probe.play(a)
+        if probe.is_over():
+            break
+        seat = hand.to_play
+        assert seat is not None
+        hand.play(a)
+        if a.act == "discard":
+            turns[seat] += 1
+            taken = -1
+        elif a.act == "draw":
+            taken = -1 if a.source == "stock" else _last_taken(hand)
+    return hand, (turns[0], turns[1]), taken
+
+
+def _last_taken(hand: Hand) -> int:
+    op = hand.history[-1]
+    assert op.card is not None
+    return op.card.index
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_r4_r9_a_play_out_from_the_deal_matches_the_state_machine(seed: int) -> None:
+    _check_deal(seed, quick=0)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_r4_r9_quick_knockers_play_out_as_the_state_machine_says(seed: int) -> None:
+    _check_deal(seed, quick=1 + seed % 3)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_r4_r9_a_play_out_from_any_position_matches_the_state_machine(seed: int) -> None:
+    """From positions part-way through a hand (every phase, gin-only and Oklahoma-like
+    knock limits): the kernel's play-out ends as the core's Hand does."""
+    hand, turns, taken = random_position(seed)
+    quick = seed % 4
+    st, stock, pile = kernel_state(hand, quick, turns, taken)
+    got = ref.apply(st, stock, pile, -1, {})
+    assert got == drive(hand, quick, turns, taken)
+
+
+def _check_deal(seed: int, quick: int) -> None:
+    rng = random.Random(seed)
+    deal = Deal.shuffled(rng)
+    dealer = seed % 2
+    hand = Hand(deal, dealer)
+    st, stock, pile = kernel_state(hand, quick, (0, 0), -1)
+    assert ref.play_out(st, stock, pile, {}) == drive(Hand(deal, dealer), quick)
+
+
+def test_r5_a_quick_knockers_discard_leaves_the_least_deadwood() -> None:
+    """A quick seat throws the card leaving the least deadwood, never the card it just took
+    from the pile (R5), ties to the higher card."""
+    rng = random.Random(11)
+    for _ in range(200):
+        h = sum(1 << i for i in rng.sample(range(52), 11))
+        table = deadwood_by_discard_mask(h)
+        taken = rng.choice([-1, *table])
+        card, dw = ref.least_deadwood_discard(table, taken)
+        assert card != taken and dw == table[card]
+        assert dw == min(v for k, v in table.items() if k != taken)
+
+
+def test_r2_completers_are_exactly_the_meld_completing_cards() -> None:
+    rng = random.Random(3)
+    for _ in range(200):
+        h = sum(1 << i for i in rng.sample(range(52), 10))
+        want = sum(1 << c for c in range(52) if not h >> c & 1 and in_some_meld(h | 1 << c, c))
+        assert ref.completers(h) == want
+
+
+def test_r7_a_play_out_that_cycles_ends_as_a_dead_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R5-R7 set no limit on a hand: when both seats always take the discard the stock never
+    shrinks. A play-out then stops after MAX_DISCARDS discards with no result."""
+    import signal
+
+    monkeypatch.setattr(ref, "wants_top", lambda h, top, memo, quick: True)
+
+    def too_long(*_: object) -> None:
+        raise AssertionError("the play-out did not end")
+
+    deck = list(range(52))
+    random.Random(7).shuffle(deck)
+    # knock limit -1: nobody ever knocks, not even with gin
+    st = ref.new_state(sum(1 << c for c in deck[:10]), sum(1 << c for c in deck[10:20]), 0,
+                       DRAW, -1, 0, 0, -1, 1, 0)
+    pile, stock = [deck[20]], deck[21:]
+    old = signal.signal(signal.SIGALRM, too_long)
+    signal.alarm(20)
+    try:
+        result = ref.play_out(st, stock, pile, {})
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert result == DEAD
+    assert st[5] + st[6] == MAX_DISCARDS
+    assert len(stock) == 31  # every draw was a take from the pile
+
+
+def test_the_random_numbers_are_splitmix64() -> None:
+    """The published first outputs of SplitMix64 from seed 0 (both kernels draw these)."""
+    r = ref.Random(0)
+    assert [r.next64() for _ in range(3)] == [
+        0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
