@@ -30,24 +30,21 @@ ginrummy.evaluator.BudgetError: The budget must be positive: samples=0.
 from __future__ import annotations
 
 import hashlib
-import math
 import time
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 from .. import kernel
-from ..equity import after_hand, relative_stakes
 from ..hand import Action, Phase, View
-from ..kernel import action_code, spec
-from ..kernel.reference import Random
 from ..knowledge import Knowledge
-from ..melds import deadwood_mask
-from . import belief as _belief_module
-from .belief import Belief, BeliefParams, opponent_steps
+from .belief import Belief, BeliefParams
+from .evaluation import ActionValue, Evaluation
+from .search import Search
 
 __all__ = [
     "KERNEL",
     "ActionValue",
+    "Search",
     "BudgetError",
     "Evaluation",
     "Evaluator",
@@ -93,100 +90,6 @@ class InconsistentViewError(EvaluatorError):
 
 class NoDecisionError(EvaluatorError):
     """A view in which its seat has nothing to decide (not its turn, or the hand is over)."""
-
-
-@dataclass(frozen=True)
-class ActionValue:
-    """One action's estimates for the deciding seat."""
-
-    action: Action
-    win: float
-    win_se: float
-    points: float
-    points_se: float
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """Estimates for every evaluated action, in ``view.legal`` order, and the samples used.
-
-    ``win_samples[i][s]`` / ``points_samples[i][s]`` are action i's outcomes on sample s
-    (the same samples for every action), kept for paired comparisons.
-    """
-
-    values: tuple[ActionValue, ...]
-    samples: int
-    win_samples: tuple[tuple[float, ...], ...] = field(default=(), repr=False, compare=False)
-    points_samples: tuple[tuple[float, ...], ...] = field(default=(), repr=False,
-                                                          compare=False)
-    preferred: Action | None = field(default=None, compare=False)
-    """The action an earlier, independent evaluation ranked first (the review's screen),
-    or None: a choice not made on these samples, so its value here carries no winner's
-    curse."""
-    capped: bool = field(default=False, compare=False)
-    """Whether the time limit stopped the sampling before the sample budget was reached
-    (the result then depends on the machine's speed, not only on the view and seed)."""
-
-    def best(self) -> ActionValue:
-        """The highest win chance; ties: the most points, then the first."""
-        best = self.values[0]
-        for v in self.values[1:]:
-            if (v.win, v.points) > (best.win, best.points):
-                best = v
-        return best
-
-    def value_of(self, action: Action) -> ActionValue:
-        """The estimates of ``action``; KeyError if it was not evaluated."""
-        for v in self.values:
-            if v.action == action:
-                return v
-        raise KeyError(f"The action {action} was not evaluated.")
-
-    def _index(self, action: Action) -> int:
-        for i, v in enumerate(self.values):
-            if v.action == action:
-                return i
-        raise KeyError(f"The action {action} was not evaluated.")
-
-    def cross_fitted_loss(self, played: Action) -> float | None:
-        """The win chance ``played`` gives up against the best action, estimated without
-        the winner's curse: the samples are split in two (even and odd), the best is
-        chosen on one half and the loss measured on the other, both ways, and the two
-        averaged. Unbiased for the loss against an action chosen on half the samples (a
-        little below the loss against the true best); negative when ``played`` measured
-        better. None with fewer than four samples.
-
-        >>> from ginrummy.hand import DRAW_STOCK, PASS
-        >>> values = (ActionValue(PASS, 0.55, 0, 0, 0), ActionValue(DRAW_STOCK, 0.4, 0, 0, 0))
-        >>> ev = Evaluation(values, 4, ((0.6, 0.5, 0.6, 0.5), (0.4, 0.4, 0.4, 0.4)))
-        >>> round(ev.cross_fitted_loss(DRAW_STOCK), 4), round(ev.cross_fitted_loss(PASS), 4)
-        (0.15, 0.0)
-        """
-        rows = self.win_samples
-        i = self._index(played)
-        if not rows or len(rows[i]) < 4:
-            return None
-        halves = [[r[0::2] for r in rows], [r[1::2] for r in rows]]
-        total = 0.0
-        for pick, judge in ((0, 1), (1, 0)):
-            means = [sum(r) / len(r) for r in halves[pick]]
-            choice = max(range(len(means)), key=lambda j: (means[j], -j))
-            got = halves[judge]
-            total += (sum(got[choice]) - sum(got[i])) / len(got[i])
-        return total / 2
-
-    def difference(self, a: Action, b: Action, *, points: bool = False) -> tuple[float, float]:
-        """Mean and standard error of ``a``'s win chance (or points) minus ``b``'s on the
-        same samples (common random numbers: much tighter than the two SEs suggest)."""
-        rows = self.points_samples if points else self.win_samples
-        xa, xb = rows[self._index(a)], rows[self._index(b)]
-        d = [x - y for x, y in zip(xa, xb, strict=True)]
-        n = len(d)
-        mean = sum(d) / n
-        if n < 2:
-            return mean, math.inf
-        var = sum((x - mean) ** 2 for x in d) / (n - 1)
-        return mean, math.sqrt(var / n)
 
 
 def _check_view(view: View) -> Knowledge:
@@ -241,16 +144,20 @@ class Evaluator:
 
     ``budget_ms`` and ``samples`` bound the work (both: whichever is reached first; neither:
     64 samples). With a sample budget only, the result depends on the seed and the view
-    alone; a time budget makes it depend on the machine's speed too. ``knock_bias`` (by
-    default :data:`KNOCK_BIAS`) is taken off the win chance of every knock short of gin,
-    scaled by the hand's stakes: a measured overvaluation of knocking (0 now: none left).
+    alone; a time budget makes it depend on the machine's speed too (the evaluation says
+    so: ``capped``). ``kernel`` names the hand kernel to run on (``"numba"`` or
+    ``"python"``; None: the process's choice, :data:`KERNEL`); both give the same results.
+    ``knock_bias`` (by default :data:`KNOCK_BIAS`) is taken off the win chance of every
+    knock short of gin, scaled by the hand's stakes: a measured overvaluation of knocking
+    (0 now: none left).
     """
 
     DEFAULT_SAMPLES = 64
 
     def __init__(self, *, budget_ms: float | None = None, samples: int | None = None,
                  seed: int = 0, belief: BeliefParams | None = None,
-                 quick: float = 0.0, knock_bias: float | None = None) -> None:
+                 quick: float = 0.0, knock_bias: float | None = None,
+                 kernel: str | None = None) -> None:
         if budget_ms is not None and not budget_ms > 0:
             raise BudgetError(f"The budget must be positive: budget_ms={budget_ms}.")
         if samples is not None and samples <= 0:
@@ -262,6 +169,7 @@ class Evaluator:
         self.belief = belief or BeliefParams()
         self.quick = quick
         self.knock_bias = KNOCK_BIAS if knock_bias is None else knock_bias
+        self.kernel = kernel
 
     def evaluate(self, view: View) -> Evaluation:
         """Every legal action of ``view``, in ``view.legal`` order."""
@@ -282,11 +190,26 @@ class Evaluator:
         start = time.perf_counter()
         ms = self.budget_ms if budget_ms is None else budget_ms
         deadline = None if ms is None else start + ms / 1000
-        run = _Run(self, view, k, list(actions))
-        capped = run.sample(self.samples, deadline)
-        if variate and run.n >= 8:
-            capped = run.pool(POOL_FACTOR * run.n, deadline) or capped
-        return run.result(self.knock_bias, capped)
+        search = self._search(view, k, list(actions))
+        search.sample(self.samples, deadline)
+        if variate and search.n >= 8:
+            search.pool(POOL_FACTOR * search.n, deadline)
+        return search.evaluation()
+
+    def search(self, view: View, actions: Sequence[Action]) -> Search:
+        """A :class:`Search` of ``actions`` (legal in ``view``) with no deals drawn yet: for
+        callers that allocate deals themselves (``expert`` races its candidates)."""
+        k = _check_view(view)
+        for a in actions:
+            if a not in view.legal:
+                raise EvaluatorError(f"The action {a} is not legal in this view.")
+        if not actions:
+            raise EvaluatorError("There is no action to evaluate.")
+        return self._search(view, k, list(actions))
+
+    def _search(self, view: View, k: Knowledge, actions: list[Action]) -> Search:
+        belief_class: type[Belief] = globals()["Belief"]  # research code may replace it
+        return Search(self, view, k, actions, belief_class, self._rng_seed(view, k))
 
     def _rng_seed(self, view: View, k: Knowledge) -> int:
         """A 64-bit seed from the evaluator's seed and the view's public facts only (R11):
@@ -298,176 +221,3 @@ class Evaluator:
                  view.options.target)
         digest = hashlib.blake2b(repr(facts).encode(), digest_size=8).digest()
         return int.from_bytes(digest, "little")
-
-
-def _phase_code(view: View) -> int:
-    """The kernel's phase of ``view``'s decision (R4: which offer, R5)."""
-    if view.phase is Phase.OFFER:
-        return spec.OFFER_DEALER if view.seat == view.dealer else spec.OFFER_NON_DEALER
-    return spec.DISCARD if view.phase is Phase.DISCARD else spec.DRAW
-
-
-FIRST_CHUNK = 4
-"""Samples in the first batch when a time limit applies (to measure the speed)."""
-GROW = 256
-"""With a time limit and no sample budget, the sample arrays grow by at least this much."""
-
-
-class _Run:
-    """One evaluation in progress: the kernel's arrays, the samples drawn so far, and the
-    random state (so sampling can go on in batches between clock checks)."""
-
-    def __init__(self, ev: Evaluator, view: View, k: Knowledge, actions: list[Action]) -> None:
-        self.view = view
-        self.actions = actions
-        self.me = view.seat
-        belief = _belief_module_belief()(k, view.knock_limit, ev.belief,
-                                         steps=opponent_steps(view)
-                                         if ev.belief.quick_history else ())
-        self.belief = belief
-        # A belief read exactly (quick_history) or replaced (a research subclass) samples
-        # in Python; the play-outs still run in the kernel.
-        self.python_side = belief.exact or type(belief) is not _belief_module.Belief
-        b = kernel.backend()
-        self.b = b
-        pos = belief.position()
-        pos[spec.P_ME] = view.seat
-        pos[spec.P_MINE] = k.mine
-        pos[spec.P_DEALER] = view.dealer
-        pos[spec.P_PHASE] = _phase_code(view)
-        pos[spec.P_MY_TURNS] = k.my_discards
-        pile0 = [c.index for c in view.discards]
-        pos[spec.P_NPILE] = len(pile0)
-        pos[spec.P_STOCK] = view.stock_count
-        self.quick_share = ev.quick
-        self.pos = b.ints(pos)
-        self.fl = b.floats(belief.floats(ev.quick))
-        self.pile0 = b.ints(pile0)
-        self.unknown = b.ints(belief.unknown)
-        self.weights = b.floats(belief.weights)
-        self.codes_in = b.ints([action_code(a) for a in actions])
-        self.memo = b.new_memo()
-        self.state = ev._rng_seed(view, k)
-        self.n = 0
-        self.cap = 0
-        self.codes: Any = None
-        self.xs: Any = None
-        self.pool_vals: Any = b.floats([])
-        self.npool = 0
-
-    def _room(self, want: int) -> None:
-        """Make the sample arrays hold at least ``want`` samples."""
-        if want <= self.cap:
-            return
-        b = self.b
-        cap = want if self.codes is None else max(want, self.cap + GROW, 2 * self.cap)
-        codes = b.int_matrix(len(self.actions), cap)
-        xs = b.floats([0.0] * cap)
-        for i in range(len(self.actions)):
-            for j in range(self.n):
-                codes[i][j] = self.codes[i][j]
-        for j in range(self.n):
-            xs[j] = self.xs[j]
-        self.codes, self.xs, self.cap = codes, xs, cap
-
-    def _batch(self, count: int) -> None:
-        """Draw ``count`` more samples and play every action out on each."""
-        self._room(self.n + count)
-        if self.python_side:
-            self._python_batch(count)
-        else:
-            self.state = self.b.sample_and_play(
-                self.pos, self.fl, self.pile0, self.unknown, self.weights, self.codes_in,
-                self.state, self.n, count, self.codes, self.xs, self.memo)
-        self.n += count
-
-    def _python_batch(self, count: int) -> None:
-        rng = Random(self.state)
-        opp_bit = 1 << (1 - self.me)
-        share = self.quick_share
-        for s in range(self.n, self.n + count):
-            quick = opp_bit if share > 0 and rng.random() < share else 0
-            hand, stock = self.belief.sample(rng, bool(quick))
-            self.xs[s] = float(deadwood_mask(hand))
-            self.b.play_sample(self.pos, self.pile0, hand, stock, quick, self.codes_in,
-                               self.codes, s, self.memo)
-        self.state = rng.state
-
-    def sample(self, samples: int | None, deadline: float | None) -> bool:
-        """Sample until ``samples`` are done or the next batch would pass ``deadline``
-        (at least one sample); True when the clock stopped it short of ``samples``."""
-        if deadline is None:
-            assert samples is not None
-            self._batch(samples)
-            return False
-        start = time.perf_counter()
-        while samples is None or self.n < samples:
-            left = None if samples is None else samples - self.n
-            if self.n == 0:
-                count = FIRST_CHUNK
-            else:
-                now = time.perf_counter()
-                per = (now - start) / self.n
-                fit = int((deadline - now) / per) if per > 0 else GROW
-                if fit < 1:
-                    return samples is not None
-                count = max(1, fit // 2) if fit > 8 else fit
-            if left is not None:
-                count = min(count, left)
-            self._batch(count)
-        return False
-
-    def pool(self, count: int, deadline: float | None) -> bool:
-        """Deadwoods of ``count`` more sampled hands for the control variate's mean (fewer
-        if the clock runs out first: True then)."""
-        b = self.b
-        self.pool_vals = b.floats([0.0] * count)
-        state = self.state
-        done = 0
-        step = count if deadline is None else 64
-        while done < count:
-            if deadline is not None and done and time.perf_counter() > deadline:
-                break
-            m = min(step, count - done)
-            state = b.pool(self.pos, self.fl, self.unknown, self.weights, state,
-                           self.pool_vals, done, m)
-            done += m
-        self.npool = done
-        return done < count
-
-    def result(self, knock_bias: float, capped: bool) -> Evaluation:
-        """The evaluation: outcomes turned into match-winning chances (R10) and points."""
-        view, b, n, me = self.view, self.b, self.n, self.me
-        scores, dealer, options = view.scores, view.dealer, view.options
-        win_of = [0.0] * 768
-        pts_of = [0.0] * 768
-        for c in b.distinct(self.codes, n):
-            scorer, pts = spec.scorer_of(c), spec.points_of(c)
-            win_of[c] = after_hand(scores, dealer, me, None if scorer < 0 else scorer, pts,
-                                   options)
-            pts_of[c] = 0.0 if scorer < 0 else float(pts if scorer == me else -pts)
-        shift = [0.0] * len(self.actions)  # the knock correction (KNOCK_BIAS), per action
-        if knock_bias:
-            at_stake = knock_bias * relative_stakes(scores, dealer, me, options)
-            mine = self.belief.k.mine
-            for i, a in enumerate(self.actions):
-                if a.knock and a.card is not None and deadwood_mask(mine & ~a.card.mask):
-                    shift[i] = at_stake
-        na = len(self.actions)
-        wins = b.float_matrix(na, n)
-        pts_m = b.float_matrix(na, n)
-        stats = b.float_matrix(na, 4)
-        b.summarize(self.codes, n, b.floats(win_of), b.floats(pts_of), b.floats(shift),
-                    self.xs, self.pool_vals, self.npool, wins, pts_m, stats)
-        values = []
-        for a, (w, wse, p, pse) in zip(self.actions, b.rows(stats, 4), strict=True):
-            values.append(ActionValue(a, min(1.0, max(0.0, w)), wse, p, pse))
-        return Evaluation(tuple(values), n, b.rows(wins, n), b.rows(pts_m, n),
-                          capped=capped)
-
-
-def _belief_module_belief() -> type[Belief]:
-    """The belief class to sample with: :class:`Belief`, unless research code has put a
-    subclass in this module's place (``benchmarks/oracle_ceiling.py``)."""
-    found: type[Belief] = globals()["Belief"]
-    return found

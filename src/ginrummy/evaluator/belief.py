@@ -147,8 +147,10 @@ class Belief:
 
     def __init__(self, k: Knowledge, knock_limit: int, params: BeliefParams | None = None,
                  opp_turns: int | None = None,
-                 steps: tuple[tuple[int, int, int], ...] = ()) -> None:
+                 steps: tuple[tuple[int, int, int], ...] = (),
+                 kernel: str | None = None) -> None:
         self.k = k
+        self.kernel = kernel
         self.steps = steps
         self._nodes = 0
         known = 0
@@ -218,7 +220,7 @@ class Belief:
 
     def _kernel_arrays(self) -> tuple[ModuleType, Any, Any, Any, Any]:
         if self._arrays is None:
-            b = kernel.backend()
+            b = kernel.backend(self.kernel)
             self._arrays = (b, b.ints(self.position()), b.floats(self.floats()),
                             b.ints(self.unknown), b.floats(self.weights))
         return self._arrays

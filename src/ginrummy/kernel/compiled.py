@@ -892,6 +892,21 @@ def distinct(codes: Any, n: int) -> list[int]:
     return [int(c) for c in np.unique(codes[:, :n])]
 
 
+def place(dst: Any, rows: Sequence[int], start: int, src: Any, count: int) -> None:
+    """``dst[rows[r], start:start + count] = src[r, :count]`` for every r."""
+    dst[np.asarray(rows, dtype=np.int64), start:start + count] = src[:, :count]
+
+
+def place_vec(dst: Any, start: int, src: Any, count: int) -> None:
+    """``dst[start:start + count] = src[:count]``."""
+    dst[start:start + count] = src[:count]
+
+
+def take(codes: Any, rows: Sequence[int], n: int) -> Any:
+    """The first ``n`` columns of the given rows, as a new matrix."""
+    return np.ascontiguousarray(codes[np.asarray(rows, dtype=np.int64), :n])
+
+
 def rows(matrix: Any, n: int) -> tuple[tuple[float, ...], ...]:
     """The first ``n`` columns of every row, as tuples of floats."""
     return tuple(tuple(r) for r in matrix[:, :n].tolist())

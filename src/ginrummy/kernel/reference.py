@@ -729,6 +729,23 @@ def distinct(codes: Sequence[Sequence[int]], n: int) -> list[int]:
     return sorted(seen)
 
 
+def place(dst: list[list[int]], rows: Sequence[int], start: int,
+          src: Sequence[Sequence[int]], count: int) -> None:
+    """``dst[rows[r]][start:start + count] = src[r][:count]`` for every r."""
+    for r, i in enumerate(rows):
+        dst[i][start:start + count] = src[r][:count]
+
+
+def place_vec(dst: list[float], start: int, src: Sequence[float], count: int) -> None:
+    """``dst[start:start + count] = src[:count]``."""
+    dst[start:start + count] = src[:count]
+
+
+def take(codes: Sequence[Sequence[int]], rows: Sequence[int], n: int) -> list[list[int]]:
+    """The first ``n`` columns of the given rows, as a new matrix."""
+    return [list(codes[i][:n]) for i in rows]
+
+
 def rows(matrix: Sequence[Sequence[float]], n: int) -> tuple[tuple[float, ...], ...]:
     """The first ``n`` columns of every row, as tuples of floats."""
     return tuple(tuple(r[:n]) for r in matrix)

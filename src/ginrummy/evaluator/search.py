@@ -1,0 +1,235 @@
+"""A search in progress: sampled deals, every action of interest played out on each by the
+hand kernel, and the outcomes kept so more deals can be added for fewer actions.
+
+:class:`Search` is what :meth:`ginrummy.evaluator.Evaluator.evaluate_actions` runs (all
+actions on the same deals, then one :class:`~.evaluation.Evaluation`), and what ``expert``
+races its candidates with: every candidate on a first batch of deals, the clearly worse
+dropped, more deals for the rest (:meth:`Search.extend` with the actions still in the
+race). Deals come from one random stream in a fixed order, so deal ``j`` is the same for
+every action that was played out on it (common random numbers), whatever the batches.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from .. import kernel
+from ..equity import after_hand, relative_stakes
+from ..hand import Action, Phase, View
+from ..kernel import action_code, spec
+from ..kernel.reference import Random
+from ..knowledge import Knowledge
+from ..melds import deadwood_mask
+from .belief import Belief, opponent_steps
+from .evaluation import ActionValue, Evaluation
+
+if TYPE_CHECKING:
+    from . import Evaluator
+
+__all__ = ["FIRST_CHUNK", "GROW", "Search"]
+
+FIRST_CHUNK = 4
+"""Deals in the first batch when a time limit applies (to measure the speed)."""
+GROW = 256
+"""With a time limit and no sample budget, the arrays grow by at least this many deals."""
+
+
+def phase_code(view: View) -> int:
+    """The kernel's phase of ``view``'s decision (R4: which offer, R5)."""
+    if view.phase is Phase.OFFER:
+        return spec.OFFER_DEALER if view.seat == view.dealer else spec.OFFER_NON_DEALER
+    return spec.DISCARD if view.phase is Phase.DISCARD else spec.DRAW
+
+
+class Search:
+    """Deals sampled from the belief for ``view`` and ``actions`` played out on them.
+
+    Built by :meth:`~ginrummy.evaluator.Evaluator.search` (which checks the view and the
+    actions). :attr:`n` deals have been drawn; ``done[i]`` of them were played out with
+    action ``i`` (an action left out of a later batch stops there).
+    """
+
+    def __init__(self, ev: Evaluator, view: View, k: Knowledge, actions: list[Action],
+                 belief_class: type[Belief], seed: int) -> None:
+        self.view = view
+        self.actions = actions
+        self.me = view.seat
+        belief = belief_class(k, view.knock_limit, ev.belief,
+                              steps=opponent_steps(view) if ev.belief.quick_history else (),
+                              kernel=ev.kernel)
+        self.belief = belief
+        # A belief read exactly (quick_history) or replaced (a research subclass) samples
+        # in Python; the play-outs still run in the kernel.
+        self.python_side = belief.exact or type(belief) is not Belief
+        b: ModuleType = kernel.backend(ev.kernel)
+        self.b = b
+        pos = belief.position()
+        pos[spec.P_ME] = view.seat
+        pos[spec.P_MINE] = k.mine
+        pos[spec.P_DEALER] = view.dealer
+        pos[spec.P_PHASE] = phase_code(view)
+        pos[spec.P_MY_TURNS] = k.my_discards
+        pile0 = [c.index for c in view.discards]
+        pos[spec.P_NPILE] = len(pile0)
+        pos[spec.P_STOCK] = view.stock_count
+        self.quick_share = ev.quick
+        self.knock_bias = ev.knock_bias
+        self.pos = b.ints(pos)
+        self.fl = b.floats(belief.floats(ev.quick))
+        self.pile0 = b.ints(pile0)
+        self.unknown = b.ints(belief.unknown)
+        self.weights = b.floats(belief.weights)
+        self.all_codes = [action_code(a) for a in actions]
+        self.memo = b.new_memo()
+        self.state = seed
+        self.n = 0
+        self.done = [0] * len(actions)
+        self.cap = 0
+        self.codes: Any = None
+        self.xs: Any = None
+        self.pool_vals: Any = b.floats([])
+        self.npool = 0
+        self.capped = False
+
+    # ------------------------------------------------------------------ drawing deals
+    def _room(self, want: int) -> None:
+        """Make the arrays hold at least ``want`` deals."""
+        if want <= self.cap:
+            return
+        b = self.b
+        cap = want if self.codes is None else max(want, self.cap + GROW, 2 * self.cap)
+        codes = b.int_matrix(len(self.actions), cap)
+        xs = b.floats([0.0] * cap)
+        if self.codes is not None:
+            b.place(codes, list(range(len(self.actions))), 0, self.codes, self.n)
+            b.place_vec(xs, 0, self.xs, self.n)
+        self.codes, self.xs, self.cap = codes, xs, cap
+
+    def extend(self, count: int, active: Sequence[int] | None = None) -> None:
+        """Draw ``count`` more deals and play out the actions ``active`` (indexes into
+        :attr:`actions`; None: every action still in step with :attr:`n`) on each."""
+        if count <= 0:
+            return
+        rows = [i for i in range(len(self.actions)) if self.done[i] == self.n] \
+            if active is None else list(active)
+        for i in rows:
+            if self.done[i] != self.n:
+                raise ValueError(f"The action {self.actions[i]} left the search after "
+                                 f"{self.done[i]} deals and cannot rejoin it.")
+        self._room(self.n + count)
+        b = self.b
+        if len(rows) == len(self.actions):
+            self._play(b.ints(self.all_codes), self.codes, self.xs, self.n, count)
+        else:
+            block = b.int_matrix(len(rows), count)
+            xs = b.floats([0.0] * count)
+            self._play(b.ints([self.all_codes[i] for i in rows]), block, xs, 0, count)
+            b.place(self.codes, rows, self.n, block, count)
+            b.place_vec(self.xs, self.n, xs, count)
+        self.n += count
+        for i in rows:
+            self.done[i] = self.n
+
+    def _play(self, codes_in: Any, codes: Any, xs: Any, start: int, count: int) -> None:
+        """Draw ``count`` deals into columns ``start``.. of ``codes`` / ``xs``."""
+        if not self.python_side:
+            self.state = self.b.sample_and_play(
+                self.pos, self.fl, self.pile0, self.unknown, self.weights, codes_in,
+                self.state, start, count, codes, xs, self.memo)
+            return
+        rng = Random(self.state)
+        opp_bit = 1 << (1 - self.me)
+        share = self.quick_share
+        for s in range(start, start + count):
+            quick = opp_bit if share > 0 and rng.random() < share else 0
+            hand, stock = self.belief.sample(rng, bool(quick))
+            xs[s] = float(deadwood_mask(hand))
+            self.b.play_sample(self.pos, self.pile0, hand, stock, quick, codes_in, codes, s,
+                               self.memo)
+        self.state = rng.state
+
+    def sample(self, samples: int | None, deadline: float | None) -> bool:
+        """Deals for every action until ``samples`` or until the next batch would pass
+        ``deadline`` (at least one deal); True when the clock stopped it short."""
+        if deadline is None:
+            assert samples is not None
+            self.extend(samples - self.n)
+            return False
+        start = time.perf_counter()
+        first = self.n
+        while samples is None or self.n < samples:
+            left = None if samples is None else samples - self.n
+            if self.n == first:
+                count = FIRST_CHUNK
+            else:
+                now = time.perf_counter()
+                per = (now - start) / (self.n - first)
+                fit = int((deadline - now) / per) if per > 0 else GROW
+                if fit < 1:
+                    self.capped = samples is not None
+                    return self.capped
+                count = max(1, fit // 2) if fit > 8 else fit
+            if left is not None:
+                count = min(count, left)
+            self.extend(count)
+        return False
+
+    def pool(self, count: int, deadline: float | None) -> bool:
+        """Deadwoods of ``count`` more sampled hands for the control variate's mean (fewer
+        if the clock runs out first: True then)."""
+        b = self.b
+        self.pool_vals = b.floats([0.0] * count)
+        state = self.state
+        done = 0
+        step = count if deadline is None else 64
+        while done < count:
+            if deadline is not None and done and time.perf_counter() > deadline:
+                break
+            m = min(step, count - done)
+            state = b.pool(self.pos, self.fl, self.unknown, self.weights, state,
+                           self.pool_vals, done, m)
+            done += m
+        self.npool = done
+        if done < count:
+            self.capped = True
+        return done < count
+
+    # ------------------------------------------------------------------ results
+    def evaluation(self, which: Sequence[int] | None = None) -> Evaluation:
+        """The actions ``which`` (indexes; None: all) on the deals they all share: match-
+        winning chances (R10) and points, with standard errors and the per-deal values."""
+        view, b, me = self.view, self.b, self.me
+        rows = list(range(len(self.actions))) if which is None else list(which)
+        n = min(self.done[i] for i in rows)
+        codes = b.take(self.codes, rows, n)
+        scores, dealer, options = view.scores, view.dealer, view.options
+        win_of = [0.0] * 768
+        pts_of = [0.0] * 768
+        for c in b.distinct(codes, n):
+            scorer, pts = spec.scorer_of(c), spec.points_of(c)
+            win_of[c] = after_hand(scores, dealer, me, None if scorer < 0 else scorer, pts,
+                                   options)
+            pts_of[c] = 0.0 if scorer < 0 else float(pts if scorer == me else -pts)
+        shift = [0.0] * len(rows)  # the knock correction (KNOCK_BIAS), per action
+        if self.knock_bias:
+            at_stake = self.knock_bias * relative_stakes(scores, dealer, me, options)
+            mine = self.belief.k.mine
+            for j, i in enumerate(rows):
+                a = self.actions[i]
+                if a.knock and a.card is not None and deadwood_mask(mine & ~a.card.mask):
+                    shift[j] = at_stake
+        na = len(rows)
+        wins = b.float_matrix(na, n)
+        pts_m = b.float_matrix(na, n)
+        stats = b.float_matrix(na, 4)
+        npool = self.npool
+        b.summarize(codes, n, b.floats(win_of), b.floats(pts_of), b.floats(shift), self.xs,
+                    self.pool_vals, npool, wins, pts_m, stats)
+        values = []
+        for i, (w, wse, p, pse) in zip(rows, b.rows(stats, 4), strict=True):
+            values.append(ActionValue(self.actions[i], min(1.0, max(0.0, w)), wse, p, pse))
+        return Evaluation(tuple(values), n, b.rows(wins, n), b.rows(pts_m, n),
+                          capped=self.capped)
