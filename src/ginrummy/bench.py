@@ -78,6 +78,9 @@ class Benchmark:
     keep_gc: bool = False
     """Leave the garbage collector running, as for a whole program users run (the
     complete-hand benchmarks); micro-benchmarks pause it as :mod:`timeit` does."""
+    inputs_as: str | None = None
+    """Draw the inputs as a benchmark of this name would (two benchmarks sharing it time
+    the very same inputs, e.g. the two builds of the kernel)."""
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,7 @@ CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time
 
 def bench_rng(bench: Benchmark, seed: int) -> random.Random:
     """The generator a benchmark's inputs come from (its first pass uses its first draws)."""
-    return random.Random(f"{seed}:{bench.name}")
+    return random.Random(f"{seed}:{bench.inputs_as or bench.name}")
 
 
 def _time_pass(bench: Benchmark, rng: random.Random, number: int,
@@ -562,6 +565,34 @@ def _register_evaluator() -> None:
 _register_evaluator()
 
 
+# ----------------------------------------------------------------------------- the kernel
+KERNEL_PREFIX = "kernel "
+
+
+def _register_kernel() -> None:
+    """Both builds of the hand kernel on the same inputs, the compiled one's speed-up over
+    the reference in the ``x baseline`` column (``--only kernel``)."""
+    from .kernel import COMPILED, REFERENCE
+    from .kernel.speed import DEALS, available, evaluator_prepare, expert_prepare, rl_prepare
+
+    compiled = COMPILED in available()
+
+    groups: list[tuple[str, Callable[[str], Prepare], str]] = [
+        (f"evaluator play-outs ({DEALS} deals a view)", evaluator_prepare, "play-out"),
+        ("expert decision", expert_prepare, "decision"),
+        ("RL raw env step (tracker)", rl_prepare, "step"),
+    ]
+    for what, factory, unit in groups:
+        base = f"{KERNEL_PREFIX}{REFERENCE}: {what}"
+        register(Benchmark(base, factory(REFERENCE), unit, keep_gc=True, inputs_as=what))
+        if compiled:  # without numba only the reference is timed
+            register(Benchmark(f"{KERNEL_PREFIX}{COMPILED}: {what}", factory(COMPILED),
+                               unit, baseline=base, keep_gc=True, inputs_as=what))
+
+
+_register_kernel()
+
+
 def _format_table(results: Sequence[Result]) -> str:
     sources: list[str] = []
     for r in results:
@@ -627,6 +658,7 @@ def main(argv: list[str] | None = None) -> int:
     results = run_benchmarks(chosen, args.number, args.repeat, args.seed, args.clock)
     env = f"{platform.python_implementation()} {platform.python_version()}"
     review = _review_block(args)
+    decisions = _decisions_block(args)
     if args.json:
         print(json.dumps({
             "python": env,
@@ -637,6 +669,7 @@ def main(argv: list[str] | None = None) -> int:
             "results": [_with_ratio(r, results) for r in results],
             "reference_note": REFERENCE_NOTE,
             **({"review": review} if review else {}),
+            **({"expert_decisions": decisions} if decisions else {}),
         }, indent=2))
         return 0
     if chosen:
@@ -649,7 +682,30 @@ def main(argv: list[str] | None = None) -> int:
 
         print()
         print(format_speed(review))
+    if decisions:
+        print()
+        print(_format_decisions(decisions))
     return 0
+
+
+def _decisions_block(args: argparse.Namespace) -> dict[str, Any] | None:
+    """``expert``'s CPU time per decision with each kernel build (percentiles), a block of
+    its own; run with the kernel benchmarks (``--only kernel``) or with everything."""
+    if args.only and not any(t in KERNEL_PREFIX or t in "expert decisions" for t in args.only):
+        return None
+    from .kernel.speed import decision_percentiles
+
+    return decision_percentiles(decisions=max(2, min(200, args.number // 20)), seed=args.seed)
+
+
+def _format_decisions(d: dict[str, Any]) -> str:
+    lines = [f"expert, CPU milliseconds per decision ({d['decisions']} real positions):"]
+    for build, row in d.items():
+        if isinstance(row, dict):
+            lines.append(f"  kernel {build:<7} median {row['median_ms']:>8.2f}  p90 "
+                         f"{row['p90_ms']:>8.2f}  p99 {row['p99_ms']:>8.2f}  max "
+                         f"{row['max_ms']:>8.2f}")
+    return "\n".join(lines)
 
 
 def _review_block(args: argparse.Namespace) -> dict[str, Any] | None:

@@ -58,11 +58,11 @@ class ExpertBot(StrongBot):
     def __init__(self, seed: int | None = None, *, samples: int = 48,
                  budget_ms: float = 1000.0, shortlist: int = 3, z: float = 1.0,
                  knocks: bool = False, add_knocks: bool = True, quick: float = 0.75,
-                 adapt: float = 2.0) -> None:
+                 adapt: float = 2.0, kernel: str | None = None) -> None:
         super().__init__(seed)
         self.evaluator = Evaluator(samples=samples, budget_ms=budget_ms,
                                    seed=0 if seed is None else seed, quick=quick,
-                                   belief=EXPERT_BELIEF)
+                                   belief=EXPERT_BELIEF, kernel=kernel)
         self.quick = quick
         self.adapt = adapt
         self.seen_quick = 0

@@ -26,6 +26,8 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -34,7 +36,7 @@ from . import reference, spec
 if TYPE_CHECKING:
     from ..actions import Action
 
-__all__ = ["COMPILED", "REFERENCE", "action_code", "backend", "name"]
+__all__ = ["COMPILED", "REFERENCE", "action_code", "backend", "name", "use"]
 
 REFERENCE = "python"
 """The name of the plain-Python build."""
@@ -103,6 +105,21 @@ def backend(which: str | None = None) -> ModuleType:
             if _chosen is None:
                 _chosen = _choose()
     return _chosen[0]
+
+
+@contextmanager
+def use(which: str) -> Iterator[ModuleType]:
+    """Run the block with the build named ``which`` as this process's kernel (benchmarks
+    time both builds in one run this way); the choice before it comes back after."""
+    global _chosen
+    mod = backend(which)
+    backend()
+    before = _chosen
+    _chosen = (mod, which)
+    try:
+        yield mod
+    finally:
+        _chosen = before
 
 
 def name() -> str:
