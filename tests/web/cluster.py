@@ -8,6 +8,7 @@ say why.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -119,8 +120,45 @@ def redis_url() -> Iterator[str]:
         proc.wait(10)
 
 
+def live_in_group(pgid: int) -> list[int]:
+    """The processes of process group ``pgid`` still running (zombies, dead but not yet
+    reaped, do not count); empty where ``/proc`` cannot say (not Linux)."""
+    out = []
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            text = Path(stat).read_text()
+        except OSError:
+            continue  # it ended while we looked
+        fields = text[text.rindex(")") + 2:].split()  # after "pid (name) "
+        if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+            out.append(int(stat.split("/")[2]))
+    return out
+
+
+def end_group(proc: subprocess.Popen[Any], sig: int = signal.SIGKILL) -> None:
+    """Send ``sig`` to every process of ``proc``'s group (the server and whatever it
+    started: pool workers, a resource tracker), then reap ``proc``. ``proc`` must have
+    been started with ``start_new_session=True``, so the group is its own."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, sig)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
+def wait_group_gone(pgid: int, timeout: float = 10) -> list[int]:
+    """Wait until no process of group ``pgid`` runs; the ones left at the timeout."""
+    deadline = time.monotonic() + timeout
+    while (left := live_in_group(pgid)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left
+
+
 class Serve:
-    """``ginrummy serve`` in a child process on a free loopback port."""
+    """``ginrummy serve`` in a child process on a free loopback port, in a process group of
+    its own: stopping or killing it ends everything it started, whatever the test did."""
 
     def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
         self.args = args
@@ -138,8 +176,9 @@ class Serve:
             [sys.executable, "-c",
              "import sys; from ginrummy.web.server import main; sys.exit(main(sys.argv[1:]))",
              "--port", str(self.port), *self.args],
-            env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+            env=self.env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
         )
+        self.http = httpx.Client(base_url=self.base, timeout=15)
         deadline = time.monotonic() + 40
         while True:
             try:
@@ -148,30 +187,29 @@ class Serve:
             except httpx.HTTPError:
                 pass
             if self.proc.poll() is not None or time.monotonic() > deadline:
+                end_group(self.proc)  # a server that never answered is not left running
                 raise AssertionError(f"server did not start: {self.output()}")
             time.sleep(0.05)
-        self.http = httpx.Client(base_url=self.base, timeout=15)
 
     def output(self) -> str:
         """What the server printed so far (its log)."""
         return Path(self.log.name).read_text(errors="replace")
 
     def kill9(self) -> None:
-        """Kill the process with SIGKILL (no clean-up of any kind)."""
+        """Kill the server with SIGKILL, as a crashed machine would: no clean-up of any
+        kind, and its worker processes die with it (orphans would outlive the tests)."""
         self.http.close()
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+        end_group(self.proc)
 
     def stop(self) -> None:
-        """Stop the process if it still runs."""
+        """Stop the server if it still runs (SIGTERM: a clean shutdown), then kill whatever
+        of its group is left."""
         self.http.close()
         if self.proc.poll() is None:
             self.proc.terminate()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        end_group(self.proc)
 
     def get(self, mid: str, token: str) -> dict[str, Any]:
         """The seat's STATE."""
@@ -189,9 +227,15 @@ class Serve:
 
 @pytest.fixture
 def serves() -> Iterator[list[Serve]]:
-    """Servers a test starts; all stopped at its end."""
+    """Servers a test starts; all stopped at its end, whatever happened, and checked to
+    have left no process behind."""
     started: list[Serve] = []
-    yield started
+    try:
+        yield started
+    finally:
+        for s in started:
+            with contextlib.suppress(Exception):
+                s.stop()
+            s.log.close()
     for s in started:
-        s.stop()
-        s.log.close()
+        assert wait_group_gone(s.proc.pid) == [], "a server left processes running"

@@ -4,9 +4,9 @@ exactly where it was, and a computer turn that was pending when it died is playe
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
-import signal
 import socket
 import subprocess
 import sys
@@ -19,6 +19,8 @@ import httpx
 import pytest
 
 import ginrummy
+
+from .cluster import end_group, wait_group_gone
 
 SRC = str(Path(ginrummy.__file__).resolve().parent.parent)
 
@@ -41,6 +43,7 @@ class Server:
              "import sys; from ginrummy.web.server import main; sys.exit(main(sys.argv[1:]))",
              "--port", str(self.port), "--db", f"sqlite:///{db}", "--bot-delay", bot_delay],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True,  # its own process group: end_group ends all it started
         )
         assert self.proc.stdout is not None
         first = self.proc.stdout.readline()
@@ -53,24 +56,24 @@ class Server:
             except httpx.HTTPError:
                 pass
             if self.proc.poll() is not None or time.monotonic() > deadline:
+                end_group(self.proc)
                 raise AssertionError(f"server did not start: {self.proc.stdout.read()}")
             time.sleep(0.05)
         self.http = httpx.Client(base_url=self.base, timeout=10)
 
     def kill9(self) -> None:
+        """SIGKILL to the server and anything it started, as a crashed machine."""
         self.http.close()
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+        end_group(self.proc)
 
     def stop(self) -> None:
+        """A clean shutdown (SIGTERM), then whatever of its group is left is killed."""
         self.http.close()
         if self.proc.poll() is None:
             self.proc.terminate()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        end_group(self.proc)
         if self.proc.stdout is not None:
             self.proc.stdout.close()
 
@@ -91,10 +94,15 @@ class Server:
 
 @pytest.fixture
 def servers() -> Iterator[list[Server]]:
+    """Servers a test starts; all stopped at its end, and none leaves a process behind."""
     started: list[Server] = []
-    yield started
+    try:
+        yield started
+    finally:
+        for s in started:
+            s.stop()
     for s in started:
-        s.stop()
+        assert wait_group_gone(s.proc.pid) == []
 
 
 def test_kill_9_mid_hand_then_restart_continues_exactly(

@@ -1,4 +1,4 @@
-"""Reviews across server processes (PostgreSQL + Redis, INTERFACES §8): a review asked on
+"""Reviews across server processes (PostgreSQL + Redis, docs/deploy.md): a review asked on
 one process and polled on another is one job, and a job whose process is killed does not
 stay "running": once its heartbeat is stale another process takes it over and finishes."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from ginrummy.web.seeds import KEY_ENV, new_key_text
 
-from .cluster import Serve
+from .cluster import Serve, wait_group_gone
 from .test_reviews import _move
 
 OPEN = ["--rate-create", "100000/minute", "--rate-join", "100000/minute",
@@ -78,6 +78,7 @@ def test_review_jobs_across_processes_and_a_killed_one(
     status, _ = _review(a, mid, toks[1])
     assert status == 202
     a.kill9()
+    assert wait_group_gone(a.proc.pid) == []  # its review worker died with it
     status, body = _review(b, mid, toks[1])
     assert status == 202 and body["status"] == "running"  # A's job, not yet stale
     done = _until_done(b, mid, toks[1], timeout=90)
