@@ -51,7 +51,12 @@ def test_serve_on_a_busy_port_is_one_line_and_prints_no_address(tmp_path: Path) 
         busy.listen()
         port = busy.getsockname()[1]
         proc = _serve("--port", str(port), "--db", str(tmp_path / "t.sqlite3"))
-        out, err = proc.communicate(timeout=60)
+        try:
+            out, err = proc.communicate(timeout=60)
+        finally:  # a server that did not give up is not left running
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
     assert proc.returncode == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in err
@@ -71,7 +76,11 @@ def test_serve_prints_its_address_once_it_listens(tmp_path: Path) -> None:
             pass  # already accepting connections when the address is printed
     finally:
         proc.terminate()
-        proc.communicate(timeout=30)
+        try:
+            proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

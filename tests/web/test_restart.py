@@ -47,7 +47,9 @@ class Server:
         )
         assert self.proc.stdout is not None
         first = self.proc.stdout.readline()
-        assert f"http://127.0.0.1:{self.port}/" in first, first
+        if f"http://127.0.0.1:{self.port}/" not in first:
+            end_group(self.proc)
+            raise AssertionError(f"server did not start: {first}{self.proc.stdout.read()}")
         deadline = time.monotonic() + 30
         while True:
             try:
