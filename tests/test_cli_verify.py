@@ -1,5 +1,7 @@
-"""`ginrummy verify RECORD` (docs/fairness.md): exit 0 verified, 1 the proof fails, 2 the
-record cannot be checked; and `ginrummy play --record` producing a record it verifies."""
+"""`ginrummy verify RECORD` (docs/fairness.md): exit 0 verified (the commitment, every deal
+and the play), 1 not verified, whatever the reason (a proof that fails, an illegal action,
+a record that cannot be read or checked); and `ginrummy play --record` producing a record
+it verifies."""
 
 from __future__ import annotations
 
@@ -30,12 +32,14 @@ def test_a_fair_record_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert out[0] == (f"Commitment {rec['commitment']}: matches SHA-256 of seed {rec['seed']} "
                       f"and salt {rec['salt']}.")
     assert out[1] == "Hand 1: the deal is the one the seed gives."
+    assert out[-2] == "Play: every action follows the rules."
     n = len(rec["hands"])
     assert out[-1] == (f"Verified: the seed was fixed before the first deal, and all {n} deals "
                        "came from it (ginrummy-deal/1).")
     assert main(["verify", path, "--json"]) == 0
     j = json.loads(capsys.readouterr().out)
     assert j["verified"] is True and j["commitment"] is True and j["hands"] == [True] * n
+    assert j["play"] is True and j["play_error"] is None
 
 
 def test_a_changed_deal_or_seed_fails_with_exit_1(tmp_path: Path,
@@ -55,18 +59,82 @@ def test_a_changed_deal_or_seed_fails_with_exit_1(tmp_path: Path,
     assert j["verified"] is False and j["commitment"] is False and all(j["hands"])
 
 
+def illegal_play(rec: dict[str, Any], hand: int, action: dict[str, Any]) -> dict[str, Any]:
+    """``rec`` with the first action of ``hand`` replaced: the deals are still the seed's."""
+    rec["hands"][hand]["actions"][0] = action
+    return rec
+
+
+@pytest.mark.parametrize("action, message", [
+    ({"seat": 1, "act": "discard", "card": "ZZ"}, "Unknown card 'ZZ'"),
+    ({"seat": 1, "act": "draw", "from": "stock"}, ""),  # R4: no draw during the offer
+])
+def test_fair_deals_under_illegal_play_are_not_verified_exit_1(
+        action: dict[str, Any], message: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A proof of fair deals over an impossible game would mislead: the play is checked as
+    replay checks it, and the verdict is NOT VERIFIED."""
+    rec = fair_record()
+    action = dict(action, seat=rec["hands"][1]["actions"][0]["seat"])
+    path = write(tmp_path, illegal_play(rec, 1, action))
+    assert main(["replay", path, "--json"]) == 1  # replay refuses it ...
+    replay_error = json.loads(capsys.readouterr().out)["error"]
+    assert main(["verify", path]) == 1  # ... and so does verify, saying where and why
+    out = capsys.readouterr().out.splitlines()
+    assert all(line.endswith("the deal is the one the seed gives.")
+               for line in out if line.startswith("Hand "))
+    assert out[-2].startswith("Play: NOT legal (hand 2, action 1): ") and message in out[-2]
+    assert replay_error["message"] in out[-2]
+    assert out[-1] == "NOT VERIFIED: see above."
+    assert main(["verify", path, "--json"]) == 1
+    j = json.loads(capsys.readouterr().out)
+    assert j["verified"] is False and j["commitment"] is True and all(j["hands"])
+    assert j["play"] is False and j["play_error"] == replay_error
+
+
+def test_a_card_the_player_does_not_hold_is_not_verified(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """The issue's own case: a discard of a card the seat does not hold (R5)."""
+    rec = fair_record()
+    hand = rec["hands"][0]
+    first = next(i for i, a in enumerate(hand["actions"]) if a["act"] == "discard")
+    seat = hand["actions"][first]["seat"]
+    held = set(hand["deal"]["hands"][seat])
+    other = next(c for c in hand["deal"]["hands"][1 - seat] if c not in held)
+    hand["actions"][first] = dict(hand["actions"][first], card=other, knock=False)
+    assert main(["verify", write(tmp_path, rec)]) == 1
+    out = capsys.readouterr().out
+    assert f"You do not hold {other}" in out and out.endswith("NOT VERIFIED: see above.\n")
+
+
+def test_an_unfinished_legal_record_verifies(tmp_path: Path) -> None:
+    """A record may stop anywhere (a match left early): what it holds is checked."""
+    rec = fair_record()
+    rec["hands"] = rec["hands"][:2]
+    rec["hands"][1]["actions"] = rec["hands"][1]["actions"][:3]
+    assert main(["verify", write(tmp_path, rec)]) == 0
+
+
 @pytest.mark.parametrize("content, message", [
-    (None, "cannot read"),
+    (None, "Cannot read"),
     ("{not json", "The record is not valid JSON"),
     ({"format": "ginrummy/1", "seed": 3, "hands": []}, "carries no fairness proof"),
 ])
-def test_records_that_cannot_be_checked_exit_2(content: Any, message: str, tmp_path: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_records_that_cannot_be_checked_are_not_verified_exit_1(
+        content: Any, message: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Exit 1 as replay and review give for such a record; one line, or JSON with --json."""
     path = str(tmp_path / "missing.json") if content is None else write(tmp_path, content)
-    assert main(["verify", path]) == 2
+    assert main(["verify", path]) == 1
     cap = capsys.readouterr()
     assert cap.out == "" and message in cap.err and cap.err.startswith("ginrummy verify: ")
     assert len(cap.err.strip().splitlines()) == 1
+    assert main(["verify", path, "--json"]) == 1
+    cap = capsys.readouterr()
+    j = json.loads(cap.out)
+    assert j["verified"] is False and message in j["problem"] and j["play"] is None
+    assert cap.err == ""
 
 
 def test_play_commits_at_the_start_reveals_at_the_end_and_the_record_verifies(

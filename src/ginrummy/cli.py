@@ -12,7 +12,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from . import exits
 from .cards import Card, CardError, format_cards, parse_cards
+from .fairness import Verification, verify_record
 from .files import read_input
 from .hand import Hand
 from .match import Match
@@ -191,41 +193,51 @@ def _print_match(match: Match) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """``ginrummy verify FILE [--json]``: 0 verified, 1 the proof fails, 2 cannot check."""
-    from .fairness import verify_record
-
+    """``ginrummy verify FILE [--json]``: 0 verified (the commitment, every deal and the
+    play), 1 not verified, whatever the reason: the proof fails, the play breaks the
+    rules, or the record cannot be read or checked (``problem``)."""
+    where = f"cannot check {args.file}: "
     try:
-        data = read_input(args.file)
-        record = loads(data)
+        record = loads(read_input(args.file))
     except OSError as e:
-        print(f"ginrummy verify: cannot read {args.file}: {e.strerror}.", file=sys.stderr)
-        return 2
+        v, where = Verification(problem=f"Cannot read {args.file}: {e.strerror}."), ""
     except RecordError as e:
-        print(f"ginrummy verify: {e.message}", file=sys.stderr)
-        return 2
-    v = verify_record(record)
+        v = Verification(problem=e.message)
+    else:
+        v = verify_record(record)
     if args.json:
         print(json.dumps(v.to_json()))
     elif v.problem is not None:
-        print(f"ginrummy verify: cannot check {args.file}: {v.problem}", file=sys.stderr)
+        print(f"ginrummy verify: {where}{v.problem}", file=sys.stderr)
     else:
-        state = "matches" if v.commitment_ok else "DOES NOT MATCH"
-        print(f"Commitment {record['commitment']}: {state} SHA-256 of seed {v.seed} "
-              f"and salt {record['salt']}.")
-        for i, ok in enumerate(v.hands_ok):
-            print(f"Hand {i + 1}: " + ("the deal is the one the seed gives." if ok else
-                                       "NOT the deal the seed gives."))
-        for m in v.mismatches:
-            print(f"  {m}")
-        n = len(v.hands_ok)
-        if v.ok:
-            print(f"Verified: the seed was fixed before the first deal, and all {n} "
-                  f"deal{'s' if n != 1 else ''} came from it ({v.scheme}).")
-        else:
-            print("NOT VERIFIED: see above.")
-    if v.problem is not None:
-        return 2
-    return 0 if v.ok else 1
+        _print_verification(v, record, args.file)
+    return exits.OK if v.ok else exits.REFUSED
+
+
+def _print_verification(v: Verification, record: dict[str, Any], file: str) -> None:
+    """The readable report: the commitment, each deal, the play, the verdict."""
+    state = "matches" if v.commitment_ok else "DOES NOT MATCH"
+    print(f"Commitment {record['commitment']}: {state} SHA-256 of seed {v.seed} "
+          f"and salt {record['salt']}.")
+    for i, ok in enumerate(v.hands_ok):
+        print(f"Hand {i + 1}: " + ("the deal is the one the seed gives." if ok else
+                                   "NOT the deal the seed gives."))
+    for m in v.mismatches:
+        print(f"  {m}")
+    if v.play_ok:
+        print("Play: every action follows the rules.")
+    else:
+        e = v.play_error or {}
+        where = "" if e.get("hand") is None else f"hand {e['hand'] + 1}" + (
+            "" if e.get("action") is None else f", action {e['action'] + 1}")
+        print(f"Play: NOT legal{' (' + where + ')' if where else ''}: {e.get('message')} "
+              f"`ginrummy replay {file}` shows the game up to there.")
+    n = len(v.hands_ok)
+    if v.ok:
+        print(f"Verified: the seed was fixed before the first deal, and all {n} "
+              f"deal{'s' if n != 1 else ''} came from it ({v.scheme}).")
+    else:
+        print("NOT VERIFIED: see above.")
 
 
 # ----------------------------------------------------------------------------- main
@@ -260,8 +272,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("file", help="record file, or - for standard input")
     r.add_argument("--json", action="store_true", help="print JSON")
     v = sub.add_parser(
-        "verify", help="check a record's fair-deal proof: its commitment and every deal "
-        "(docs/fairness.md)")
+        "verify", help="check a record's fair-deal proof: its commitment, every deal and "
+        "the play (docs/fairness.md)")
     v.add_argument("file", help="record file, or - for standard input")
     v.add_argument("--json", action="store_true", help="print JSON")
     for name, (_, help_text) in EXTERNAL.items():

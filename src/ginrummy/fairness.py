@@ -181,8 +181,9 @@ def seal(record: dict[str, Any], salt: str, scheme: str = DEAL_SCHEME) -> dict[s
 
 @dataclass
 class Verification:
-    """What ``ginrummy verify`` found. ``ok`` is True only when the commitment matches and
-    every deal is the seed's; ``problem`` is set when the record cannot be checked at all."""
+    """What ``ginrummy verify`` found. ``ok`` is True only when the commitment matches,
+    every deal is the seed's and the play follows the rules; ``problem`` is set when the
+    record cannot be checked at all."""
 
     commitment_ok: bool | None = None
     hands_ok: list[bool] = field(default_factory=list)
@@ -190,11 +191,14 @@ class Verification:
     problem: str | None = None
     scheme: str = DEAL_SCHEME
     seed: int | None = None
+    play_ok: bool | None = None
+    play_error: dict[str, Any] | None = None  # replay's error object: hand, action, message
 
     @property
     def ok(self) -> bool:
         """Whether everything checked out (and something was checked)."""
-        return self.problem is None and bool(self.commitment_ok) and all(self.hands_ok)
+        return (self.problem is None and bool(self.commitment_ok) and all(self.hands_ok)
+                and bool(self.play_ok))
 
     def to_json(self) -> dict[str, Any]:
         """The ``ginrummy verify --json`` object."""
@@ -205,6 +209,8 @@ class Verification:
             "hands": self.hands_ok,
             "mismatches": self.mismatches,
             "problem": self.problem,
+            "play": self.play_ok,
+            "play_error": self.play_error,
         }
 
 
@@ -226,7 +232,22 @@ def verify_record(record: Any) -> Verification:
     """Check a ``ginrummy/1`` record's fairness members: that ``commitment`` is the hash of
     its ``seed`` and ``salt``, and that each hand's deal is the one the seed gives under its
     ``deal_scheme`` (default ``ginrummy-deal/1``). Hands are compared as sets of cards, the
-    up-card and the stock exactly (the stock's order is the order of the draws)."""
+    up-card and the stock exactly (the stock's order is the order of the draws).
+
+    The play is checked too, as ``ginrummy replay`` checks it: fair deals under an
+    impossible game prove nothing, so a record with an illegal action is not verified."""
+    v = _verify_deals(record)
+    if v.problem is None:
+        from .record import read_partial  # the record reader needs the whole core
+
+        _, error = read_partial(record)
+        v.play_ok = error is None
+        v.play_error = None if error is None else error.to_json()
+    return v
+
+
+def _verify_deals(record: Any) -> Verification:
+    """The commitment and the deals of :func:`verify_record`."""
     v = Verification()
     if not isinstance(record, Mapping):
         v.problem = "A record must be a JSON object."
