@@ -81,12 +81,53 @@ def test_analyze_no_cards_is_zero(capsys: pytest.CaptureFixture[str]) -> None:
 def test_analyze_bad_input_exit_2_message_on_stderr(
         capsys: pytest.CaptureFixture[str], cards: str, fragment: str, json_flag: list[str]
 ) -> None:
+    """The message on stderr either way; with --json also one JSON object on stdout."""
     code = main(["analyze", cards, *json_flag])
     out, err = capsys.readouterr()
     assert code == 2
-    assert out == ""
     assert fragment in err and err.startswith("ginrummy analyze: ")
     assert "Traceback" not in err
+    if json_flag:
+        assert out.count("\n") == 1
+        assert json.loads(out) == {"error": {"message": err.removeprefix(
+            "ginrummy analyze: ").rstrip("\n")}}
+    else:
+        assert out == ""
+
+
+@pytest.mark.parametrize("cards", [
+    "7\u2663 8\u2663 9\u2663 9\u2666 9\u2665 9\u2660 K\u2666 Q\u2665 4\u2660 2\u2665",
+    "7\u2667 8\u2667 9\u2667 9\u2662 9\u2661 9\u2664 K\u2662 Q\u2661 4\u2664 2\u2661",
+    "7\u2663\ufe0f 8\u2663\ufe0f 9C, 9D 9H 9S KD QH 4S 2\u2665\ufe0f",
+])
+def test_analyze_reads_the_cards_as_it_prints_them(
+        capsys: pytest.CaptureFixture[str], cards: str) -> None:
+    """R1 notation or the suit symbols analyze itself prints (black or white, with or
+    without an emoji variation selector), mixed freely."""
+    code, obj, _ = run_json(capsys, "analyze", cards, "--json")
+    assert code == 0 and isinstance(obj, dict)
+    assert obj["cards"] == SEED_001.split() and obj["deadwood"] == 26
+    assert main(["analyze", SEED_001]) == 0
+    printed = capsys.readouterr().out.splitlines()[0].removeprefix("Hand:").split("(")[0]
+    assert main(["analyze", printed]) == 0  # what it prints can be pasted back
+    assert capsys.readouterr().out.splitlines()[0].startswith("Hand:     7\u2663 8\u2663")
+
+
+def test_analyze_a_mistyped_symbol_card_is_named_as_typed(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", "7\u2663 1\u2663"]) == 2
+    err = capsys.readouterr().err
+    assert "Unknown card '1\u2663'" in err and "\u2663 \u2666 \u2665 \u2660" in err
+
+
+def test_analyze_lists_deadwood_cards_in_rank_order(capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    code, obj, _ = run_json(capsys, "analyze", SEED_001 + " 3D", "--json")
+    assert code == 0 and isinstance(obj, dict)
+    assert obj["deadwood_cards"] == ["2H", "3D", "4S", "QH", "KD"]
+    assert main(["analyze", SEED_001 + " 3D"]) == 0
+    dead = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("Deadwood:")]
+    assert dead[0].split()[1:6] == ["2\u2665", "3\u2666", "4\u2660", "Q\u2665", "K\u2666"]
 
 
 def test_analyze_human_output_with_suit_symbols(capsys: pytest.CaptureFixture[str]) -> None:
@@ -211,7 +252,8 @@ def test_cli_runs_as_a_module_in_a_subprocess() -> None:
         [sys.executable, "-m", "ginrummy.cli", "analyze", "XX", "--json"],
         capture_output=True, env=env, timeout=60, text=True,
     )
-    assert bad.returncode == 2 and bad.stdout == "" and "Unknown card" in bad.stderr
+    assert bad.returncode == 2 and "Unknown card" in bad.stderr
+    assert "Unknown card 'XX'" in json.loads(bad.stdout)["error"]["message"]
 
 
 def test_replay_into_a_closed_pipe_prints_no_traceback(

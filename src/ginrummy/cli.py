@@ -1,5 +1,6 @@
 """The ``ginrummy`` command: analyze, replay and verify, and the faces built on the core
-(serve, play, match, bot, bench), each loaded only when asked for."""
+(serve, play, match, review, bot, bench, db), each loaded only when asked for. Exit
+statuses are :mod:`ginrummy.exits`'s, the same for every command."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import exits
-from .cards import Card, CardError, format_cards, parse_cards
+from .cards import SUIT_SYMBOLS, Card, CardError, format_cards, parse_cards
 from .fairness import Verification, verify_record
 from .files import read_input
 from .hand import Hand
@@ -43,15 +44,43 @@ def _pretty(cards: Sequence[Card]) -> str:
 
 # ----------------------------------------------------------------------------- analyze
 
+_SYMBOL_SUITS = {sym: suit for suit, sym in SUIT_SYMBOLS.items()} | {
+    "\u2667": "C", "\u2662": "D", "\u2661": "H", "\u2664": "S"}  # the white suits too
+"""Suit symbols read as suit letters: what analyze prints (7♣) can be pasted back."""
+
+
+def read_cards(text: str) -> list[Card]:
+    """Cards as typed at the command line: R1 notation (``7C 10D``) or the suit symbols the
+    commands print (``7♣ 10♦``), separated by spaces or commas; raises CardError naming
+    the card as it was typed."""
+    cards = []
+    for token in text.replace(",", " ").split():
+        plain = "".join(_SYMBOL_SUITS.get(ch, ch) for ch in token.replace("\ufe0f", ""))
+        try:
+            cards.append(Card.parse(plain))
+        except CardError:
+            raise CardError(
+                f"Unknown card {token!r}: use a rank (A 2-9 T J Q K) then a suit (C D H S, "
+                "or \u2663 \u2666 \u2665 \u2660), e.g. 'AS', '10D' or '7\u2663'.") from None
+    return parse_cards(cards)  # refuses a duplicate
+
+
+def _by_rank(cards: Sequence[str]) -> list[str]:
+    """Cards in rank order (suit order among equal ranks): how a reader counts deadwood."""
+    return sorted(cards, key=lambda c: (Card.parse(c).rank_index, Card.parse(c).suit_index))
+
 
 def analyze(text: str) -> dict[str, Any]:
-    """The ``analyze --json`` object for a card string (INTERFACES §4); raises CardError."""
-    cards = parse_cards(text)
+    """The ``analyze --json`` object for a card string: ``cards``, ``deadwood``, ``melds``,
+    ``deadwood_cards`` (in rank order) and, for 11 cards, ``discards`` (each card -> the
+    deadwood left after discarding it); raises CardError."""
+    cards = read_cards(text)
     if len(cards) > 11:
         raise CardError(f"Expected 0 to 11 cards, got {len(cards)}.")
     mask = sum(c.mask for c in cards)
     arr = arrangements_mask(mask)[0]
     out: dict[str, Any] = {"cards": [str(c) for c in cards], **arr.to_json()}
+    out["deadwood_cards"] = _by_rank(out["deadwood_cards"])
     if len(cards) == 11:
         by = deadwood_by_discard_mask(mask)
         out["discards"] = {str(c): by[c.index] for c in cards}
@@ -78,17 +107,20 @@ def _print_analysis(a: dict[str, Any]) -> None:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    """``ginrummy analyze CARDS [--json]``: exit 2 with a message on bad input."""
+    """``ginrummy analyze CARDS [--json]``: bad cards are a wrong command line (exit 2,
+    the message on stderr and, with --json, as ``{"error": {"message": ...}}`` on stdout)."""
     try:
         a = analyze(args.cards)
     except CardError as e:
         print(f"ginrummy analyze: {e}", file=sys.stderr)
-        return 2
+        if args.json:
+            print(json.dumps({"error": {"message": str(e)}}))
+        return exits.USAGE
     if args.json:
         print(json.dumps(a))
     else:
         _print_analysis(a)
-    return 0
+    return exits.OK
 
 
 # ----------------------------------------------------------------------------- replay
@@ -130,7 +162,8 @@ def _hand_story(match: Match, hand: Hand, index: int) -> list[str]:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """``ginrummy replay FILE [--json]``: exit 1 on a malformed or illegal record."""
+    """``ginrummy replay FILE [--json]``: exit 1 on a record that cannot be read, is
+    malformed or breaks the rules (docs/records.md)."""
     try:
         text = read_input(args.file)
     except OSError as e:
@@ -142,7 +175,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"ginrummy replay: {msg} Records come from `ginrummy match --records DIR`, "
                   "`ginrummy play --record FILE` or the web table's download; "
                   "docs/example-record.json is one to try.", file=sys.stderr)
-        return 1
+        return exits.REFUSED
     match: Match | None
     try:
         match, error = read_partial(loads(text))
@@ -162,7 +195,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 where = f" (hand {error.hand + 1}" + (
                     f", action {error.action + 1})" if error.action is not None else ")")
             print(f"ginrummy replay: invalid record{where}: {error.message}", file=sys.stderr)
-    return 1 if error is not None else 0
+    return exits.REFUSED if error is not None else exits.OK
 
 
 def _print_match(match: Match) -> None:
@@ -253,27 +286,54 @@ def _version() -> str:
         return __version__
 
 
+EXIT_STATUSES = (
+    "Exit statuses, the same for every command: 0 done; 1 the input refused (a record "
+    "that cannot be read, is malformed or breaks the rules, a proof that fails); 2 a wrong "
+    "command line (unknown option, bad value, unknown bot), nothing done; 130 stopped with "
+    "Ctrl-C (serve: Ctrl-C is its normal stop, 0). Each command's --help says what its "
+    "statuses mean.")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser (external sub-commands are parsed by their own modules)."""
     p = argparse.ArgumentParser(
-        prog="ginrummy", description="Gin Rummy: play, analyze, replay, verify.",
-        epilog="Each command has its own --help. Documentation: the README and docs/.")
+        prog="ginrummy",
+        description="Gin Rummy: play in the terminal or serve the web table, bot-vs-bot "
+        "matches, review a game as a coach, analyze a hand, replay and verify a record.",
+        epilog=f"Each command has its own --help. {EXIT_STATUSES} Documentation: the "
+        "README and docs/.")
     p.add_argument("--version", action="version", version=f"ginrummy {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    a = sub.add_parser("analyze", help="best melds and deadwood of 0-11 cards")
-    a.add_argument("cards", help='0-11 cards, rank then suit, in one argument, e.g. '
-                   '"7C 8C 9C 9D 9H 9S KD QH 4S 2H" (TD or 10D for the ten)')
+    a = sub.add_parser(
+        "analyze", help="best melds and deadwood of 0-11 cards",
+        description="Best melds and deadwood of 0 to 11 cards; for 11, the deadwood left "
+        "after each discard.",
+        epilog=exits.epilog("analysed", usage="bad cards (unknown, repeated, more than 11; "
+                            "with --json also as {\"error\": {\"message\": ...}} on "
+                            "stdout) or a wrong command line"))
+    a.add_argument("cards", help='0-11 cards in one argument, rank then suit, as written '
+                   '("7C 8C 9C 9D 9H 9S KD QH 4S 2H"; TD or 10D for the ten) or as printed '
+                   '("7\u2663 8\u2663 9\u2663")')
     a.add_argument("--json", action="store_true", help="print JSON")
     r = sub.add_parser(
         "replay", help="replay a game record hand by hand (docs/records.md)",
         description="Replay a ginrummy/1 game record under the rules, hand by hand. Records "
         "come from `ginrummy match --records DIR`, `ginrummy play --record FILE` and the web "
-        "table's download button; docs/example-record.json is a small one to try.")
+        "table's download button; docs/example-record.json is a small one to try.",
+        epilog=exits.epilog("a legal record replayed", "the record cannot be read, is "
+                            "malformed or has an illegal action (the hands before it are "
+                            "still shown, and with --json an error member says where)"))
     r.add_argument("file", help="record file, or - for standard input")
     r.add_argument("--json", action="store_true", help="print JSON")
     v = sub.add_parser(
         "verify", help="check a record's fair-deal proof: its commitment, every deal and "
-        "the play (docs/fairness.md)")
+        "the play (docs/fairness.md)",
+        description="Check a ginrummy/1 record's fair-deal proof: that the commitment is the "
+        "hash of the revealed seed and salt, that every deal is the one the seed gives, and "
+        "that the play follows the rules (docs/fairness.md).",
+        epilog=exits.epilog("verified", "not verified: the commitment or a deal does not "
+                            "match, an action breaks the rules, or the record cannot be "
+                            "read or carries no proof"))
     v.add_argument("file", help="record file, or - for standard input")
     v.add_argument("--json", action="store_true", help="print JSON")
     for name, (_, help_text) in EXTERNAL.items():
@@ -292,8 +352,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130
+        print(file=sys.stderr)  # end the line after ^C (and any progress bar)
+        return exits.INTERRUPTED
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -309,7 +369,7 @@ def _main(argv: Sequence[str] | None) -> int:
             extra = EXTRAS[command]
             print(f"ginrummy {command}: the {extra} extra is not installed (no module "
                   f"{missing!r}): pip install 'ginrummy[{extra}]'", file=sys.stderr)
-            return 2
+            return exits.USAGE
         return int(module.main(args_list[1:]))
     parser = build_parser()
     args = parser.parse_args(args_list)
@@ -320,7 +380,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "verify":
         return cmd_verify(args)
     parser.print_help()
-    return 0
+    return exits.OK
 
 
 if __name__ == "__main__":  # pragma: no cover
