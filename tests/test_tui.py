@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 
 from ginrummy.bots import make_bot
 from ginrummy.cards import Card
+from ginrummy.cli import main as cli_main
 from ginrummy.hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Deal, Phase
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_by_discard_mask
@@ -205,16 +207,55 @@ def test_undercut_score_line_shows_the_bonus() -> None:
     assert table.match.scores == (0, 28)
 
 
-def test_ctrl_c_at_the_prompt_leaves_with_the_score() -> None:
-    """Ctrl-C while the player is asked for a move ends the game like quit: exit 0, score."""
+def test_ctrl_c_at_the_prompt_leaves_with_the_score_and_exit_130() -> None:
+    """Ctrl-C while the player is asked for a move ends the game as quit does (the score),
+    but exits 130 like every command stopped with Ctrl-C; Ctrl-D is a plain leave, 0."""
     out: list[str] = []
 
     def read(prompt: str) -> str:
         raise KeyboardInterrupt
 
     table = Table(Match(seed=2), make_bot("random", 0), "Random", False, read, out.append)
-    assert table.play() == 0
+    assert table.play() == 130
     assert out[-1] == "You leave the table. Score: You 0 - 0 Random. Goodbye."
+
+    def eof(prompt: str) -> str:
+        raise EOFError
+
+    table = Table(Match(seed=2), make_bot("random", 0), "Random", False, eof, out.append)
+    assert table.play() == 0
+
+
+def test_ctrl_c_saves_the_record_first_and_exits_130(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """Interrupted at a move or while the computer thinks: the record is saved, and it
+    verifies (the seed is revealed on leaving)."""
+    path = tmp_path / "game.json"
+
+    class Keyboard(io.StringIO):
+        """Piped moves, then Ctrl-C."""
+
+        def readline(self, size: int | None = -1) -> str:
+            line = super().readline()
+            if not line:
+                raise KeyboardInterrupt
+            return line
+
+    monkeypatch.setattr("sys.stdin", Keyboard("pass\nstock\n"))
+    assert main(["--vs", "random", "--seed", "4", "--record", str(path)]) == 130
+    assert "Goodbye." in capsys.readouterr().out
+    assert cli_main(["verify", str(path)]) == 0
+
+    def bot_interrupted(self: object, view: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("ginrummy.bots.random_bot.RandomBot.decide", bot_interrupted)
+    monkeypatch.setattr("sys.stdin", io.StringIO("pass\n" + "stock\n" * 5))
+    path.unlink()
+    assert main(["--vs", "random", "--seed", "5", "--record", str(path)]) == 130
+    assert capsys.readouterr().out.rstrip().endswith("Goodbye.")
+    assert cli_main(["verify", str(path)]) == 0
 
 
 def test_long_messages_wrap_at_word_boundaries_within_80_columns() -> None:

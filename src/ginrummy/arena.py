@@ -1,5 +1,5 @@
 """Bot-vs-bot matches with statistics: ``ginrummy match A B --matches N --seed S --json``
-(INTERFACES §6).
+(the object is :func:`summarize`'s; ``--ray`` in docs/cluster.md, the bots in docs/bots.md).
 
 Matches come in pairs (duplicate play): both matches of pair ``k`` use the same deals,
 derived from ``(seed, k)`` only, with the seats swapped, and the first dealer seat
@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import exits
 from .bots import Bot, BotError, bot_names, make_bot
 from .driver import Driver, IllegalAnswerError, forfeit
 from .hand import Hand, HandResult
@@ -280,8 +281,11 @@ _WORKER_JOB: _Job | None = None
 
 
 def _init_worker(job: _Job) -> None:
+    """A pool worker: the job to play, and Ctrl-C left to the parent (which ends the pool),
+    so an interrupted ``--jobs 2`` prints no worker tracebacks."""
     global _WORKER_JOB
     _WORKER_JOB = job
+    exits.ignore_interrupts()
 
 
 def _worker_pair(pair: int) -> list[MatchStats]:
@@ -435,7 +439,9 @@ def summarize(
     players: Sequence[str], results: Sequence[MatchStats], seconds: float,
     seed: int | None = None, options: Options | None = None,
 ) -> dict[str, Any]:
-    """The ``ginrummy match --json`` object (INTERFACES §6), with extra optional members."""
+    """The ``ginrummy match --json`` object: ``players``, ``matches``, ``wins``, ``ties``,
+    ``win_rate``, ``ci95``, ``hands``, ``points_per_hand``, ``seconds`` (other programs read
+    these: never rename or drop one), and extra optional members."""
     n = len(results)
     wins = [sum(1 for r in results if r.winner == p) for p in (0, 1)]
     ties = sum(1 for r in results if r.winner is None)
@@ -528,24 +534,35 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ginrummy match",
         description="Play bot-vs-bot matches in duplicate pairs and report statistics.",
+        epilog=exits.epilog(
+            "played (a bot's forfeit is a result, not an error)",
+            usage="a wrong command line (unknown option, bad value, unknown bot), an exec: "
+            "bot that does not start, a records folder that cannot be written, Ray missing "
+            "or unreachable",
+            interrupted="stopped with Ctrl-C (no report; workers end quietly)"),
     )
     p.add_argument("a", metavar="A", help="player A: a bot name or exec:COMMAND")
     p.add_argument("b", metavar="B", help="player B: a bot name or exec:COMMAND")
-    p.add_argument("--matches", type=int, default=2, help="number of matches (even)")
-    p.add_argument("--seed", type=int, default=None, help="seed (default: random, reported)")
+    p.add_argument("--matches", type=int, default=2,
+                   help="number of matches, even: pairs with seats swapped (default 2)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed (default: a random one, reported)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--target", type=int, default=100, help="target score: 100/150/200/250")
+    p.add_argument("--target", type=int, default=100,
+                   help="target score: 100/150/200/250 (default 100)")
     p.add_argument("--gin-only", action="store_true",
                    help="gin only: no knocking, a hand ends only with gin")
     p.add_argument("--oklahoma", action="store_true",
                    help="Oklahoma: the up-card sets the knock limit (an ace: gin only)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="parallel worker processes; same results for any number (default 1)")
     p.add_argument("--ray", metavar="ADDRESS", default=None,
                    help="run the pairs as tasks on a Ray cluster (local: start one here; "
                    f"needs {RAY_INSTALL})")
     p.add_argument("--records", metavar="DIR", help="write every match as a ginrummy/1 record")
     p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT,
-                   help="seconds an exec: bot may take per decision")
+                   help="seconds an exec: bot may take per decision "
+                   f"(default {DEFAULT_TIME_LIMIT:g})")
     p.add_argument("--plot", metavar="FILE", help="plot the running win rate (needs matplotlib)")
     return p
 
@@ -572,7 +589,7 @@ def main(argv: list[str]) -> int:
 
     def usage(msg: str) -> int:
         print(f"ginrummy match: {msg}", file=sys.stderr)
-        return 2
+        return exits.USAGE
 
     if args.matches <= 0 or args.matches % 2:
         return usage(f"--matches must be a positive even number (matches come in pairs "
@@ -634,4 +651,4 @@ def main(argv: list[str]) -> int:
         print(json.dumps(summary))
     else:
         print(_text_report(summary))
-    return 0
+    return exits.OK

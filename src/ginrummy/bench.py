@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from . import exits
 from .cards import Card, CardSet, format_cards, from_mask
 from .hand import Deal, Hand
 from .melds import (
@@ -626,6 +627,8 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ginrummy bench",
         description="Time the meld solver and the showdown (median microseconds per call).",
+        epilog=exits.epilog("timed", usage="a wrong command line (unknown option, bad "
+                            "value, an --only that matches nothing)"),
     )
     p.add_argument("--number", type=int, default=2000, metavar="N",
                    help="distinct inputs (operations) per repetition (default 2000)")
@@ -646,7 +649,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.number < 1 or args.repeat < 1:
         print("ginrummy bench: --number and --repeat must be at least 1.", file=sys.stderr)
-        return 2
+        return exits.USAGE
     chosen = [b for b in BENCHMARKS if not args.only or any(t in b.name for t in args.only)]
     if args.list:
         for b in chosen:
@@ -654,7 +657,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not chosen and not any(t in "review" for t in args.only):
         print("ginrummy bench: no benchmark matches --only.", file=sys.stderr)
-        return 2
+        return exits.USAGE
     results = run_benchmarks(chosen, args.number, args.repeat, args.seed, args.clock)
     env = f"{platform.python_implementation()} {platform.python_version()}"
     review = _review_block(args)

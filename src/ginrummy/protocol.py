@@ -1,4 +1,4 @@
-"""The ``ginrummy-bot/1`` protocol (INTERFACES §5): JSON lines over a bot's stdin/stdout.
+"""The ``ginrummy-bot/1`` protocol (docs/protocol.md): JSON lines over a bot's stdin/stdout.
 
 Both sides live here. :func:`main` is ``ginrummy bot NAME [--seed S]``: it runs one of
 the project's bots as a protocol program. :class:`ExternalBot` is the referee side: a
@@ -26,6 +26,7 @@ import tempfile
 import time
 from typing import IO, Any, TextIO
 
+from . import exits
 from .bots import Bot, BotError, bot_names, make_bot
 from .cards import CardError, parse_cards
 from .hand import Action, HandResult, IllegalActionError, Phase, View, ViewError
@@ -47,7 +48,8 @@ DEFAULT_TIME_LIMIT = 10.0
 DEFAULT_START_LIMIT = 20.0
 """Seconds a bot may take to start and answer ``hello``."""
 MAX_LINE = 1 << 20
-"""Longest answer line (bytes) the referee accepts."""
+"""Longest answer line (bytes, 1 MiB) the referee accepts; a longer one is a failure
+(docs/protocol.md)."""
 
 
 class BotFailure(BotError):
@@ -156,7 +158,10 @@ def main(argv: list[str]) -> int:
     """``ginrummy bot NAME [--seed S]``: one of the project's bots over ``ginrummy-bot/1``."""
     p = argparse.ArgumentParser(
         prog="ginrummy bot",
-        description=f"Run a bot as a {PROTOCOL} program: JSON lines on stdin and stdout.",
+        description=f"Run a bot as a {PROTOCOL} program: JSON lines on stdin and stdout "
+        "(docs/protocol.md).",
+        epilog=exits.epilog("bye, or the end of input (the referee went away)",
+                            usage="an unknown bot or a wrong command line"),
     )
     p.add_argument("name", help=f"the bot: {', '.join(bot_names())}")
     p.add_argument("--seed", type=int, default=None, help="seed for reproducible play")
@@ -165,11 +170,15 @@ def main(argv: list[str]) -> int:
         bot = make_bot(args.name, args.seed)
     except BotError as e:
         print(f"ginrummy bot: {e}", file=sys.stderr)
-        return 2
+        return exits.USAGE
     try:
         return serve(bot, sys.stdin, sys.stdout, sys.stderr)
-    except (BrokenPipeError, KeyboardInterrupt):
-        return 1
+    except BrokenPipeError:  # the referee stopped reading: as the end of input
+        with contextlib.suppress(OSError, ValueError):  # silence the flush at exit too
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return exits.OK
+    except KeyboardInterrupt:
+        return exits.INTERRUPTED
 
 
 # ----------------------------------------------------------------------------- referee side

@@ -19,6 +19,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 
+from . import exits
 from .bots import Bot, BotError, bot_names, make_bot
 from .cards import Card, CardError
 from .driver import Driver, reraise
@@ -91,7 +92,11 @@ def wrap(text: str, width: int = WIDTH) -> list[str]:
 
 
 class Quit(Exception):
-    """The player asked to leave."""
+    """The player asked to leave: ``quit`` or Ctrl-D (exit 0), or Ctrl-C (exit 130)."""
+
+    def __init__(self, status: int = exits.OK) -> None:
+        super().__init__(status)
+        self.status = status
 
 
 def parse_command(text: str) -> Action | str | None:
@@ -327,8 +332,10 @@ class Table:
         while True:
             try:
                 line = self.read(self.prompt())
-            except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C at the prompt: leave
+            except EOFError:  # Ctrl-D at the prompt: leave
                 raise Quit from None
+            except KeyboardInterrupt:  # Ctrl-C: leave too, but say it was an interruption
+                raise Quit(exits.INTERRUPTED) from None
             try:
                 cmd = parse_command(line)
             except ValueError as e:
@@ -431,11 +438,11 @@ class Table:
         players = (self, self.bot)  # seats YOU and BOT
         try:  # a bot's error is raised as it is; so is the human's Quit
             Driver(m, players, on_failure=reraise, on_hand_over=self._hand_ended).run()
-        except Quit:
+        except Quit as q:
             self.write("")
             self.write(f"You leave the table. Score: You {m.scores[YOU]} - {m.scores[BOT]} "
                        f"{self.bot_name}. Goodbye.")
-            return 0
+            return q.status
         out = m.outcome()
         assert out is not None
         self.write("")
@@ -465,7 +472,7 @@ class Table:
         if self.review == "ask":
             try:
                 answer = self.read("Review your decisions? [y/N] > ")
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
                 return
             if answer.strip().lower() not in ("y", "yes"):
                 return
@@ -488,11 +495,20 @@ def _default_bot() -> str:
 
 def main(argv: list[str]) -> int:
     """``ginrummy play [--vs BOT] [--seed S] [--target T] [--gin-only] [--oklahoma]``."""
-    p = argparse.ArgumentParser(prog="ginrummy play",
-                                description="Play Gin Rummy in the terminal against a bot.")
-    p.add_argument("--vs", default=None, help=f"the opponent: {', '.join(bot_names())}")
-    p.add_argument("--seed", type=int, default=None, help="seed for the deals and the bot")
-    p.add_argument("--target", type=int, default=100, help="target score: 100/150/200/250")
+    from .review.grade import DEFAULT_BUDGET_MS
+
+    p = argparse.ArgumentParser(
+        prog="ginrummy play", description="Play Gin Rummy in the terminal against a bot.",
+        epilog=exits.epilog("the match ended, or you left (quit or Ctrl-D)",
+                            interrupted="stopped with Ctrl-C (the score is shown and "
+                            "--record saved first)"))
+    p.add_argument("--vs", default=None, help=f"the opponent: {', '.join(bot_names())} "
+                   f"(default {_default_bot()})")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed for the deals and the bot (default: a fresh secret one, shown "
+                   "when the match ends)")
+    p.add_argument("--target", type=int, default=100,
+                   help="target score: 100/150/200/250 (default 100)")
     p.add_argument("--gin-only", action="store_true",
                    help="gin only: no knocking, a hand ends only with gin")
     p.add_argument("--oklahoma", action="store_true",
@@ -506,22 +522,23 @@ def main(argv: list[str]) -> int:
                    help="review your decisions at the end of the match without asking "
                         "(on a terminal you are asked)")
     p.add_argument("--budget-ms", type=float, default=None, dest="budget_ms",
-                   help="the coach's thinking time per decision in ms (hints and review)")
+                   help="the coach's thinking time per decision in ms (hints and review; "
+                   f"default {DEFAULT_BUDGET_MS:g})")
     args = p.parse_args(argv)
     if args.budget_ms is not None and not 0 < args.budget_ms < float("inf"):
         print("ginrummy play: --budget-ms must be a positive number.", file=sys.stderr)
-        return 2
+        return exits.USAGE
     name = args.vs or _default_bot()
     try:
         options = Options(target=args.target, gin_only=args.gin_only, oklahoma=args.oklahoma)
         bot = make_bot(name, args.seed)
     except (OptionsError, BotError) as e:
         print(f"ginrummy play: {e}", file=sys.stderr)
-        return 2
+        return exits.USAGE
     seed = args.seed if args.seed is not None else new_seed()
     if seed < 0:
         print(f"ginrummy play: --seed must not be negative, not {seed}.", file=sys.stderr)
-        return 2
+        return exits.USAGE
     match = Match(options, seed=seed, players=("you", name), deals=deals(seed))
     color = sys.stdout.isatty() and not args.no_color
     try:
@@ -529,6 +546,6 @@ def main(argv: list[str]) -> int:
                      record_path=args.record, hints=args.hints, budget_ms=args.budget_ms,
                      review="yes" if args.review else "ask" if sys.stdin.isatty() else "no",
                      ).play()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # while the computer thinks, or at the review's question
         print("\nGoodbye.")
-        return 0
+        return exits.INTERRUPTED

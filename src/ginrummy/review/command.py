@@ -1,4 +1,5 @@
-"""``ginrummy review FILE``: options, input errors as INTERFACES §3, a progress bar."""
+"""``ginrummy review FILE``: options, input errors as ``replay``'s (docs/review.md), a
+progress bar, and a quiet Ctrl-C with ``--jobs``."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 import time
 from typing import Any, TextIO
 
+from .. import exits
 from ..files import read_input
 from ..match import Match
 from ..record import RecordError, loads, read_partial
@@ -49,7 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ginrummy review",
         description="Grade every decision of a ginrummy/1 record from what the deciding "
                     "seat could see; marks, error rate, rating and luck per seat "
-                    "(docs/review.md).")
+                    "(docs/review.md).",
+        epilog=exits.epilog(
+            "reviewed", "the record cannot be read, is malformed or has an illegal action "
+            "(the hands before it are still reviewed), or --seat, --hands, --budget-ms, "
+            "--samples, --jobs or --seed has a bad value (with --json, an error member "
+            "says what)", usage="an unknown option or a missing FILE",
+            interrupted="stopped with Ctrl-C (workers end quietly)"))
     p.add_argument("file", help="record file, or - for standard input")
     p.add_argument("--json", action="store_true", help="print one JSON object for programs")
     p.add_argument("--seat", help="review one seat only (0 or 1)")
@@ -146,10 +154,11 @@ def run(argv: list[str]) -> int:
         hands = None if args.hands is None else parse_hands(args.hands, len(match.hands))
     except ValueError as e:
         return _fail(args, str(e))
-    review = review_match(
-        match, seats=(0, 1) if seat is None else (seat,), hands=hands, budget_ms=budget,
-        samples=samples, seed=seed, jobs=jobs,
-        progress=ProgressBar(sys.stderr, force=args.progress), error=error)
+    with exits.interrupts_to_parent():  # Ctrl-C: no traceback from --jobs workers
+        review = review_match(
+            match, seats=(0, 1) if seat is None else (seat,), hands=hands, budget_ms=budget,
+            samples=samples, seed=seed, jobs=jobs,
+            progress=ProgressBar(sys.stderr, force=args.progress), error=error)
     if args.json:
         print(json.dumps(review.to_json()))
     else:

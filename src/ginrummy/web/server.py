@@ -44,7 +44,11 @@ def build_parser() -> argparse.ArgumentParser:
     d = Settings()
     lim = Limits()
     p = argparse.ArgumentParser(
-        prog="ginrummy serve", description="Run the Gin Rummy web table."
+        prog="ginrummy serve", description="Run the Gin Rummy web table.",
+        epilog="Exit status: 0 stopped with Ctrl-C, a server's normal stop (open requests "
+        "finish first, and SIGTERM stops it the same way, then ends by that signal: 143 in a "
+        "shell, as service managers expect); 2 a wrong command line, or a database, broker, "
+        "seed key or port that cannot be used (one line, nothing started).",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
