@@ -1,4 +1,4 @@
-"""The ginrummy-bot/1 protocol (INTERFACES §5): the bot side, the referee side, and how
+"""The ginrummy-bot/1 protocol (docs/protocol.md): the bot side, the referee side, and how
 the referee survives bots that misbehave."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from ginrummy.bots import make_bot
 from ginrummy.hand import Hand
 from ginrummy.match import Match
 from ginrummy.protocol import (
+    MAX_LINE,
     PROTOCOL,
     BotFailure,
     ExternalBot,
@@ -247,3 +248,27 @@ def test_silent_hello_and_missing_program_fail_clearly() -> None:
         ExternalBot("no-such-program-xyz --flag").start()
     with pytest.raises(BotFailure, match="the command is empty"):
         ExternalBot("   ").start()
+
+
+def test_an_answer_line_over_1_mib_is_a_failure_and_the_limit_is_documented(
+        tmp_path: Path) -> None:
+    """The referee reads at most 1 MiB of one line (docs/protocol.md says so): a bot that
+    floods it fails in one sentence instead of exhausting the referee's memory."""
+    script = tmp_path / "flood.py"
+    script.write_text(
+        "import json, sys\n"
+        "sys.stdin.readline()\n"
+        "print(json.dumps({'type': 'hello', 'name': 'flood'}), flush=True)\n"
+        "sys.stdin.readline()\n"
+        "sys.stdout.write('x' * (2 << 20))\n"  # 2 MiB and no newline
+        "sys.stdout.flush()\n"
+        "sys.stdin.readline()\n")
+    with ExternalBot(f"{sys.executable} {script}", name="flood", time_limit=20) as ext:
+        match = Match(seed=1)
+        seat = match.to_play
+        assert seat is not None
+        with pytest.raises(BotFailure, match=f"sent a line longer than {MAX_LINE} bytes"):
+            ext.decide(match.view(seat))
+    assert MAX_LINE == 1 << 20
+    doc = " ".join((ROOT / "docs" / "protocol.md").read_text(encoding="utf-8").split())
+    assert "1 MiB (1,048,576 bytes)" in doc
