@@ -8,6 +8,11 @@ one by one with the command printed beside them.
     python scripts/results.py --matches 2000 --only strong    # just strong's rows
     python scripts/results.py --matches 300 --only expert     # expert's rows (slower bot)
     python scripts/results.py --ray auto --matches 2000       # on a Ray cluster
+    python scripts/results.py --matches 20 --out /tmp/try.md  # a quick table elsewhere
+
+``--out`` is a folder (``results.md``, ``results.svg`` and the ``results.json`` cache go
+there) or a file ending in ``.md`` (the picture and the cache go beside it, named after
+it). Bad options are one line on stderr and exit status 2, before any match is played.
 
 Run it with the project's environment active (``. .venv/bin/activate``) or as
 ``.venv/bin/python scripts/results.py``.
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -24,6 +30,7 @@ from typing import Any
 
 try:
     from ginrummy.arena import RayUnavailable, connect_ray, run_matches, summarize
+    from ginrummy.bots import bot_names
 except ModuleNotFoundError as e:  # run by a Python without the package
     sys.exit(f"results.py: {e}. Activate the project's environment first "
              "(. .venv/bin/activate) or run .venv/bin/python scripts/results.py.")
@@ -68,8 +75,10 @@ def _rate(n: int, hands: int) -> str:
     return f"{n / hands:.3f}" if hands else "-"
 
 
-def write_markdown(rows: list[dict[str, Any]], path: Path) -> None:
-    """The results table with CIs, points per hand, gin and undercut rates, times."""
+def write_markdown(rows: list[dict[str, Any]], path: Path, picture: str = "results.svg"
+                   ) -> None:
+    """The results table with CIs, points per hand, gin and undercut rates, times;
+    ``picture`` is the win-rate matrix's file name, beside ``path``."""
     most = max((r["matches"] for r in rows), default=0)
     small = sorted({r["players"][0] for r in rows if r["matches"] < most})
     lines = [
@@ -82,7 +91,7 @@ def write_markdown(rows: list[dict[str, Any]], path: Path) -> None:
         "Regenerate with `python3 scripts/results.py` (see its docstring); each row's own",
         "command reproduces it exactly.",
         "",
-        "![win-rate matrix](results.svg)",
+        f"![win-rate matrix]({picture})",
         *(["", f"Rows differ in size (the matches column): {', '.join(small)} played "
            "fewer matches, being slower to run; their intervals are wider."]
           if small else []),
@@ -136,28 +145,87 @@ def write_plot(rows: list[dict[str, Any]], path: Path) -> None:
     plt.close(fig)
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--matches", type=int, default=200)
-    p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--only", help="only the pairings of this bot")
-    p.add_argument("--out", default=str(ROOT / "docs"))
+def outputs(out: str) -> tuple[Path, Path, Path]:
+    """The table, picture and cache files for ``--out`` (a folder, or a file ending in
+    .md); the folder is made if missing. Raises ValueError saying what is wrong."""
+    path = Path(out)
+    if path.suffix.lower() == ".md":
+        folder, md = path.parent, path
+        svg, cache = path.with_suffix(".svg"), path.with_suffix(".json")
+    elif path.exists() and not path.is_dir():
+        raise ValueError(f"--out {out}: not a folder; give a folder or a file ending in .md.")
+    else:
+        folder = path
+        md, svg, cache = path / "results.md", path / "results.svg", path / "results.json"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ValueError(f"--out {out}: cannot make the folder {folder}: "
+                         f"{e.strerror or e}.") from None
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"--out {out}: cannot write in {folder}.")
+    return md, svg, cache
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The script's options, each with its help and default."""
+    p = argparse.ArgumentParser(
+        prog="scripts/results.py", description=__doc__.splitlines()[0],
+        epilog="Exit status: 0 written; 2 a wrong command line or an --out that cannot be "
+        "written (nothing played); 130 stopped with Ctrl-C.")
+    p.add_argument("--matches", type=int, default=200,
+                   help="matches per pairing, even: duplicate pairs (default %(default)s)")
+    p.add_argument("--seed", type=int, default=2026,
+                   help="seed of the first pairing; pairing k uses seed + k "
+                   "(default %(default)s)")
+    p.add_argument("--jobs", type=int, default=2,
+                   help="worker processes on this machine (default %(default)s)")
+    p.add_argument("--only", metavar="BOT",
+                   help="play only the pairings of this bot (rows already in the cache "
+                   "are kept)")
+    p.add_argument("--out", metavar="FOLDER|FILE.md", default=str(ROOT / "docs"),
+                   help="where to write: a folder (results.md, results.svg, results.json) "
+                   "or a .md file (the .svg and .json beside it) (default: docs/)")
     p.add_argument("--bots", default=",".join(BOTS),
                    help="comma-separated bots, strongest first (default: %(default)s)")
     p.add_argument("--ray", metavar="ADDRESS",
                    help="play on a Ray cluster: local, auto, or the cluster's address")
-    args = p.parse_args(argv)
-    out = Path(args.out)
-    cache = out / "results.json"
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Play every pairing and write the table; returns the exit status."""
+    args = build_parser().parse_args(argv)
+
+    def usage(msg: str) -> int:
+        print(f"results.py: {msg}", file=sys.stderr)
+        return 2
+
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in bot_names()]
+    if unknown or len(bots) < 2:
+        return usage(f"--bots needs two or more of {', '.join(bot_names())}"
+                     + (f"; unknown: {', '.join(unknown)}." if unknown else "."))
+    if args.only is not None and args.only not in bots:
+        return usage(f"--only {args.only}: not one of --bots ({', '.join(bots)}).")
+    if args.matches <= 0 or args.matches % 2:
+        return usage(f"--matches must be a positive even number, not {args.matches}.")
+    if args.jobs < 1:
+        return usage(f"--jobs must be at least 1, not {args.jobs}.")
+    try:
+        md, svg, cache = outputs(args.out)
+    except ValueError as e:
+        return usage(str(e))
+    try:  # the picture needs matplotlib: say so now, not after the matches
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return usage("the picture needs matplotlib: pip install 'ginrummy[plot]'.")
     ray = None
     if args.ray is not None:  # one connection for every pairing
         try:
             ray, started = connect_ray(args.ray, args.jobs)
         except RayUnavailable as e:
-            print(f"results.py: {e}", file=sys.stderr)
-            return 2
+            return usage(str(e))
     try:
         rows = run(args.matches, args.seed, args.jobs, args.only, cache, args.ray, bots)
     finally:
@@ -165,11 +233,15 @@ def main(argv: list[str] | None = None) -> int:
             ray.shutdown()
     order = {f"{a}-{b}": k for k, (a, b) in enumerate(pairings(None, bots))}
     rows.sort(key=lambda r: order.get(f"{r['players'][0]}-{r['players'][1]}", 99))
-    write_markdown(rows, out / "results.md")
-    write_plot(rows, out / "results.svg")
-    print(f"wrote {out / 'results.md'} and {out / 'results.svg'}", file=sys.stderr)
+    write_markdown(rows, md, picture=svg.name)
+    write_plot(rows, svg)
+    print(f"wrote {md} and {svg}", file=sys.stderr)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl-C: the shell's status, no traceback
+        print(file=sys.stderr)
+        sys.exit(130)
