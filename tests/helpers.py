@@ -185,7 +185,7 @@ def strs(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
-# The replay --json object of tests/data/short_match.json (INTERFACES §3), worked out by
+# The replay --json object of tests/data/short_match.json (docs/records.md), worked out by
 # hand: knock with lay-offs, dead hand, undercut, gin.
 SAMPLE_SUMMARY = {
     "hands": [

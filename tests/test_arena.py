@@ -1,5 +1,5 @@
-"""`ginrummy match` (INTERFACES §6): the JSON object, duplicate pairs, determinism for any
---jobs, forfeits of misbehaving bots, and records."""
+"""`ginrummy match` (docs/bots.md, docs/cluster.md): the JSON object, duplicate pairs,
+determinism for any --jobs, forfeits of misbehaving bots, and records."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`ginrummy match --ray` (INTERFACES §6) on a real local Ray cluster: the same results as
+"""`ginrummy match --ray` (docs/cluster.md) on a real local Ray cluster: the same results as
 ``--jobs``, the progress bar, records; and the one-line answer when Ray is missing.
 
 Ray's start-up (several seconds) is paid once, by the module fixture, through the same

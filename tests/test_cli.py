@@ -1,5 +1,5 @@
-"""The ``ginrummy`` command's own sub-commands: ``analyze`` (INTERFACES §4, R1, R2) and
-``replay`` (§3, R4-R10), in JSON and human-readable form."""
+"""The ``ginrummy`` command's own sub-commands: ``analyze`` (R1, R2) and ``replay``
+(docs/records.md, R4-R10), in JSON and human-readable form."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ``ginrummy/1`` record (INTERFACES §2) and ``replay`` (§3): round trips, prefixes,
+"""The ``ginrummy/1`` record and ``replay`` (docs/records.md): round trips, prefixes,
 defaults, and every kind of malformed or illegal record (R4-R10)."""
 
 from __future__ import annotations
@@ -281,7 +281,7 @@ def test_record_malformed_gives_record_error_with_place(
 
 
 def test_record_unknown_members_are_ignored_for_forward_compatibility() -> None:
-    """INTERFACES: the format may gain optional fields; a reader must not reject them."""
+    """docs/records.md: the format may gain optional members; a reader must not reject them."""
     rec = sample()
     rec["event"] = "club night"
     rec["hands"][0]["note"] = "first"

@@ -234,7 +234,7 @@ class Match:
     # ------------------------------------------------------------------ records
 
     def to_record(self) -> dict[str, Any]:
-        """The match so far as a ``ginrummy/1`` record (INTERFACES §2)."""
+        """The match so far as a ``ginrummy/1`` record (docs/records.md)."""
         from .record import match_to_record
 
         return match_to_record(self)

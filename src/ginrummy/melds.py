@@ -319,7 +319,7 @@ class Arrangement:
 
     def to_json(self) -> dict[str, Any]:
         """``{"melds": [[...]], "deadwood_cards": [...], "deadwood": n}`` in R1 notation, as
-        ``analyze --json`` (INTERFACES §4) and the web table show it."""
+        ``ginrummy analyze --json`` and the web table show it."""
         return {
             "melds": [[str(c) for c in m] for m in self.melds],
             "deadwood_cards": [str(c) for c in self.deadwood_cards],

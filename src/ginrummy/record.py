@@ -1,4 +1,4 @@
-"""The ``ginrummy/1`` game record (INTERFACES §2): write any match or prefix, read and
+"""The ``ginrummy/1`` game record (docs/records.md): write any match or prefix, read and
 validate one by replaying it under the rules.
 
 >>> from ginrummy.match import Match
@@ -36,7 +36,7 @@ class RecordError(ValueError):
         self.action = action
 
     def to_json(self) -> dict[str, Any]:
-        """The ``error`` member of ``replay --json`` (INTERFACES §3)."""
+        """The ``error`` member of ``replay --json`` (docs/records.md)."""
         return {"hand": self.hand, "action": self.action, "message": self.message}
 
 
@@ -193,7 +193,7 @@ def replay(record: Any) -> tuple[dict[str, Any], RecordError | None]:
 
 
 def summary(match: Match | None) -> dict[str, Any]:
-    """Hands, scores and the match result as in INTERFACES §3."""
+    """Hands, scores and the match result: the ``replay --json`` object (docs/records.md)."""
     if match is None:
         return {"hands": [], "scores": [0, 0], "finished": False, "winner": None}
     hands: list[dict[str, Any]] = []

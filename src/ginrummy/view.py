@@ -108,7 +108,7 @@ class HandResult:
         return self.showdown.laid_off if self.showdown else self.laid_off
 
     def to_json(self) -> dict[str, Any]:
-        """The hand object of ``ginrummy replay --json`` (INTERFACES §3)."""
+        """The hand object of ``ginrummy replay --json`` (docs/records.md)."""
         return {
             "result": self.result.value,
             "knocker": self.knocker,
@@ -251,7 +251,7 @@ class View(NamedTuple):
                      if op.seat != me and op.action.card is not None)
 
     def to_json(self) -> dict[str, Any]:
-        """The VIEW object of the bot protocol (INTERFACES §5), plus ``to_play``."""
+        """The VIEW object of the bot protocol (docs/protocol.md), plus ``to_play``."""
         d: dict[str, Any] = {
             "seat": self.seat,
             "dealer": self.dealer,

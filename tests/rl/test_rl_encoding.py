@@ -174,7 +174,7 @@ def test_planes_read_the_public_history() -> None:
 
 
 def test_encoding_needs_only_the_protocol_view() -> None:
-    """R11: the encoding of a View equals that of its bot-protocol JSON (INTERFACES §5),
+    """R11: the encoding of a View equals that of its bot-protocol JSON (docs/protocol.md),
     which carries nothing hidden; the revealed hands after a knock are not used."""
     rng = random.Random(2)
     m = Match(seed=4)

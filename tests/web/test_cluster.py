@@ -1,4 +1,4 @@
-"""Many processes, one table (INTERFACES §8): two ``ginrummy serve`` processes on one real
+"""Many processes, one table (docs/deploy.md): two ``ginrummy serve`` processes on one real
 PostgreSQL database and one real Redis broker, every request and socket landing on either.
 
 Seats of one match on different processes get every push; two conflicting actions sent to
