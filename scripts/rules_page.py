@@ -22,8 +22,10 @@ HEAD = """<!doctype html>
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="theme-color" content="#0b4029">
   <title>How to play · Gin Rummy</title>
-  <link rel="icon" href="data:,">
+  <link rel="icon" href="/static/icons/icon.svg" type="image/svg+xml">
+  <link rel="manifest" href="/manifest.webmanifest">
   <link rel="stylesheet" href="/static/css/table.css">
 </head>
 <body>
@@ -32,7 +34,10 @@ HEAD = """<!doctype html>
       <svg viewBox="0 0 100 100" aria-hidden="true"><path d="M50 94 C22 70 2 52 2 30 C2 13 15 3 29 3 C40 3 47 10 50 20 C53 10 60 3 71 3 C85 3 98 13 98 30 C98 52 78 70 50 94 Z"/></svg>
       <span class="brand-text">Gin Rummy</span>
     </a>
-    <div class="tools"><a class="btn ghost small" href="/">Lobby</a></div>
+    <div class="tools">
+      <a class="btn ghost small" href="/learn">Learn to play</a>
+      <a class="btn ghost small" href="/">Lobby</a>
+    </div>
   </header>
   <main class="prose panel">
 <!-- Built from docs/rules.md by scripts/rules_page.py: edit that file, not this one. -->
@@ -90,9 +95,12 @@ def convert(md: str) -> str:
             close_list()
             level = len(m.group(1))
             title = m.group(2)
-            rid = re.match(r"R(\d+) ", title)
-            attr = f' id="r{rid.group(1)}"' if rid else ""
-            out.append(f"<h{level}{attr}>{inline(title)}</h{level}>")
+            rid = re.match(r"R(\d+) (.*)", title)
+            if rid:  # the rule's number in small print after its title, for players
+                out.append(f'<h{level} id="r{rid.group(1)}">{inline(rid.group(2))} '
+                           f'<small class="rule-no">R{rid.group(1)}</small></h{level}>')
+            else:
+                out.append(f"<h{level}>{inline(title)}</h{level}>")
             i += 1
             continue
         if s.startswith("|"):
