@@ -64,3 +64,17 @@ def test_the_long_running_readme_commands_exist() -> None:
     for command, proc in procs:
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0 and out.startswith("usage: "), (command, err)
+
+
+def test_the_setup_says_how_long_make_test_takes_and_how_to_run_a_part() -> None:
+    """A newcomer learns the full suite's cost before running it, and quick subsets whose
+    paths exist (so the advice does not rot when tests move)."""
+    text = README.read_text(encoding="utf-8")
+    setup = text.split("## Set-up", 1)[1].split("\n## ", 1)[0]
+    assert re.search(r"`make test` .* about \d+ minutes", " ".join(setup.split()))
+    commands = [line for block in re.findall(r"^```sh\n(.*?)^```", setup, re.S | re.M)
+                for line in block.splitlines() if line.startswith(".venv/bin/pytest")]
+    assert len(commands) >= 3
+    for command in commands:
+        for path in re.findall(r"\btests/[\w/.]+", command.split("#")[0]):
+            assert (ROOT / path.rstrip("/")).exists(), path
