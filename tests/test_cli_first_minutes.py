@@ -4,8 +4,10 @@ where records come from)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -38,10 +40,24 @@ def test_serve_without_the_web_extra_is_one_line_and_exit_2(
 
 
 def _serve(*args: str) -> subprocess.Popen[str]:
+    """``ginrummy serve`` in a process group of its own, for :func:`_end` to end whole."""
     return subprocess.Popen(
         [sys.executable, "-m", "ginrummy.cli", "serve", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(),
+        start_new_session=True,
     )
+
+
+def _end(proc: subprocess.Popen[str]) -> None:
+    """Stop a server (SIGTERM, its clean stop), then kill whatever of its group is left: a
+    server stopped while starting up may leave a pool worker behind."""
+    if proc.poll() is None:
+        proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.communicate(timeout=30)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate()
 
 
 def test_serve_on_a_busy_port_is_one_line_and_prints_no_address(tmp_path: Path) -> None:
@@ -54,9 +70,7 @@ def test_serve_on_a_busy_port_is_one_line_and_prints_no_address(tmp_path: Path) 
         try:
             out, err = proc.communicate(timeout=60)
         finally:  # a server that did not give up is not left running
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
+            _end(proc)
     assert proc.returncode == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in err
@@ -75,12 +89,7 @@ def test_serve_prints_its_address_once_it_listens(tmp_path: Path) -> None:
         with socket.create_connection(("127.0.0.1", int(m.group(1))), timeout=5):
             pass  # already accepting connections when the address is printed
     finally:
-        proc.terminate()
-        try:
-            proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
+        _end(proc)
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
