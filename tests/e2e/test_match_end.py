@@ -34,13 +34,19 @@ def _greedy(s: dict[str, Any]) -> dict[str, Any]:
     return draws[0] if draws else legal[0]
 
 
-def play_match_to_the_end(base: str) -> tuple[str, list[str], dict[str, Any]]:
-    """Create a friend match and play both seats to the end; (id, tokens, final STATE)."""
+def play_match_to_the_end(
+    base: str, names: tuple[str, str | None] = ("Ann", None)
+) -> tuple[str, list[str], dict[str, Any]]:
+    """Create a friend match and play both seats to the end; (id, tokens, final STATE).
+    ``names``: the host's and the friend's (None: the friend gives none)."""
     with httpx.Client(base_url=base, timeout=30) as http:
-        m = http.post("/api/matches", json={"opponent": "friend", "name": "Ann"}).json()
+        m = http.post("/api/matches", json={"opponent": "friend", "name": names[0]}).json()
         code = m["invite_url"].split("#invite=", 1)[1]
+        join: dict[str, Any] = {"invite": code}
+        if names[1] is not None:
+            join["name"] = names[1]
         tokens = [m["token"], http.post(f"/api/matches/{m['id']}/join",
-                                        json={"invite": code}).json()["token"]]
+                                        json=join).json()["token"]]
         heads = [{"Authorization": f"Bearer {t}"} for t in tokens]
         for _ in range(3000):
             s = http.get(f"/api/matches/{m['id']}", headers=heads[0]).json()

@@ -126,6 +126,7 @@ def test_touch_drag_on_a_phone(server: str, browser: Any) -> None:
     motion = page.get_by_test_id("motion-toggle")
     assert page.evaluate("document.body.classList.contains('no-motion')")
     assert motion.get_attribute("aria-pressed") == "false"
+    page.get_by_test_id("menu-button").click()  # the switches are in the Options menu
     motion.click()
     assert motion.get_attribute("aria-pressed") == "true"
     page.get_by_test_id("sound-toggle").click()

@@ -97,13 +97,31 @@ export function playUrl(id, token) {
   return `/play/${encodeURIComponent(id)}#token=${encodeURIComponent(token)}`;
 }
 
-/** Save a JS value as a downloaded JSON file. */
-export function downloadJson(obj, filename) {
-  const blob = new Blob([JSON.stringify(obj, null, 2) + "\n"], { type: "application/json" });
-  const url = URL.createObjectURL(blob);
+/**
+ * Download what the server sends at `path`, byte for byte (its Content-Disposition names
+ * the file; `fallback` otherwise). Throws ApiError with the server's sentence on refusal.
+ */
+export async function downloadFile(path, fallback) {
+  let res;
+  try {
+    res = await fetch(path, { cache: "no-store" });
+  } catch {
+    throw new ApiError(0, "The table cannot be reached. Check your connection.");
+  }
+  if (!res.ok) {
+    let data = null;
+    try {
+      data = await res.json();
+    } catch {
+      data = null;
+    }
+    throw new ApiError(res.status, messageOf(data) || defaultMessage(res.status));
+  }
+  const named = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "");
+  const url = URL.createObjectURL(await res.blob());
   const a = document.createElement("a");
   a.href = url;
-  a.download = filename;
+  a.download = named ? named[1] : fallback;
   document.body.appendChild(a);
   a.click();
   a.remove();

@@ -67,7 +67,9 @@ function suitSvg(suit, cls) {
 export function cardElement(code, { tag = "div", small = false, extraLabel = "" } = {}) {
   const el = document.createElement(tag);
   const red = code[1] === "H" || code[1] === "D";
-  el.className = `card face ${red ? "red" : "black"}${small ? " small" : ""}`;
+  // The suit's class lets the four-colour deck (prefs.js) colour clubs and diamonds; the
+  // symbols stay, so no suit is told by its colour alone.
+  el.className = `card face ${red ? "red" : "black"} suit-${code[1]}${small ? " small" : ""}`;
   el.dataset.card = code;
   if (tag === "button") el.type = "button";
   el.setAttribute("aria-label", cardName(code) + (extraLabel ? `, ${extraLabel}` : ""));

@@ -1,18 +1,24 @@
 // The table's coach: the "Review" link on every finished hand and match (opens the game
-// review, review.js), and the "Hint" toggle at tables against the computer (off by
-// default, remembered by this browser): when on, the evaluator's suggestion for the
-// decision at hand, asked of the server (computed from this seat's view only, R11). The
-// server records every hinted decision; the review shows them as "hinted".
+// review, review.js), and the "Hint" toggle at tables against the computer (off at the
+// start of every match, remembered for that match by this browser): when on, the
+// evaluator's suggestion for the decision at hand, asked of the server (computed from this
+// seat's view only, R11), shown in the message line above the hand. The server records
+// every hinted decision and the review shows them as "hinted", so a choice made in one
+// match never carries into the next.
 
 import { api } from "./api.js";
 import { base, store } from "./state.js";
 
-const KEY = "ginrummy.hints";
 const $ = (id) => document.getElementById(id);
 const coach = { asked: null, got: null, busy: false };
+const key = () => `ginrummy.hints.${store.matchId}`;
 
 function hintsOn() {
-  return localStorage.getItem(KEY) === "on";
+  try {
+    return localStorage.getItem(key()) === "on";
+  } catch {
+    return false;
+  }
 }
 
 /** Wire the Hint button (call once). */
@@ -23,7 +29,8 @@ export function initCoach() {
   b.addEventListener("click", () => {
     const on = !hintsOn();
     try {
-      localStorage.setItem(KEY, on ? "on" : "off");
+      if (on) localStorage.setItem(key(), "on");
+      else localStorage.removeItem(key());
     } catch {
       /* private mode: on for this page only */
     }

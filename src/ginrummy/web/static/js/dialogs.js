@@ -247,7 +247,7 @@ export function closeOverlay(id) {
   if (back && back.isConnected && !back.closest("[hidden]")) back.focus({ preventScroll: true });
 }
 
-export const MODALS = ["history-overlay", "sheet-overlay", "replay-overlay"];
+export const MODALS = ["history-overlay", "sheet-overlay", "replay-overlay", "knock-ask", "keys-overlay"];
 
 export function trapFocus(ev) {
   // Tab stays inside an open modal dialog (aria-modal="true").

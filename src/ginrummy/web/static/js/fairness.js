@@ -47,7 +47,9 @@ export async function renderFairness() {
   line.replaceChildren(
     "Deals sealed before the first card: SHA-256 ",
     el("code", { text: kept, title: "The server's commitment to this match's secret seed" }),
-    ". The seed and salt are shown when the match ends.",
+    finished && f.salt
+      ? ". The match is over: the seed and salt are revealed in the result."
+      : ". The seed and salt are shown when the match ends.",
   );
   if (!finished || !f.salt) return;
   revealedFor = S.id;

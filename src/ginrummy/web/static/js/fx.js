@@ -3,7 +3,11 @@
 
 import { motionOn, soundOn } from "./state.js";
 
-/** Slide `el` from the screen rectangle `from` to where it now is (FLIP). */
+/**
+ * Slide `el` from the screen rectangle `from` to where it now is (FLIP). A card-sized
+ * source also gives the starting size (a small card grows to its place); a larger one (a
+ * whole hand) only gives the starting point: a moving card is never drawn larger than it is.
+ */
 export function flyFrom(el, from, { delay = 0, duration = 320 } = {}) {
   if (!motionOn() || !el || !from || typeof el.animate !== "function") return;
   const to = el.getBoundingClientRect();
@@ -11,7 +15,7 @@ export function flyFrom(el, from, { delay = 0, duration = 320 } = {}) {
   const dx = from.left + from.width / 2 - (to.left + to.width / 2);
   const dy = from.top + from.height / 2 - (to.top + to.height / 2);
   if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return;
-  const scale = from.width && to.width ? from.width / to.width : 1;
+  const scale = from.width && to.width ? Math.min(1, from.width / to.width) : 1;
   el.animate(
     [
       { transform: `translate(${dx}px, ${dy}px) scale(${scale})`, zIndex: 5 },

@@ -2,6 +2,9 @@
 
 import { api, forgetSeat, loadSeats, playUrl, rememberSeat } from "./api.js";
 import { cardElement, installSuitSprite } from "./cards.js";
+import { installApp, watchOffline } from "./install.js";
+import { lessonProgress } from "./progress.js";
+import { applyCardPrefs } from "./prefs.js";
 
 const $ = (id) => document.getElementById(id);
 let filter = "open";
@@ -146,8 +149,9 @@ function renderList() {
       tag.classList.add(s.winner == null ? "tie" : won ? "won" : "lost");
     } else if (s.status === "waiting") {
       tag.textContent = "waiting for friend";
-    } else if (s.my_turn) {
-      tag.textContent = "your turn";
+    } else if (s.my_turn || s.next_hand) {
+      // A hand over and this seat not yet ready for the next one is a move of theirs too.
+      tag.textContent = s.next_hand ? "your move: next hand" : "your turn";
       tag.classList.add("turn-tag");
     } else {
       tag.textContent = "in play";
@@ -207,8 +211,21 @@ async function refreshList() {
   renderList();
 }
 
+/** "Learn to play", or "Resume the lesson" where this browser left it. */
+function showLesson() {
+  const p = lessonProgress();
+  if (p && !p.done && p.step > 0) {
+    $("learn-link").textContent = "Resume the lesson";
+    $("learn-note").textContent = `You stopped at step ${p.step + 1} of ${p.total} of Learn to play.`;
+  }
+}
+
 function wire() {
   installSuitSprite();
+  applyCardPrefs();
+  installApp();
+  watchOffline($("offline-note"));
+  showLesson();
   fan();
   $("name").value = localStorage.getItem("ginrummy.name") || "";
   document.querySelectorAll('input[name="opponent"]').forEach((r) => r.addEventListener("change", syncForm));

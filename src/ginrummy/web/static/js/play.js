@@ -2,8 +2,8 @@
 // new STATE to the renderers (render.js, dialogs.js). The server judges every move (R5,
 // R6) and this page only ever holds what its seat may see (R11).
 
-import { downloadJson, api, loadSeats, rememberSeat } from "./api.js";
-import { installSuitSprite } from "./cards.js";
+import { downloadFile, loadSeats, rememberSeat } from "./api.js";
+import { cardShort, installSuitSprite } from "./cards.js";
 import { initCoach, renderCoach } from "./coach.js";
 import { nudge } from "./arrange.js";
 import {
@@ -12,12 +12,14 @@ import {
 } from "./dialogs.js";
 import { renderFairness } from "./fairness.js";
 import { sound } from "./fx.js";
+import { OFFLINE, installApp } from "./install.js";
+import { applyCardPrefs, cardPref, setCardPref } from "./prefs.js";
 import {
   $, clearRefusal, el, renderHand, renderTable, setHandlers as setRenderHandlers, showMessage, snapshot,
 } from "./render.js";
 import {
-  base, canDrawPile, canDrawStock, canPass, inDiscardPhase, me, motionOn, nameOf, saveOrder,
-  setMotion, setSound, soundOn, store,
+  base, canDrawPile, canDrawStock, canPass, discardOptions, inDiscardPhase, me, motionOn, nameOf,
+  saveOrder, setMotion, setSound, soundOn, store,
 } from "./state.js";
 import {
   askRematch, connect, joinWithCode, rematchStatus, refresh, sendAction, sendNext, setHandlers, stopPolling,
@@ -31,7 +33,7 @@ function applyState(st) {
   if (prev && st.id === prev.id && st.version < prev.version) return; // an older echo
   const rects = prev ? snapshot() : null;
   store.S = st;
-  if (!prev) {
+  if (!prev && !store.lesson) {
     rememberSeat({ id: st.id, token: store.token, seat: st.seat, players: st.players, opponent: st.opponent });
   }
   if (prev && st.version > prev.version && !st.my_turn) clearRefusal(); // the turn moved on
@@ -40,8 +42,11 @@ function applyState(st) {
   if (st.knock_discards && st.knock_discards.length === 0) store.knockMode = false;
   renderTable(prev, rects);
   renderHandOver(prev);
-  renderCoach();
+  // A new position (the turn moved on, or the page caught up): the question no longer stands.
+  if (!$("knock-ask").hidden && (!prev || prev.version !== st.version)) closeKnockAsk();
   if (!$("sheet-overlay").hidden) renderSheet($("sheet-body"));
+  if (store.lesson) return; // Learn to play has no coach, rematch or sealed deals
+  renderCoach();
   watchRematch();
   renderFairness();
 }
@@ -49,6 +54,9 @@ function applyState(st) {
 function stop(text) {
   store.fatal = true;
   stopPolling();
+  // Without a table the table's own buttons have nothing to act on: only the pages stay.
+  for (const id of ["sheet-button", "download-button", "help-button"]) $(id).hidden = true;
+  document.querySelector(".menu-wrap").hidden = true;
   $("table").hidden = true;
   $("invite").hidden = true;
   $("join-panel").hidden = true;
@@ -63,8 +71,9 @@ function stop(text) {
 
 function setConnection(text) {
   if (store.fatal) return;
-  $("connection").textContent = text;
-  $("connection").hidden = !text;
+  const shown = text && !navigator.onLine ? OFFLINE : text;
+  $("connection").textContent = shown;
+  $("connection").hidden = !shown;
 }
 
 // ------------------------------------------------------------------ moves out
@@ -73,7 +82,7 @@ const S = () => store.S;
 
 function act(action) {
   clearRefusal(); // a refusal lasts until the player's next action
-  return sendAction(action);
+  return store.lesson ? store.lesson.act(action) : sendAction(action);
 }
 
 function drawStock() {
@@ -109,10 +118,51 @@ function discard(card, knock) {
 }
 
 function nextHand() {
+  if (store.lesson) return store.lesson.next();
   if (!S() || !S().hand_over || S().status === "finished") return;
   if (S().hand_over.ready && S().hand_over.ready[me()]) return;
   clearRefusal();
   sendNext();
+}
+
+/**
+ * A click (or Enter) on a card of the hand. With the Knock button pressed it knocks. A
+ * card that goes gin goes gin at once (R6: gin is always allowed, and a click never throws
+ * a gin away); a card that allows a knock asks first, knock or just discard; any other card
+ * is discarded (the server judges it, R5).
+ */
+function playCard(card) {
+  if (store.knockMode) return discard(card, true);
+  const o = inDiscardPhase() ? discardOptions().get(card) : null;
+  if (o && o.legal && o.gin && (S().knock_discards || []).includes(card)) {
+    return act({ act: "discard", card, knock: true }); // the result panel sounds the gin
+  }
+  if (o && o.legal && o.knock) return askKnock(card, o);
+  return discard(card, false);
+}
+
+let asked = null; // the card the knock question is about
+
+function askKnock(card, o) {
+  clearRefusal();
+  asked = card;
+  $("knock-ask-title").textContent = `Knock with the ${cardShort(card)}?`;
+  $("knock-ask-text").textContent =
+    `Discarding the ${cardShort(card)} leaves you ${o.leaves} deadwood, so you may knock: the hand ends now ` +
+    "and both hands are shown. Or just discard it and play on.";
+  openOverlay("knock-ask");
+  $("knock-ask-knock").focus();
+}
+
+function closeKnockAsk() {
+  asked = null;
+  closeOverlay("knock-ask");
+}
+
+function answerKnock(knock) {
+  const card = asked;
+  closeKnockAsk();
+  if (card) discard(card, knock);
 }
 
 // ------------------------------------------------------------------ rematch
@@ -164,9 +214,12 @@ async function playAgain() {
 // ------------------------------------------------------------------ record
 
 async function downloadRecord() {
+  closeMenu();
+  if (store.lesson) return;
   try {
-    const rec = await api(`${base()}/record`, { token: store.token });
-    downloadJson(rec, `gin-rummy-${S() ? S().id : store.matchId}.json`);
+    // The server's bytes as they are: `ginrummy verify` checks them (re-encoding the JSON
+    // here would round the 64-bit seed to a JavaScript number).
+    await downloadFile(`${base()}/record`, `ginrummy-${S() ? S().id : store.matchId}.json`);
     showMessage(S() && S().status === "finished" ? "The match record was downloaded." : "The record of the hands already over was downloaded.");
   } catch (e) {
     showMessage(e.message, "error");
@@ -185,6 +238,12 @@ function onKey(ev) {
   const t = ev.target;
   if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
   if (ev.key === "Escape") {
+    if (!$("table-menu").hidden) {
+      closeMenu();
+      $("menu-button").focus();
+      return;
+    }
+    if (!$("knock-ask").hidden) closeKnockAsk();
     for (const id of MODALS) if (!$(id).hidden) closeOverlay(id);
     if (store.knockMode) {
       store.knockMode = false;
@@ -198,6 +257,7 @@ function onKey(ev) {
     if (ev.key === "ArrowRight" && replay.step < replay.steps) loadReplay(replay.step + 1);
     return;
   }
+  if (MODALS.some((id) => !$(id).hidden)) return; // a dialog has the keys
   const cards = handCards();
   const focused = cards.indexOf(document.activeElement);
   const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
@@ -264,17 +324,34 @@ function onKey(ev) {
 
 function syncToggles() {
   const m = motionOn();
-  const s = soundOn();
   document.body.classList.toggle("no-motion", !m);
-  $("motion-button").setAttribute("aria-pressed", String(m));
-  $("motion-button").title = m ? "Card movements: on" : "Card movements: off";
-  $("sound-button").setAttribute("aria-pressed", String(s));
-  $("sound-button").title = s ? "Sounds: on" : "Sounds: off";
+  applyCardPrefs();
+  const on = {
+    "motion-button": m, "sound-button": soundOn(),
+    "four-colour-button": cardPref("fourColour"), "large-cards-button": cardPref("largeCards"),
+  };
+  for (const [id, value] of Object.entries(on)) $(id).setAttribute("aria-pressed", String(value));
+}
+
+// The Options menu: a disclosure button and its panel of switches (and, on a phone, the
+// buttons the top bar has no room for).
+function openMenu(open) {
+  $("table-menu").hidden = !open;
+  $("menu-button").setAttribute("aria-expanded", String(open));
+}
+
+function closeMenu() {
+  if (!$("table-menu").hidden) openMenu(false);
+}
+
+function showKeys() {
+  closeMenu();
+  openOverlay("keys-overlay");
 }
 
 function wire() {
   installSuitSprite();
-  setRenderHandlers({ drawStock, drawPile, discard });
+  setRenderHandlers({ drawStock, drawPile, playCard });
   setHandlers({
     onState: applyState,
     onError: (text) => showMessage(text, "error"),
@@ -285,8 +362,16 @@ function wire() {
   $("knock-button").addEventListener("click", () => {
     store.knockMode = !store.knockMode;
     renderHand(S(), false, null);
-    if (store.knockMode) showMessage("Knock: now click the card to discard (the ones marked K allow it).");
+    if (!store.knockMode) return;
+    const opts = discardOptions();
+    const gins = (S().knock_discards || []).filter((c) => opts.get(c) && opts.get(c).gin);
+    showMessage(gins.length === (S().knock_discards || []).length
+      ? "Gin: now click the card to discard (the one marked GIN)."
+      : "Knock: now click the card to discard (the ones marked K, or GIN for gin, allow it).");
   });
+  $("knock-ask-knock").addEventListener("click", () => answerKnock(true));
+  $("knock-ask-discard").addEventListener("click", () => answerKnock(false));
+  $("knock-ask-cancel").addEventListener("click", closeKnockAsk);
   $("sort-button").addEventListener("click", () => {
     store.sortBy = store.sortBy === "suit" ? "rank" : "suit";
     localStorage.setItem("ginrummy.sort", store.sortBy);
@@ -314,6 +399,7 @@ function wire() {
     $("sheet-body").scrollTop = $("sheet-body").scrollHeight; // the latest hands in view
   });
   $("download-button").addEventListener("click", downloadRecord);
+  $("menu-download-button").addEventListener("click", downloadRecord);
   $("over-download-button").addEventListener("click", downloadRecord);
   $("replay-button").addEventListener("click", openReplay);
   $("replay-prev").addEventListener("click", () => loadReplay(Math.max(0, replay.step - 1)));
@@ -321,10 +407,11 @@ function wire() {
   $("replay-first").addEventListener("click", () => loadReplay(0));
   $("replay-last").addEventListener("click", () => loadReplay(replay.steps));
   $("replay-range").addEventListener("change", (e) => loadReplay(Number(e.target.value)));
-  $("help-button").addEventListener("click", (e) => {
-    const help = $("help");
-    help.hidden = !help.hidden;
-    e.currentTarget.setAttribute("aria-expanded", String(!help.hidden));
+  $("help-button").addEventListener("click", showKeys);
+  $("menu-help-button").addEventListener("click", showKeys);
+  $("menu-button").addEventListener("click", () => openMenu($("table-menu").hidden));
+  document.addEventListener("click", (e) => {
+    if (!e.target.closest(".menu-wrap")) closeMenu();
   });
   $("motion-button").addEventListener("click", () => {
     setMotion(!motionOn());
@@ -334,6 +421,14 @@ function wire() {
     setSound(!soundOn());
     syncToggles();
     if (soundOn()) sound("turn");
+  });
+  $("four-colour-button").addEventListener("click", () => {
+    setCardPref("fourColour", !cardPref("fourColour"));
+    syncToggles();
+  });
+  $("large-cards-button").addEventListener("click", () => {
+    setCardPref("largeCards", !cardPref("largeCards"));
+    syncToggles();
   });
   $("copy-invite").addEventListener("click", async () => {
     const link = $("invite-link");
@@ -355,6 +450,11 @@ function wire() {
   }
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", () => location.reload());
+  window.addEventListener("offline", () => setConnection(OFFLINE));
+  window.addEventListener("online", () => {
+    setConnection("");
+    if (!store.lesson && store.token) refresh();
+  });
   syncToggles();
 }
 
@@ -404,6 +504,13 @@ function askNameAndJoin() {
 
 async function start() {
   wire();
+  installApp();
+  if (location.pathname === "/learn") {
+    // Learn to play: this page on a prepared deal, moves checked by the lesson (learn.js).
+    const { startLesson } = await import("./learn.js");
+    await startLesson({ applyState, nextHand: () => store.lesson && store.lesson.next(), stop });
+    return;
+  }
   initCoach();
   const fatal = (text) => stop(text);
   if (store.matchId && !store.token && store.inviteCode && !(await askNameAndJoin())) return;

@@ -38,11 +38,32 @@ function cell(node) {
   return td;
 }
 
+/** What the page will show, said while there is nothing to show yet. */
+function nothingYet(first) {
+  const box = el("div", undefined, "record-empty");
+  const p = el("p", first);
+  const list = el("ul");
+  for (const line of [
+    "how many matches you have won, with your gins and undercuts, points per hand and winning streaks;",
+    "how you fare against each computer level and against friends;",
+    "every finished match, with its score and a link back to it.",
+  ]) list.append(el("li", line));
+  const go = el("p");
+  const a = el("a", "Start a match in the lobby", "btn primary");
+  a.href = "/";
+  const learn = el("a", "Learn to play", "btn ghost");
+  learn.href = "/learn";
+  go.className = "not-found-actions";
+  go.append(a, learn);
+  box.append(p, el("p", "Once you finish a match, this page shows:"), list, go);
+  return box;
+}
+
 async function load() {
   const seats = loadSeats();
   const summary = $("record-summary");
   if (!seats.length) {
-    summary.replaceChildren(el("p", "No matches yet in this browser. Start one from the lobby!", "empty"));
+    summary.replaceChildren(nothingYet("No matches in this browser yet."));
     return;
   }
   let data;
@@ -54,9 +75,10 @@ async function load() {
   }
   const s = data.summary;
   if (!s.played) {
-    summary.replaceChildren(el("p", "No finished match yet: your record starts with the first one you finish.", "empty"));
+    summary.replaceChildren(nothingYet("No finished match yet: your record starts with the first one you finish."));
     return;
   }
+  $("record-details").hidden = false;
   const facts = [
     [plural(s.played, "match", "matches"), `${s.won} won`],
     ["Gins", String(s.gins)],

@@ -69,7 +69,7 @@ export function describeAction(a, seat) {
 
 let handlers = {};
 
-/** The controller's moves, called from clicks: drawStock, drawPile, discard(code, knock). */
+/** The controller's moves, called from clicks: drawStock, drawPile, playCard(code). */
 export function setHandlers(h) {
   handlers = h;
 }
@@ -82,7 +82,7 @@ export function snapshot() {
   return {
     stock: rect($("stock-slot")),
     pile: rect($("discard-slot")),
-    opp: rect($("opp-hand")),
+    opp: rect($("opp-hand").lastElementChild || $("opp-hand")), // a card of the opponent's
     hand,
   };
 }
@@ -354,7 +354,7 @@ export function renderHand(prev, newHand, rects) {
   const makeCard = (code) => {
     const o = opts.get(code);
     const notes = [];
-    if (o && o.gin) notes.push("gin allowed");
+    if (o && o.gin && knockable.has(code)) notes.push("goes gin");
     else if (knockable.has(code)) notes.push("knock allowed");
     if (o) notes.push(`leaves ${o.leaves}`);
     if (code === taken) notes.push("just taken, cannot go straight back");
@@ -364,11 +364,14 @@ export function renderHand(prev, newHand, rects) {
       card.classList.add("knock-ok");
       card.append(el("span", { class: `knock-tag${o && o.gin ? " gin" : ""}`, "aria-hidden": "true", text: o && o.gin ? "GIN" : "K" }));
     }
-    if (code === taken) card.classList.add("just-taken");
+    if (code === taken) {
+      card.classList.add("just-taken");
+      card.append(el("span", { class: "taken-tag", "aria-hidden": "true", text: "TAKEN" }));
+    }
     if (arranged && melded.has(code)) card.classList.add("melded");
     if (discarding) card.classList.add("can-discard");
     if (o) card.title = `Discard: leaves ${o.leaves}`;
-    card.addEventListener("click", () => handlers.discard(code, store.knockMode));
+    card.addEventListener("click", () => handlers.playCard(code));
     card.addEventListener("pointerenter", () => discarding && setBadge(code));
     card.addEventListener("focus", () => discarding && setBadge(code));
     card.addEventListener("pointerleave", () => discarding && setBadge(null));

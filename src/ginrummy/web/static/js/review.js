@@ -7,6 +7,7 @@ import { api, loadSeats } from "./api.js";
 import { cardBack, cardElement, cardShort, installSuitSprite, sortCards } from "./cards.js";
 import { el } from "./dom.js";
 import { drawGraph } from "./graph.js";
+import { applyCardPrefs } from "./prefs.js";
 
 const $ = (id) => document.getElementById(id);
 const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -114,6 +115,7 @@ function nameOf(seat) {
 function show(d) {
   R.data = d;
   installSuitSprite();
+  applyCardPrefs();
   build(d);
   const [a, b] = d.players;
   $("rv-title").textContent = `Game review: ${a} vs ${b}`;

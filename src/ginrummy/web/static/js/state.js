@@ -16,6 +16,7 @@ export const store = {
   dismissedOver: null, // "hand:status" of the result panel the player closed
   fatal: false,
   rematch: null, // {offered_by, accepted} of a finished match
+  lesson: null, // Learn to play (learn.js): {act, next} when this page is the lesson
 };
 
 export const base = () => `/api/matches/${encodeURIComponent(store.matchId)}`;
