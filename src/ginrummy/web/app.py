@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import extras, extras_app, reviews_app
+from . import extras, extras_app, pages, reviews_app
 from .broker import make_broker
 from .computer import ComputerDriver
 from .guard import (
@@ -251,6 +251,7 @@ def create_app(
         return _page("play.html", "table")
 
     extras_app.register(app, service, STATIC_DIR)
+    pages.register(app, STATIC_DIR)  # Learn to play, the 404 page, manifest, offline
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 

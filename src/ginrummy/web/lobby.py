@@ -204,6 +204,9 @@ class Lobby(ComputerTurns):
                         "winner": sm.winner,
                         "hands": sm.hands_dealt,
                         "my_turn": sm.status == "playing" and sm.to_play == seat,
+                        # between hands, this seat has still to press "Next hand"
+                        "next_hand": sm.status == "playing" and sm.to_play is None
+                        and not sm.ready[seat],
                         "created_at": sm.created_at,
                         "updated_at": sm.updated_at,
                     }

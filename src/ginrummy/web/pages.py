@@ -1,0 +1,83 @@
+"""The pages around the table: Learn to play, a not-found page, and what installs the site
+as an app (the web app manifest and a service worker that says so when offline).
+
+* ``GET /learn``: the guided first hand. It is the table page (``play.html``) run on a
+  fixed, prepared deal (``static/learn/lesson.json``, built from the core by
+  ``scripts/learn_lesson.py``); it talks to no match on the server.
+* ``GET /manifest.webmanifest`` and ``GET /sw.js`` (the service worker must be served
+  from the root to look after every page; it only shows ``static/offline.html`` when a
+  page cannot be loaded, and never stores a match).
+* A request for a page that does not exist (a ``GET`` or ``HEAD`` outside ``/api/`` from
+  a browser, which asks for ``text/html``) gets a 404 *page* with the site's header;
+  everything else keeps the JSON ``{"error": ...}`` answer (docs/web-api.md).
+
+Self-contained: :func:`register` is called once, after the app's own error handlers.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+__all__ = ["register", "wants_page"]
+
+Handler = Callable[[Request, Any], Response | Awaitable[Response]]
+
+_NOT_FOUND = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Page not found · Gin Rummy</title></head><body><h1>Page not found</h1>
+<p>There is no page at this address. <a href="/">Go to the lobby</a>.</p></body></html>"""
+
+
+def wants_page(request: Request) -> bool:
+    """Whether a not-found answer should be a page: a browser (``Accept: text/html``)
+    asking with ``GET`` or ``HEAD`` for something outside the JSON API."""
+    return (
+        request.method in ("GET", "HEAD")
+        and not request.url.path.startswith("/api/")
+        and "text/html" in request.headers.get("accept", "")
+    )
+
+
+def register(app: FastAPI, static_dir: Path) -> None:
+    """Add the routes of this module and the not-found page to ``app`` (whose own handler
+    for HTTP errors, registered before, still answers everything else)."""
+
+    def static(name: str, media_type: str, **headers: str) -> Response:
+        path = static_dir / name
+        if not path.is_file():
+            return Response(status_code=404)
+        return FileResponse(path, media_type=media_type,
+                            headers={"Cache-Control": "no-cache", **headers})
+
+    @app.get("/learn", include_in_schema=False)
+    async def learn() -> Response:
+        return static("play.html", "text/html")
+
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> Response:
+        return static("manifest.webmanifest", "application/manifest+json")
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        return static("sw.js", "text/javascript")
+
+    previous: Handler | None = app.exception_handlers.get(StarletteHTTPException)
+
+    async def not_found_page(request: Request, e: Exception) -> Response:
+        if (isinstance(e, StarletteHTTPException) and e.status_code == 404
+                and wants_page(request)):
+            path = static_dir / "404.html"
+            body = path.read_text(encoding="utf-8") if path.is_file() else _NOT_FOUND
+            return HTMLResponse(body, status_code=404, headers={"Cache-Control": "no-cache"})
+        if previous is None:
+            raise e
+        answer = previous(request, e)
+        return await answer if inspect.isawaitable(answer) else answer
+
+    app.add_exception_handler(StarletteHTTPException, not_found_page)

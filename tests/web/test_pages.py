@@ -1,0 +1,130 @@
+"""The pages around the table (ginrummy.web.pages): a 404 page for browsers (the API keeps
+its JSON refusals), Learn to play, the web app manifest with its icons, the service
+worker and its offline page; and the lobby's ``next_hand`` flag."""
+
+from __future__ import annotations
+
+import json
+import struct
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from ginrummy.web.app import STATIC_DIR
+
+from .conftest import auth, create, invite_token, state
+
+HTML = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+
+
+def test_a_mistyped_address_gets_a_page_and_the_api_keeps_json(client: TestClient) -> None:
+    for path in ("/nope", "/play", "/rulez", "/static/nope.html"):
+        r = client.get(path, headers=HTML)
+        assert r.status_code == 404, path
+        assert r.headers["content-type"].startswith("text/html"), path
+        assert "This page does not exist" in r.text
+        for link in ('href="/"', 'href="/rules"', 'href="/record"', 'href="/learn"'):
+            assert link in r.text, link
+    assert client.head("/nope", headers=HTML).status_code == 404
+    # Not a browser page: the JSON refusal of docs/web-api.md, exactly as before.
+    assert client.get("/nope").json() == {"error": "Not found."}
+    r = client.get("/api/no-such-route", headers=HTML)
+    assert r.status_code == 404 and r.json() == {"error": "Not found."}
+    r = client.post("/nope", headers=HTML)
+    assert r.status_code == 404 and r.json() == {"error": "Not found."}
+    r = client.get("/api/matches/nope", headers={**HTML, **auth("x")})
+    assert r.status_code == 404 and "error" in r.json()
+    r = client.delete("/rules", headers=HTML)
+    assert r.status_code == 405 and r.json() == {"error": "That method is not allowed here."}
+
+
+def test_learn_to_play_is_the_table_page_on_the_prepared_lesson(client: TestClient) -> None:
+    r = client.get("/learn")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert '/static/js/play.js' in r.text and 'id="lesson"' in r.text
+    lesson = client.get("/static/learn/lesson.json").json()
+    assert lesson["format"] == "ginrummy-lesson/1"
+    assert len(lesson["steps"]) >= 10
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    return int(width), int(height)
+
+
+def test_the_manifest_makes_the_site_installable(client: TestClient) -> None:
+    r = client.get("/manifest.webmanifest")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("application/manifest+json")
+    m: dict[str, Any] = json.loads(r.text)
+    assert m["name"] == "Gin Rummy" and m["short_name"]
+    assert m["start_url"] == "/" and m["scope"] == "/" and m["display"] == "standalone"
+    sizes = set()
+    for icon in m["icons"]:
+        got = client.get(icon["src"])
+        assert got.status_code == 200, icon["src"]
+        if icon["type"] == "image/png":
+            w, h = _png_size(got.content)
+            assert f"{w}x{h}" == icon["sizes"], icon
+            sizes.add((icon["sizes"], icon.get("purpose", "any")))
+        else:
+            assert icon["type"] == "image/svg+xml" and got.text.lstrip().startswith("<svg")
+    # Chromium installs with a 192 and a 512 icon; phones crop a maskable one.
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+    for page in ("/", "/play/x", "/learn", "/rules", "/record"):
+        assert 'rel="manifest" href="/manifest.webmanifest"' in client.get(page).text, page
+
+
+def test_the_service_worker_keeps_no_match_and_says_when_offline(client: TestClient) -> None:
+    r = client.get("/sw.js")
+    assert r.status_code == 200 and "javascript" in r.headers["content-type"]
+    assert r.headers["cache-control"] == "no-cache"
+    assert "/static/offline.html" in r.text
+    assert "/api/" not in r.text  # it never stores an answer of the API
+    page = client.get("/static/offline.html")
+    assert page.status_code == 200 and "You are offline" in page.text
+    assert (STATIC_DIR / "js" / "install.js").read_text("utf-8").count('register("/sw.js")') == 1
+
+
+def _knock_or_draw(s: dict[str, Any]) -> dict[str, Any]:
+    """Knock when allowed, else draw from the stock, else throw the first legal card."""
+    legal: list[dict[str, Any]] = s["legal"]
+    for pick in (lambda a: a.get("knock"), lambda a: a["act"] == "draw" and a["from"] == "stock",
+                 lambda a: a["act"] == "discard"):
+        found = [a for a in legal if pick(a)]
+        if found:
+            return found[0]
+    return legal[0]
+
+
+def test_the_lobby_says_whose_move_the_next_hand_is(client: TestClient) -> None:
+    # To 250 (R10): no single hand can end the match.
+    m = create(client, opponent="friend", name="Ann", options={"target": 250})
+    tokens = [m["token"], invite_token(client, m)]
+
+    def summaries() -> list[dict[str, Any]]:
+        r = client.post("/api/matches/lookup", json={"tokens": tokens})
+        got: list[dict[str, Any]] = sorted(r.json()["matches"], key=lambda x: x["seat"])
+        return got
+
+    assert [x["next_hand"] for x in summaries()] == [False, False]
+    for _ in range(400):
+        s = state(client, m["id"], tokens[0])
+        if s["hand_over"] is not None:
+            break
+        seat = s["view"]["to_play"]
+        me = state(client, m["id"], tokens[seat])
+        r = client.post(f"/api/matches/{m['id']}/actions", headers=auth(tokens[seat]),
+                        json={"action": _knock_or_draw(me), "version": me["version"]})
+        assert r.status_code == 200, r.text
+    else:
+        raise AssertionError("the hand did not end")
+    assert s["status"] == "playing"
+    both = summaries()
+    assert [x["next_hand"] for x in both] == [True, True]
+    assert [x["my_turn"] for x in both] == [False, False]
+    r = client.post(f"/api/matches/{m['id']}/next", headers=auth(tokens[0]),
+                    json={"version": s["version"]})
+    assert r.status_code == 200, r.text
+    assert [x["next_hand"] for x in summaries()] == [False, True]
