@@ -103,8 +103,8 @@ def test_r4_r9_compiled_play_outs_are_the_references_on_thousands_of_positions()
     compiled play-out ends each hand exactly as the reference does."""
     for seed in range(3000):
         hand, turns, taken = random_position(10_000 + seed)
-        quick = seed % 4
-        st_, stock, pile = kernel_state(hand, quick, turns, taken)
+        styles = seed % 3 | (seed // 3) % 3 << 2
+        st_, stock, pile = kernel_state(hand, styles, turns, taken)
         want = ref.finish(st_, stock, pile, -1, {})
         assert comp.finish(st_, stock, pile, -1, None) == want, seed
         # and after each legal action of the mover, as the evaluator applies them
@@ -145,12 +145,12 @@ def test_belief_samples_are_identical_in_both_kernels() -> None:
         view = m.view(m.to_play)
         params = BeliefParams(improve=[0.9, 1.7, -2.0][s % 3])
         b = Belief(Knowledge.of(view), view.knock_limit, params)
-        pos, fl = b.position(), b.floats(0.5)
+        pos, fl = b.position(), b.floats(0.5, 0.25)
         r1, r2 = ref.Random(s), ref.Random(s)
-        for quick in (0, 1, 0, 1):
-            h1 = ref.draw_hand(pos, fl, b.unknown, b.weights, r1, quick)
+        for style in (0, 1, 2, 0, 1, 2):
+            h1 = ref.draw_hand(pos, fl, b.unknown, b.weights, r1, style)
             h2 = comp.draw_hand(comp.ints(pos), comp.floats(fl), comp.ints(b.unknown),
-                                comp.floats(b.weights), r2, quick)
+                                comp.floats(b.weights), r2, style)
             assert h1 == h2 and r1.state == r2.state
 
 
@@ -165,6 +165,7 @@ def test_evaluations_are_identical_in_both_kernels(monkeypatch: pytest.MonkeyPat
         results = []
         for build in (ref, comp):
             monkeypatch.setattr(kernel, "_chosen", (build, build.__name__))
-            ev = Evaluator(samples=12, seed=s, quick=(s % 5) / 4).evaluate(view)
+            ev = Evaluator(samples=12, seed=s, quick=(s % 5) / 8, club=(s % 3) / 4,
+                           style=s % 3).evaluate(view)
             results.append((ev.values, ev.win_samples, ev.points_samples))
         assert results[0] == results[1]

@@ -15,10 +15,11 @@ from ginrummy.kernel.spec import (
     DEAD,
     DISCARD,
     DRAW,
-    KNOCK_TURNS,
+    KNOCK_AT,
     MAX_DISCARDS,
     OFFER_DEALER,
     OFFER_NON_DEALER,
+    QUICK,
     outcome,
 )
 from ginrummy.knowledge import in_some_meld
@@ -26,16 +27,18 @@ from ginrummy.melds import deadwood_by_discard_mask
 from ginrummy.options import Options
 
 
-def drive(hand: Hand, quick: int = 0, turns: tuple[int, int] = (0, 0),
+def drive(hand: Hand, styles: int = 0, turns: tuple[int, int] = (0, 0),
           taken: int = -1) -> int:
-    """Play ``hand`` out through the core with the kernel's policy, card by card (seats
-    set in ``quick`` knock as soon as they may, take any up-card that melds and discard
-    for the least deadwood); the outcome code."""
+    """Play ``hand`` out through the core with the kernel's policy, card by card, each
+    seat in its style (``styles``: ``style0 | style1 << 2``; a quick seat takes any
+    up-card that melds and discards for the least deadwood; each knocks by its
+    schedule); the outcome code."""
     done = list(turns)
     while not hand.is_over():
         seat = hand.to_play
         assert seat is not None
-        q = quick >> seat & 1
+        style = styles >> (2 * seat) & 3
+        q = style == QUICK
         mask = hand.mask_of(seat)
         top = hand.top_discard
         if hand.phase is Phase.DISCARD:
@@ -43,7 +46,8 @@ def drive(hand: Hand, quick: int = 0, turns: tuple[int, int] = (0, 0),
             table = deadwood_by_discard_mask(mask)
             card, dw = ref.least_deadwood_discard(table, taken) if q \
                 else ref.choose_discard(mask, table, taken, dead)
-            knock = dw <= hand.knock_limit and (dw == 0 or done[seat] < KNOCK_TURNS or q)
+            schedule = KNOCK_AT[style][min(done[seat], len(KNOCK_AT[style]) - 1)]
+            knock = dw <= hand.knock_limit and dw <= schedule
             done[seat] += 1
             hand.play(Action.discard(Card.from_index(card), knock))
         elif top is not None and ref.wants_top(mask, top.index, {}, q):
@@ -57,7 +61,7 @@ def drive(hand: Hand, quick: int = 0, turns: tuple[int, int] = (0, 0),
     return outcome(-1 if result.scorer is None else result.scorer, result.points)
 
 
-def kernel_state(hand: Hand, quick: int, turns: tuple[int, int],
+def kernel_state(hand: Hand, styles: int, turns: tuple[int, int],
                  taken: int) -> tuple[list[int], list[int], list[int]]:
     """The kernel's state, stock and pile for a hand in play."""
     if hand.phase is Phase.OFFER:
@@ -67,7 +71,7 @@ def kernel_state(hand: Hand, quick: int, turns: tuple[int, int],
     assert hand.to_play is not None
     st = ref.new_state(hand.mask_of(0), hand.mask_of(1), hand.to_play, phase,
                        taken if phase == DISCARD else -1, turns[0], turns[1],
-                       hand.knock_limit, hand.dealer, quick)
+                       hand.knock_limit, hand.dealer, styles)
     return st, [c.index for c in reversed(hand.stock)], [c.index for c in hand.discards]
 
 
@@ -107,12 +111,13 @@ def _last_taken(hand: Hand) -> int:
 
 @pytest.mark.parametrize("seed", range(40))
 def test_r4_r9_a_play_out_from_the_deal_matches_the_state_machine(seed: int) -> None:
-    _check_deal(seed, quick=0)
+    _check_deal(seed, styles=0)
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_r4_r9_quick_knockers_play_out_as_the_state_machine_says(seed: int) -> None:
-    _check_deal(seed, quick=1 + seed % 3)
+@pytest.mark.parametrize("seed", range(18))
+def test_r4_r9_quick_and_club_knockers_play_out_as_the_state_machine_says(seed: int) -> None:
+    styles = (1 + seed % 8) % 3 | (1 + seed % 8) // 3 << 2  # every pair but both patient
+    _check_deal(seed, styles=styles)
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -120,19 +125,19 @@ def test_r4_r9_a_play_out_from_any_position_matches_the_state_machine(seed: int)
     """From positions part-way through a hand (every phase, gin-only and Oklahoma-like
     knock limits): the kernel's play-out ends as the core's Hand does."""
     hand, turns, taken = random_position(seed)
-    quick = seed % 4
-    st, stock, pile = kernel_state(hand, quick, turns, taken)
+    styles = seed % 3 | (seed // 3) % 3 << 2
+    st, stock, pile = kernel_state(hand, styles, turns, taken)
     got = ref.apply(st, stock, pile, -1, {})
-    assert got == drive(hand, quick, turns, taken)
+    assert got == drive(hand, styles, turns, taken)
 
 
-def _check_deal(seed: int, quick: int) -> None:
+def _check_deal(seed: int, styles: int) -> None:
     rng = random.Random(seed)
     deal = Deal.shuffled(rng)
     dealer = seed % 2
     hand = Hand(deal, dealer)
-    st, stock, pile = kernel_state(hand, quick, (0, 0), -1)
-    assert ref.play_out(st, stock, pile, {}) == drive(Hand(deal, dealer), quick)
+    st, stock, pile = kernel_state(hand, styles, (0, 0), -1)
+    assert ref.play_out(st, stock, pile, {}) == drive(Hand(deal, dealer), styles)
 
 
 def test_r5_a_quick_knockers_discard_leaves_the_least_deadwood() -> None:

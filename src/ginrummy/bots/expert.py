@@ -56,9 +56,10 @@ class ExpertBot(StrongBot):
     name = "expert"
 
     def __init__(self, seed: int | None = None, *, samples: int = 48,
-                 budget_ms: float = 1000.0, shortlist: int = 3, z: float = 1.0,
+                 budget_ms: float = 1000.0, shortlist: int | None = 3, z: float = 1.0,
                  knocks: bool = False, add_knocks: bool = True, quick: float = 0.75,
-                 adapt: float = 2.0, kernel: str | None = None) -> None:
+                 adapt: float = 2.0, kernel: str | None = None, race: bool = False,
+                 first: int = 32, drop_z: float = 2.0) -> None:
         super().__init__(seed)
         self.evaluator = Evaluator(samples=samples, budget_ms=budget_ms,
                                    seed=0 if seed is None else seed, quick=quick,
@@ -72,6 +73,10 @@ class ExpertBot(StrongBot):
         self.knocks = knocks
         self.add_knocks = add_knocks
         self.z = z
+        self.race = race
+        self.first = first
+        self.drop_z = drop_z
+        self.samples = samples
         self.last: Evaluation | None = None
         self.default: Action | None = None
 
@@ -96,11 +101,14 @@ class ExpertBot(StrongBot):
             candidates = list(view.legal)
         if len(candidates) < 2:
             return default
-        if default not in candidates:
-            candidates.insert(0, default)
+        candidates = [default] + [a for a in candidates if a != default]  # default first
         spent = (time.perf_counter() - start) * 1000
         left = max(self.budget_ms - spent, 0.05 * self.budget_ms)
-        ev = self.evaluator.evaluate_actions(view, candidates, budget_ms=left, variate=False)
+        if self.race:
+            ev = self._race(view, candidates, start + (spent + left) / 1000)
+        else:
+            ev = self.evaluator.evaluate_actions(view, candidates, budget_ms=left,
+                                                 variate=False)
         self.last = ev
         best = default
         best_gain = 0.0
@@ -111,6 +119,37 @@ class ExpertBot(StrongBot):
             if gain > self.z * se and gain > best_gain:
                 best, best_gain = v.action, gain
         return best
+
+    def _race(self, view: View, candidates: list[Action], deadline: float) -> Evaluation:
+        """Every candidate on ``first`` sampled deals; then, doubling the deals each round
+        up to ``samples``, only those not clearly worse than the leader (within
+        ``drop_z`` paired standard errors) and the default (``candidates[0]``) go on.
+        Returns the evaluation of the survivors on all their deals."""
+        search = self.evaluator.search(view, candidates)
+        search.extend(min(self.first, self.samples))
+        active = list(range(len(candidates)))
+        while True:
+            ev = search.evaluation(active)
+            lead = max(range(len(active)), key=lambda j: (ev.values[j].win, -j))
+            keep = []
+            for j, i in enumerate(active):
+                if i == 0 or j == lead:
+                    keep.append(i)
+                    continue
+                gap, se = ev.difference(candidates[active[lead]], candidates[i])
+                if gap < self.drop_z * se:
+                    keep.append(i)
+            if keep != active:
+                active = keep
+                ev = search.evaluation(active)
+            if len(active) == 1 or search.n >= self.samples or \
+                    time.perf_counter() >= deadline:
+                return ev
+            if len(active) == 2:
+                gain, se = ev.difference(candidates[active[1]], candidates[0])
+                if abs(gain) > 3 * self.z * se:  # clear either way: more deals change nothing
+                    return ev
+            search.extend(min(search.n, self.samples - search.n), active)
 
     def new_match(self, seat: int) -> None:
         """A new opponent, perhaps: forget what the last one showed."""
@@ -164,7 +203,9 @@ class ExpertBot(StrongBot):
                 i = a.card.index
                 e, gin = draw_outlook(k.mine & ~(1 << i), k.unseen, cache)
                 scores[i] = table[i] + weight * e + self.danger(i, k) - self.gin_weight * gin
-        ranked = sorted(scores, key=lambda i: (scores[i], i))[: self.shortlist]
+        ranked = sorted(scores, key=lambda i: (scores[i], i))
+        if self.shortlist is not None:
+            ranked = ranked[: self.shortlist]
         out = [default]
         for i in ranked:
             out.append(Action.discard(Card.from_index(i)))

@@ -36,6 +36,7 @@ from typing import Any
 
 from .. import kernel
 from ..hand import Action, Phase, View
+from ..kernel.spec import PATIENT
 from ..knowledge import Knowledge
 from .belief import Belief, BeliefParams
 from .evaluation import ActionValue, Evaluation
@@ -149,7 +150,9 @@ class Evaluator:
     ``"python"``; None: the process's choice, :data:`KERNEL`); both give the same results.
     ``knock_bias`` (by default :data:`KNOCK_BIAS`) is taken off the win chance of every
     knock short of gin, scaled by the hand's stakes: a measured overvaluation of knocking
-    (0 now: none left).
+    (0 now: none left). In a share ``quick`` of the sampled deals the opponent plays as a
+    quick knocker and in a share ``club`` as a club player (the rest: patient); the
+    deciding seat itself plays ``style`` in the play-outs (:mod:`ginrummy.kernel.spec`).
     """
 
     DEFAULT_SAMPLES = 64
@@ -157,7 +160,8 @@ class Evaluator:
     def __init__(self, *, budget_ms: float | None = None, samples: int | None = None,
                  seed: int = 0, belief: BeliefParams | None = None,
                  quick: float = 0.0, knock_bias: float | None = None,
-                 kernel: str | None = None) -> None:
+                 kernel: str | None = None, club: float = 0.0,
+                 style: int = PATIENT) -> None:
         if budget_ms is not None and not budget_ms > 0:
             raise BudgetError(f"The budget must be positive: budget_ms={budget_ms}.")
         if samples is not None and samples <= 0:
@@ -168,6 +172,8 @@ class Evaluator:
         self.seed = seed
         self.belief = belief or BeliefParams()
         self.quick = quick
+        self.club = club
+        self.style = style
         self.knock_bias = KNOCK_BIAS if knock_bias is None else knock_bias
         self.kernel = kernel
 

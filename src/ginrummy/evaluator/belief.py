@@ -135,6 +135,13 @@ def _related(a: int, b: int) -> bool:
     return a // 13 == b // 13 and abs(a - b) <= 2
 
 
+def _style(quick: bool, style: int | None) -> int:
+    """A play-out style from the ``quick`` flag, or ``style`` when given."""
+    if style is not None:
+        return style
+    return spec.QUICK if quick else spec.PATIENT
+
+
 class Belief:
     """Sampler of opponent hands and stocks consistent with a :class:`Knowledge`.
 
@@ -201,15 +208,16 @@ class Belief:
         pos[spec.P_NUNKNOWN] = len(self.unknown)
         return pos
 
-    def floats(self, quick_share: float = 0.0) -> list[float]:
-        """The kernel's float parameters (``F_*``), with the share of samples in which the
-        opponent knocks as soon as it may."""
+    def floats(self, quick_share: float = 0.0, club_share: float = 0.0) -> list[float]:
+        """The kernel's float parameters (``F_*``), with the shares of samples in which the
+        opponent knocks as soon as it may, and as a club player does."""
         p = self.params
         fl = [0.0] * spec.F_SIZE
         fl[spec.F_IMPROVE] = p.improve
         fl[spec.F_QUICK_IMPROVE] = p.quick_improve
         fl[spec.F_EARLY_REJECT] = p.early_knock_reject
         fl[spec.F_QUICK_SHARE] = quick_share
+        fl[spec.F_CLUB_SHARE] = club_share
         return fl
 
     @property
@@ -229,12 +237,15 @@ class Belief:
     def _rng(rng: random.Random | Random) -> Random:
         return rng if isinstance(rng, Random) else Random(rng.getrandbits(64))
 
-    def plausible(self, hand: int, rng: random.Random | Random, quick: bool = False) -> bool:
+    def plausible(self, hand: int, rng: random.Random | Random, quick: bool = False,
+                  style: int | None = None) -> bool:
         """Whether a sampled hand agrees with the opponent not having knocked (R6); a
-        ``quick`` opponent (knocks as soon as it may) never held a knockable hand."""
+        ``quick`` opponent (knocks as soon as it may) never held a knockable hand
+        (``style`` names another of :mod:`ginrummy.kernel.spec`'s styles instead)."""
         r = self._rng(rng)
-        fits = (lambda h: self.fits_history(h, r)) if quick and self.exact else None
-        return reference.plausible(self.position(), self.floats(), hand, r, int(quick), fits)
+        st = _style(quick, style)
+        fits = (lambda h: self.fits_history(h, r)) if st == spec.QUICK and self.exact else None
+        return reference.plausible(self.position(), self.floats(), hand, r, st, fits)
 
     def fits_history(self, hand: int, rng: random.Random | Random) -> bool:
         """Whether a quick knocker (takes a face-up card exactly when it lies in a meld,
@@ -282,13 +293,14 @@ class Belief:
             i -= 1
         return True
 
-    def sample_hand(self, rng: random.Random | Random, quick: bool = False) -> int:
+    def sample_hand(self, rng: random.Random | Random, quick: bool = False,
+                    style: int | None = None) -> int:
         """One opponent hand (a 52-bit mask of its cards) from the belief; ``quick`` for an
-        opponent that knocks as soon as it may."""
+        opponent that knocks as soon as it may (``style``: another play-out style)."""
         r = self._rng(rng)
-        if quick and self.exact:
+        q = _style(quick, style)
+        if q == spec.QUICK and self.exact:
             pos, fl = self.position(), self.floats()
-            q = int(quick)
 
             def fits(h: int) -> bool:
                 return self.fits_history(h, r)
@@ -300,12 +312,13 @@ class Belief:
                 hand = reference.sample_one(pos, fl, self.unknown, self.weights, r, q)
             return hand
         b, pos_a, fl_a, unknown_a, weights_a = self._kernel_arrays()
-        return int(b.draw_hand(pos_a, fl_a, unknown_a, weights_a, r, int(quick)))
+        return int(b.draw_hand(pos_a, fl_a, unknown_a, weights_a, r, q))
 
-    def sample(self, rng: random.Random | Random, quick: bool = False) -> tuple[int, list[int]]:
+    def sample(self, rng: random.Random | Random, quick: bool = False,
+               style: int | None = None) -> tuple[int, list[int]]:
         """One opponent hand and the stock (a list of card indexes, top at the end)."""
         r = self._rng(rng)
-        hand = self.sample_hand(r, quick)
+        hand = self.sample_hand(r, quick, style)
         return hand, reference.sample_stock(self.unknown, hand, r)
 
     def card_chances(self, rng: random.Random | Random, n: int,

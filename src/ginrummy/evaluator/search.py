@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .. import kernel
 from ..equity import after_hand, relative_stakes
 from ..hand import Action, Phase, View
-from ..kernel import action_code, spec
+from ..kernel import action_code, reference, spec
 from ..kernel.reference import Random
 from ..knowledge import Knowledge
 from ..melds import deadwood_mask
@@ -75,10 +75,11 @@ class Search:
         pile0 = [c.index for c in view.discards]
         pos[spec.P_NPILE] = len(pile0)
         pos[spec.P_STOCK] = view.stock_count
-        self.quick_share = ev.quick
+        pos[spec.P_MY_STYLE] = ev.style
         self.knock_bias = ev.knock_bias
         self.pos = b.ints(pos)
-        self.fl = b.floats(belief.floats(ev.quick))
+        self.fl_list = belief.floats(ev.quick, ev.club)
+        self.fl = b.floats(self.fl_list)
         self.pile0 = b.ints(pile0)
         self.unknown = b.ints(belief.unknown)
         self.weights = b.floats(belief.weights)
@@ -141,13 +142,11 @@ class Search:
                 self.state, start, count, codes, xs, self.memo)
             return
         rng = Random(self.state)
-        opp_bit = 1 << (1 - self.me)
-        share = self.quick_share
         for s in range(start, start + count):
-            quick = opp_bit if share > 0 and rng.random() < share else 0
-            hand, stock = self.belief.sample(rng, bool(quick))
+            style = reference.opponent_style(self.fl_list, rng)
+            hand, stock = self.belief.sample(rng, style=style)
             xs[s] = float(deadwood_mask(hand))
-            self.b.play_sample(self.pos, self.pile0, hand, stock, quick, codes_in, codes, s,
+            self.b.play_sample(self.pos, self.pile0, hand, stock, style, codes_in, codes, s,
                                self.memo)
         self.state = rng.state
 

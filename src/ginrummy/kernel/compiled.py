@@ -23,6 +23,7 @@ from numba import njit
 
 from ..cards import POINTS as _CARD_POINTS
 from .spec import (
+    CLUB,
     DEAD,
     DEADCARDS,
     DEALER,
@@ -32,11 +33,14 @@ from .spec import (
     DRAW,
     DRAW_PILE,
     DRAW_STOCK,
+    F_CLUB_SHARE,
     F_EARLY_REJECT,
     F_IMPROVE,
     F_QUICK_IMPROVE,
     F_QUICK_SHARE,
     GOLDEN,
+    KNOCK_AT,
+    KNOCK_AT_TURNS,
     KNOCK_BASE,
     KNOCK_TURNS,
     LIMIT,
@@ -57,6 +61,7 @@ from .spec import (
     P_LIMIT,
     P_ME,
     P_MINE,
+    P_MY_STYLE,
     P_MY_TURNS,
     P_NPILE,
     P_NUNKNOWN,
@@ -69,10 +74,12 @@ from .spec import (
     P_QUICK_RETRIES,
     P_RETRIES,
     PASS,
+    PATIENT,
     PHASE,
     QUICK,
     RUNNING,
     STATE_SIZE,
+    STYLE,
     TAKEN,
     TO_PLAY,
     TURNS0,
@@ -122,6 +129,7 @@ def _run_tables() -> tuple[Any, Any]:
 
 _RUN_DW, _RUN_MELDED = _run_tables()
 _POINTS = np.array(_CARD_POINTS, dtype=np.int64)
+_KNOCK_AT = np.array(KNOCK_AT, dtype=np.int64)
 
 
 # ----------------------------------------------------------------------------- bits
@@ -426,7 +434,7 @@ def _choose_discard(h: int, tab: Any, taken: int, dead: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def _wants_top(h: int, top: int, quick: int, tab: Any) -> bool:
+def _wants_top(h: int, top: int, quick: bool, tab: Any) -> bool:
     if not (_completers(h) >> top) & 1:
         return False
     if quick:
@@ -445,10 +453,16 @@ def _wants_top(h: int, top: int, quick: int, tab: Any) -> bool:
 
 
 @njit(cache=True)
+def _knocks_at(style: int, turns: int, limit: int) -> int:
+    return min(limit, _KNOCK_AT[style, min(turns, KNOCK_AT_TURNS - 1)])  # type: ignore[no-any-return]
+
+
+@njit(cache=True)
 def _policy(st: Any, pile: Any, tab: Any) -> int:
     p = st[TO_PLAY]
     h = st[p]
-    q = (st[QUICK] >> p) & 1
+    style = (st[STYLE] >> (2 * p)) & 3
+    q = style == QUICK
     phase = st[PHASE]
     if phase == DISCARD:
         deadwood_by_discard(h, tab)
@@ -456,7 +470,7 @@ def _policy(st: Any, pile: Any, tab: Any) -> int:
             card, dw = _least_discard(h, tab, st[TAKEN])
         else:
             card, dw = _choose_discard(h, tab, st[TAKEN], st[DEADCARDS])
-        if dw <= st[LIMIT] and (dw == 0 or q or st[TURNS0 + p] < KNOCK_TURNS):
+        if dw <= _knocks_at(style, st[TURNS0 + p], st[LIMIT]):
             return KNOCK_BASE + card
         return DISCARD_BASE + card
     if st[NPILE] > 0 and _wants_top(h, pile[st[NPILE] - 1], q, tab):
@@ -550,11 +564,11 @@ def _weighted(rs: Any, unknown: Any, weights: Any, n: int, out: Any) -> None:
 
 
 @njit(cache=True)
-def _sample_one(pos: Any, fl: Any, unknown: Any, weights: Any, rs: Any, quick: int,
+def _sample_one(pos: Any, fl: Any, unknown: Any, weights: Any, rs: Any, style: int,
                 tab: Any) -> int:
     n = pos[P_OPP_UNKNOWN]
     draws = pos[P_DRAWS]
-    improve = fl[F_QUICK_IMPROVE] if quick else fl[F_IMPROVE]
+    improve = fl[F_QUICK_IMPROVE] if style == QUICK else fl[F_IMPROVE]
     if improve < 0:
         improve = -improve * _random(rs)
     whole = math.floor(improve)
@@ -600,16 +614,18 @@ def _fits_last_discard(pos: Any, hand: int, tab: Any) -> bool:
 
 
 @njit(cache=True)
-def _plausible(pos: Any, fl: Any, hand: int, rs: Any, quick: int, tab: Any) -> bool:
-    if pos[P_OPP_TURNS] == 0:
+def _plausible(pos: Any, fl: Any, hand: int, rs: Any, style: int, tab: Any) -> bool:
+    turns = pos[P_OPP_TURNS]
+    if turns == 0:
         return True
     dw = deadwood(hand)
     if dw == 0:
         return False
     limit = pos[P_LIMIT]
-    if quick and dw <= limit and pos[P_QUICK_CONSISTENT]:
+    if style != PATIENT and dw <= _knocks_at(style, turns - 1, limit) \
+            and pos[P_QUICK_CONSISTENT]:
         return False
-    if quick and pos[P_QUICK_DISCARDS] and not _fits_last_discard(pos, hand, tab):
+    if style == QUICK and pos[P_QUICK_DISCARDS] and not _fits_last_discard(pos, hand, tab):
         return False
     if dw <= limit and pos[P_OPP_TURNS] <= KNOCK_TURNS:
         return _random(rs) >= fl[F_EARLY_REJECT]  # type: ignore[no-any-return]
@@ -617,15 +633,27 @@ def _plausible(pos: Any, fl: Any, hand: int, rs: Any, quick: int, tab: Any) -> b
 
 
 @njit(cache=True)
-def _sample_hand(pos: Any, fl: Any, unknown: Any, weights: Any, rs: Any, quick: int,
+def _sample_hand(pos: Any, fl: Any, unknown: Any, weights: Any, rs: Any, style: int,
                  tab: Any) -> int:
-    hand = _sample_one(pos, fl, unknown, weights, rs, quick, tab)
-    retries = pos[P_QUICK_RETRIES] if quick else pos[P_RETRIES]
+    hand = _sample_one(pos, fl, unknown, weights, rs, style, tab)
+    retries = pos[P_QUICK_RETRIES] if style == QUICK else pos[P_RETRIES]
     for _ in range(retries):
-        if _plausible(pos, fl, hand, rs, quick, tab):
+        if _plausible(pos, fl, hand, rs, style, tab):
             break
-        hand = _sample_one(pos, fl, unknown, weights, rs, quick, tab)
+        hand = _sample_one(pos, fl, unknown, weights, rs, style, tab)
     return hand
+
+
+@njit(cache=True)
+def _opponent_style(fl: Any, rs: Any) -> int:
+    qs = fl[F_QUICK_SHARE]
+    cs = fl[F_CLUB_SHARE]
+    if qs <= 0 and cs <= 0:
+        return PATIENT
+    u = _random(rs)
+    if u < qs:
+        return QUICK
+    return CLUB if u < qs + cs else PATIENT
 
 
 @njit(cache=True)
@@ -646,11 +674,12 @@ def _sample_stock(unknown: Any, hand: int, rs: Any, stock: Any) -> int:
 
 # ----------------------------------------------------------------------------- the batch
 @njit(cache=True)
-def _play_sample(pos: Any, pile0: Any, hand: int, stock: Any, nstock: int, quick: int,
+def _play_sample(pos: Any, pile0: Any, hand: int, stock: Any, nstock: int, opp_style: int,
                  actions: Any, codes: Any, col: int, tab: Any, st: Any, stk: Any,
                  pl: Any) -> None:
     me = pos[P_ME]
     npile = pos[P_NPILE]
+    styles = (pos[P_MY_STYLE] << (2 * me)) | (opp_style << (2 * (1 - me)))
     for i in range(actions.shape[0]):
         st[:] = 0
         st[me] = pos[P_MINE]
@@ -662,7 +691,7 @@ def _play_sample(pos: Any, pile0: Any, hand: int, stock: Any, nstock: int, quick
         st[TURNS0 + 1 - me] = pos[P_OPP_TURNS]
         st[LIMIT] = pos[P_LIMIT]
         st[DEALER] = pos[P_DEALER]
-        st[QUICK] = quick
+        st[STYLE] = styles
         st[NSTOCK] = nstock
         st[NPILE] = npile
         for j in range(nstock):
@@ -681,16 +710,12 @@ def _sample_and_play(pos: Any, fl: Any, pile0: Any, unknown: Any, weights: Any,
     stock = np.zeros(52, dtype=np.int64)
     stk = np.zeros(52, dtype=np.int64)
     pl = np.zeros(52, dtype=np.int64)
-    opp_bit = 1 << (1 - pos[P_ME])
-    share = fl[F_QUICK_SHARE]
     for s in range(start, start + count):
-        quick = 0
-        if share > 0 and _random(rs) < share:
-            quick = opp_bit
-        hand = _sample_hand(pos, fl, unknown, weights, rs, quick, tab)
+        style = _opponent_style(fl, rs)
+        hand = _sample_hand(pos, fl, unknown, weights, rs, style, tab)
         n = _sample_stock(unknown, hand, rs, stock)
         xs[s] = float(deadwood(hand))
-        _play_sample(pos, pile0, hand, stock, n, quick, actions, codes, s, tab, st, stk, pl)
+        _play_sample(pos, pile0, hand, stock, n, style, actions, codes, s, tab, st, stk, pl)
 
 
 @njit(cache=True)
@@ -698,17 +723,17 @@ def _pool(pos: Any, fl: Any, unknown: Any, weights: Any, rs: Any, out: Any, star
           count: int) -> None:
     tab = np.zeros(52, dtype=np.int64)
     for j in range(start, start + count):
-        out[j] = float(deadwood(_sample_hand(pos, fl, unknown, weights, rs, 0, tab)))
+        out[j] = float(deadwood(_sample_hand(pos, fl, unknown, weights, rs, PATIENT, tab)))
 
 
 @njit(cache=True)
-def _play_given(pos: Any, pile0: Any, hand: int, stock: Any, quick: int, actions: Any,
+def _play_given(pos: Any, pile0: Any, hand: int, stock: Any, opp_style: int, actions: Any,
                 codes: Any, col: int) -> None:
     tab = np.zeros(52, dtype=np.int64)
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     stk = np.zeros(52, dtype=np.int64)
     pl = np.zeros(52, dtype=np.int64)
-    _play_sample(pos, pile0, hand, stock, stock.shape[0], quick, actions, codes, col, tab,
+    _play_sample(pos, pile0, hand, stock, stock.shape[0], opp_style, actions, codes, col, tab,
                  st, stk, pl)
 
 
@@ -817,10 +842,10 @@ def pool(pos: Any, fl: Any, unknown: Any, weights: Any, state: int, out: Any, st
     return int(rs[0])
 
 
-def play_sample(pos: Any, pile0: Any, hand: int, stock: list[int], quick: int, actions: Any,
+def play_sample(pos: Any, pile0: Any, hand: int, stock: list[int], opp_style: int, actions: Any,
                 codes: Any, col: int, memo: object) -> None:
     """As :func:`.reference.play_sample`."""
-    _play_given(pos, pile0, hand, np.array(stock, dtype=np.int64), quick, actions, codes,
+    _play_given(pos, pile0, hand, np.array(stock, dtype=np.int64), opp_style, actions, codes,
                 col)
 
 
@@ -832,10 +857,10 @@ def summarize(codes: Any, n: int, win_of: Any, pts_of: Any, shift: Any, xs: Any,
                xs, pool_vals, npool, wins, pts, stats)
 
 
-def draw_hand(pos: Any, fl: Any, unknown: Any, weights: Any, rng: Any, quick: int) -> int:
+def draw_hand(pos: Any, fl: Any, unknown: Any, weights: Any, rng: Any, style: int) -> int:
     """As :func:`.reference.draw_hand`: one opponent hand, advancing ``rng.state``."""
     rs = _state(rng.state)
-    hand = _sample_hand_face(pos, fl, unknown, weights, rs, quick)
+    hand = _sample_hand_face(pos, fl, unknown, weights, rs, style)
     rng.state = int(rs[0])
     return int(hand)
 
@@ -855,9 +880,9 @@ def finish(st: Sequence[int], stock: Sequence[int], pile: Sequence[int], act: in
 
 @njit(cache=True)
 def _sample_hand_face(pos: Any, fl: Any, unknown: Any, weights: Any, rs: Any,
-                      quick: int) -> int:
+                      style: int) -> int:
     tab = np.zeros(52, dtype=np.int64)
-    return _sample_hand(pos, fl, unknown, weights, rs, quick, tab)
+    return _sample_hand(pos, fl, unknown, weights, rs, style, tab)
 
 
 def discard_stats(h: int, taken: int, plane: Any, memo: dict[int, int]) -> tuple[int, int, int]:
@@ -919,7 +944,7 @@ def new_memo() -> None:
 
 def warm_up() -> None:
     """Compile (or load from the disk cache) every entry point on a tiny position."""
-    from .spec import P_SIZE
+    from .spec import F_SIZE, P_SIZE
 
     pos = np.zeros(P_SIZE, dtype=np.int64)
     pos[P_MINE] = (1 << 10) - 1
@@ -929,7 +954,7 @@ def warm_up() -> None:
     pos[P_NPILE] = 1
     pos[P_NUNKNOWN] = 41
     pos[P_RETRIES] = 1
-    fl = np.zeros(4, dtype=np.float64)
+    fl = np.zeros(F_SIZE, dtype=np.float64)
     fl[F_QUICK_SHARE] = 0.5
     fl[F_EARLY_REJECT] = 0.5
     unknown = np.arange(11, 52, dtype=np.int64)

@@ -16,9 +16,11 @@ play:
 * knock: gin always; otherwise only in the seat's first ``KNOCK_TURNS`` turns (R6); a
   discard leaving two stock cards without a knock ends the hand dead (R7).
 
-A seat marked quick models a player who knocks as soon as it may (R6) and races for it as
-``simple`` does: it takes the pile's top card whenever the card lies in a meld (R2) and
-discards the card leaving the least deadwood, with no regard for outs.
+Each seat has a style (:mod:`.spec`): ``PATIENT`` as above; ``QUICK`` models a player who
+knocks as soon as it may (R6) and races for it as ``simple`` does: it takes the pile's
+top card whenever the card lies in a meld (R2) and discards the card leaving the least
+deadwood, with no regard for outs; ``CLUB`` plays for outs as the patient seat does but
+knocks by a schedule that tightens turn by turn (``KNOCK_AT``).
 
 The state is one list of ints (slots named in :mod:`.spec`) and two lists of card
 indexes (stock and pile, top at the end); the random numbers are SplitMix64, carried as
@@ -27,7 +29,7 @@ one int, so both kernels draw the same stream.
 >>> from ginrummy.cards import cards_mask
 >>> nine, _ = cards_mask("AS 2S 3S 4S 5S 6S 7S 8S 9S KD")
 >>> other, _ = cards_mask("AH 3H 5H 7H 9H JH KH 2C 4C 6C")
->>> st = new_state(nine, other, 0, DRAW, -1, 0, 0, 10, 1, 0)
+>>> st = new_state(nine, other, 0, DRAW, -1, 0, 0, 10, 1, PATIENT)
 >>> play_out(st, [1, 2, 3, 48], [11], {})  # seat 0 draws TS: gin, 82 points
 338
 >>> scorer_of(338), points_of(338)
@@ -43,6 +45,7 @@ from typing import Any
 from ..knowledge import ALL_CARDS, POINTS
 from ..melds import deadwood_by_discard_mask, deadwood_mask, showdown_mask
 from .spec import (
+    CLUB,
     DEAD,
     DEADCARDS,
     DEALER,
@@ -52,6 +55,7 @@ from .spec import (
     DRAW,
     DRAW_PILE,
     DRAW_STOCK,
+    F_CLUB_SHARE,
     F_EARLY_REJECT,
     F_IMPROVE,
     F_QUICK_IMPROVE,
@@ -66,6 +70,8 @@ from .spec import (
     KN_SIZE,
     KN_STOCK_DRAWS,
     KN_TAKEN,
+    KNOCK_AT,
+    KNOCK_AT_TURNS,
     KNOCK_BASE,
     KNOCK_TURNS,
     LIMIT,
@@ -86,6 +92,7 @@ from .spec import (
     P_LIMIT,
     P_ME,
     P_MINE,
+    P_MY_STYLE,
     P_MY_TURNS,
     P_OPP_KNOWN,
     P_OPP_TURNS,
@@ -96,10 +103,12 @@ from .spec import (
     P_QUICK_RETRIES,
     P_RETRIES,
     PASS,
+    PATIENT,
     PHASE,
     QUICK,
     RUNNING,
     STATE_SIZE,
+    STYLE,
     TAKEN,
     TO_PLAY,
     TURNS0,
@@ -280,7 +289,7 @@ def choose_discard(h: int, table: dict[int, int], taken: int, dead: int) -> tupl
     return choice, table[choice]
 
 
-def wants_top(h: int, top: int, memo: Memo, quick: int) -> bool:
+def wants_top(h: int, top: int, memo: Memo, quick: bool) -> bool:
     """Whether the policy takes the pile's top card: gin at once, or it joins a meld (R2)
     and lowers the least deadwood; a ``quick`` knocker whenever it joins a meld."""
     if not completers(h) >> top & 1:
@@ -295,11 +304,23 @@ def wants_top(h: int, top: int, memo: Memo, quick: int) -> bool:
     return after == 0 or after < deadwood_mask(h)
 
 
+def knocks_at(style: int, turns: int, limit: int) -> int:
+    """The most deadwood a seat of ``style`` knocks with after ``turns`` discards (R6: never
+    above ``limit``; 0 gin only; -1 not even gin, a limit below 0 in tests)."""
+    return min(limit, KNOCK_AT[style][min(turns, KNOCK_AT_TURNS - 1)])
+
+
+def style_of(st: Sequence[int], seat: int) -> int:
+    """The play-out style of ``seat`` in state ``st``."""
+    return st[STYLE] >> (2 * seat) & 3
+
+
 def policy(st: list[int], stock: list[int], pile: list[int], memo: Memo) -> int:
     """The action code the play-out policy takes in state ``st`` (module docstring)."""
     p = st[TO_PLAY]
     h = st[p]
-    q = st[QUICK] >> p & 1
+    style = st[STYLE] >> (2 * p) & 3
+    q = style == QUICK
     phase = st[PHASE]
     if phase == DISCARD:
         table = by_discard(h, memo)
@@ -307,7 +328,7 @@ def policy(st: list[int], stock: list[int], pile: list[int], memo: Memo) -> int:
             card, dw = least_deadwood_discard(table, st[TAKEN])
         else:
             card, dw = choose_discard(h, table, st[TAKEN], st[DEADCARDS])
-        if dw <= st[LIMIT] and (dw == 0 or q or st[TURNS0 + p] < KNOCK_TURNS):
+        if dw <= knocks_at(style, st[TURNS0 + p], st[LIMIT]):
             return KNOCK_BASE + card
         return DISCARD_BASE + card
     if pile and wants_top(h, pile[-1], memo, q):
@@ -317,14 +338,15 @@ def policy(st: list[int], stock: list[int], pile: list[int], memo: Memo) -> int:
 
 # ----------------------------------------------------------------------------- the steps
 def new_state(h0: int, h1: int, to_play: int, phase: int, taken: int, turns0: int,
-              turns1: int, limit: int, dealer: int, quick: int) -> list[int]:
-    """A play-out state (slots of :mod:`.spec`); the stock and pile lengths and the pile's
-    mask are filled in by :func:`play_out` / :func:`apply` from their lists."""
+              turns1: int, limit: int, dealer: int, styles: int) -> list[int]:
+    """A play-out state (slots of :mod:`.spec`; ``styles`` is ``style0 | style1 << 2``);
+    the stock and pile lengths and the pile's mask are filled in by :func:`play_out` /
+    :func:`apply` from their lists."""
     st = [0] * STATE_SIZE
     st[0], st[1] = h0, h1
     st[TO_PLAY], st[PHASE], st[TAKEN] = to_play, phase, taken
     st[TURNS0], st[TURNS0 + 1] = turns0, turns1
-    st[LIMIT], st[DEALER], st[QUICK] = limit, dealer, quick
+    st[LIMIT], st[DEALER], st[STYLE] = limit, dealer, styles
     return st
 
 
@@ -493,12 +515,13 @@ def _weighted(rng: Random, unknown: Sequence[int], weights: Sequence[float],
 
 
 def sample_one(pos: Sequence[int], fl: Sequence[float], unknown: Sequence[int],
-               weights: Sequence[float], rng: Random, quick: int) -> int:
-    """One draw of the opponent's hand: its known cards, the unknown ones dealt by weight,
-    then one improvement per turn it played (module docstring of the belief)."""
+               weights: Sequence[float], rng: Random, style: int) -> int:
+    """One draw of the opponent's hand (playing ``style``): its known cards, the unknown
+    ones dealt by weight, then one improvement per turn it played (module docstring of the
+    belief); a quick knocker improves less (it does not play for gin)."""
     n = pos[P_OPP_UNKNOWN]
     draws = pos[P_DRAWS]
-    improve = fl[F_QUICK_IMPROVE] if quick else fl[F_IMPROVE]
+    improve = fl[F_QUICK_IMPROVE] if style == QUICK else fl[F_IMPROVE]
     if improve < 0:  # a fresh chance per sample, uniform on 0..-improve
         improve = -improve * rng.random()
     whole = math.floor(improve)
@@ -535,18 +558,22 @@ def fits_last_discard(pos: Sequence[int], hand: int) -> bool:
 
 
 def plausible(pos: Sequence[int], fl: Sequence[float], hand: int, rng: Random,
-              quick: int, fits: Callable[[int], bool] | None = None) -> bool:
-    """Whether a sampled hand agrees with the opponent not having knocked (R6); a quick
-    opponent never held a knockable hand, and its latest discard left the least deadwood
-    (or, given ``fits``, the hand passes that exact reading of its history instead)."""
-    if pos[P_OPP_TURNS] == 0:
+              style: int, fits: Callable[[int], bool] | None = None) -> bool:
+    """Whether a sampled hand agrees with the opponent (playing ``style``) not having
+    knocked (R6): a quick or club opponent never held a hand its schedule would have
+    knocked with at its latest discard; a quick one's latest discard left the least
+    deadwood (or, given ``fits``, the hand passes that exact reading of its history)."""
+    turns = pos[P_OPP_TURNS]
+    if turns == 0:
         return True
     dw = deadwood_mask(hand)
     if dw == 0:
         return False
     limit = pos[P_LIMIT]
-    if quick and dw <= limit and pos[P_QUICK_CONSISTENT]:
+    if style != PATIENT and dw <= knocks_at(style, turns - 1, limit) \
+            and pos[P_QUICK_CONSISTENT]:
         return False
+    quick = style == QUICK
     if quick and fits is not None:
         if not fits(hand):
             return False
@@ -558,21 +585,33 @@ def plausible(pos: Sequence[int], fl: Sequence[float], hand: int, rng: Random,
 
 
 def sample_hand(pos: Sequence[int], fl: Sequence[float], unknown: Sequence[int],
-                weights: Sequence[float], rng: Random, quick: int) -> int:
-    """One opponent hand from the belief: drawn, and redrawn while implausible (at most
-    the retries the position allows)."""
-    hand = sample_one(pos, fl, unknown, weights, rng, quick)
-    for _ in range(pos[P_QUICK_RETRIES] if quick else pos[P_RETRIES]):
-        if plausible(pos, fl, hand, rng, quick):
+                weights: Sequence[float], rng: Random, style: int) -> int:
+    """One opponent hand from the belief, for an opponent playing ``style``: drawn, and
+    redrawn while implausible (at most the retries the position allows)."""
+    hand = sample_one(pos, fl, unknown, weights, rng, style)
+    for _ in range(pos[P_QUICK_RETRIES] if style == QUICK else pos[P_RETRIES]):
+        if plausible(pos, fl, hand, rng, style):
             break
-        hand = sample_one(pos, fl, unknown, weights, rng, quick)
+        hand = sample_one(pos, fl, unknown, weights, rng, style)
     return hand
 
 
 def draw_hand(pos: Sequence[int], fl: Sequence[float], unknown: Sequence[int],
-              weights: Sequence[float], rng: Random, quick: int) -> int:
+              weights: Sequence[float], rng: Random, style: int) -> int:
     """:func:`sample_hand`, the face both kernels share (``rng`` advanced)."""
-    return sample_hand(pos, fl, unknown, weights, rng, quick)
+    return sample_hand(pos, fl, unknown, weights, rng, style)
+
+
+def opponent_style(fl: Sequence[float], rng: Random) -> int:
+    """The opponent's style for one sampled deal: quick with chance ``F_QUICK_SHARE``,
+    club with ``F_CLUB_SHARE``, else patient (no random number drawn when both are 0)."""
+    qs, cs = fl[F_QUICK_SHARE], fl[F_CLUB_SHARE]
+    if qs <= 0 and cs <= 0:
+        return PATIENT
+    u = rng.random()
+    if u < qs:
+        return QUICK
+    return CLUB if u < qs + cs else PATIENT
 
 
 def sample_stock(unknown: Sequence[int], hand: int, rng: Random) -> list[int]:
@@ -584,11 +623,12 @@ def sample_stock(unknown: Sequence[int], hand: int, rng: Random) -> list[int]:
 
 # ----------------------------------------------------------------------------- the batch
 def play_sample(pos: Sequence[int], pile0: Sequence[int], hand: int, stock: list[int],
-                quick: int, actions: Sequence[int], codes: list[list[int]], col: int,
+                opp_style: int, actions: Sequence[int], codes: list[list[int]], col: int,
                 memo: Memo) -> None:
-    """Every action on one sampled deal (opponent ``hand``, ``stock`` top last), each
-    played out: ``codes[i][col]`` is action i's outcome."""
+    """Every action on one sampled deal (opponent ``hand`` playing ``opp_style``, ``stock``
+    top last), each played out: ``codes[i][col]`` is action i's outcome."""
     me = pos[P_ME]
+    styles = pos[P_MY_STYLE] << (2 * me) | opp_style << (2 * (1 - me))
     turns = [0, 0]
     turns[me] = pos[P_MY_TURNS]
     turns[1 - me] = pos[P_OPP_TURNS]
@@ -597,7 +637,7 @@ def play_sample(pos: Sequence[int], pile0: Sequence[int], hand: int, stock: list
     hands[1 - me] = hand
     for i, act in enumerate(actions):
         st = new_state(hands[0], hands[1], me, pos[P_PHASE], -1, turns[0], turns[1],
-                       pos[P_LIMIT], pos[P_DEALER], quick)
+                       pos[P_LIMIT], pos[P_DEALER], styles)
         codes[i][col] = apply(st, list(stock), list(pile0), act, memo)
 
 
@@ -605,30 +645,28 @@ def sample_and_play(pos: Sequence[int], fl: Sequence[float], pile0: Sequence[int
                     unknown: Sequence[int], weights: Sequence[float],
                     actions: Sequence[int], state: int, start: int, count: int,
                     codes: list[list[int]], xs: list[float], memo: Memo) -> int:
-    """Samples ``start`` .. ``start + count - 1`` of an evaluation: for each, whether the
-    opponent is a quick knocker (share ``F_QUICK_SHARE``), its hand and the stock, then
-    every action played out (:func:`play_sample`); ``xs[s]`` is the sampled hand's
-    deadwood (the control variate). Returns the random state after them."""
+    """Samples ``start`` .. ``start + count - 1`` of an evaluation: for each, the opponent's
+    style (:func:`opponent_style`), its hand and the stock, then every action played out
+    (:func:`play_sample`); ``xs[s]`` is the sampled hand's deadwood (the control
+    variate). Returns the random state after them."""
     rng = Random(state)
-    opp_bit = 1 << (1 - pos[P_ME])
-    share = fl[F_QUICK_SHARE]
     for s in range(start, start + count):
-        quick = opp_bit if share > 0 and rng.random() < share else 0
-        hand = sample_hand(pos, fl, unknown, weights, rng, quick)
+        style = opponent_style(fl, rng)
+        hand = sample_hand(pos, fl, unknown, weights, rng, style)
         stock = sample_stock(unknown, hand, rng)
         xs[s] = float(deadwood_mask(hand))
-        play_sample(pos, pile0, hand, stock, quick, actions, codes, s, memo)
+        play_sample(pos, pile0, hand, stock, style, actions, codes, s, memo)
     return rng.state
 
 
 def pool(pos: Sequence[int], fl: Sequence[float], unknown: Sequence[int],
          weights: Sequence[float], state: int, out: list[float], start: int,
          count: int) -> int:
-    """``out[start:start + count]``: deadwoods of more sampled hands (not quick), for the
+    """``out[start:start + count]``: deadwoods of more sampled hands (patient), for the
     control variate's mean; returns the random state after them."""
     rng = Random(state)
     for j in range(start, start + count):
-        out[j] = float(deadwood_mask(sample_hand(pos, fl, unknown, weights, rng, 0)))
+        out[j] = float(deadwood_mask(sample_hand(pos, fl, unknown, weights, rng, PATIENT)))
     return rng.state
 
 

@@ -24,6 +24,9 @@ __all__ = [
     "OFFER_DEALER",
     "OFFER_NON_DEALER",
     "PASS",
+    "PATIENT",
+    "QUICK",
+    "CLUB",
     "RUNNING",
     "discard_code",
     "knock_code",
@@ -93,6 +96,28 @@ KNOCK_TURNS = 3
 """A patient seat knocks short of gin only within its first this many turns (MARJJ,
 strong); a quick seat knocks as soon as it may (R6)."""
 
+# How a seat plays in a play-out: its style. A quick seat races for a knock (takes any
+# face-up card that melds, throws the card leaving the least deadwood); the others play
+# for outs. Each style knocks by its own schedule (KNOCK_AT).
+PATIENT = 0
+"""Knocks short of gin only in its first ``KNOCK_TURNS`` turns (MARJJ, strong)."""
+QUICK = 1
+"""Knocks as soon as it may (R6), racing for it (``simple``)."""
+CLUB = 2
+"""Knocks early with up to 10, later only with less and less (a club player's habit:
+knock with 5 on the eighth turn, with 2 on the tenth)."""
+STYLES = 3
+
+KNOCK_AT = (
+    (10, 10, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+    (10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10),
+    (10, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2, 2, 1, 1, 1, 1),
+)
+"""``KNOCK_AT[style][t]``: the most deadwood a seat of that style knocks with on its
+``t + 1``-th discard (the last entry for later ones; 0: gin only), never above the hand's
+knock limit (R6)."""
+KNOCK_AT_TURNS = 16
+
 MAX_DISCARDS = 120
 """Discards after which a play-out is settled as a dead hand. The rules set no limit on a
 hand (R5-R7): when both play-out policies keep taking the discard, the stock never shrinks
@@ -121,8 +146,8 @@ TURNS1 = 6
 LIMIT = 7
 """The knock limit (R6; 0 on a gin-only table, the up-card's points in Oklahoma)."""
 DEALER = 8
-QUICK = 9
-"""Bit ``s`` set: seat ``s`` plays as a quick knocker (knocks as soon as it may)."""
+STYLE = 9
+"""Both seats' play-out styles: ``style0 | style1 << 2`` (``PATIENT``, ``QUICK``, ``CLUB``)."""
 DEADCARDS = 10
 """The cards in the pile, as a mask (no outs)."""
 DISCARDS = 11
@@ -161,14 +186,18 @@ P_NPILE = 16
 P_NUNKNOWN = 17
 P_STOCK = 18
 """Cards in the stock."""
-P_SIZE = 19
+P_MY_STYLE = 19
+"""The deciding seat's own style in the play-outs."""
+P_SIZE = 20
 
 F_IMPROVE = 0
 F_QUICK_IMPROVE = 1
 F_EARLY_REJECT = 2
 F_QUICK_SHARE = 3
 """The share of samples in which the opponent is a quick knocker."""
-F_SIZE = 4
+F_CLUB_SHARE = 4
+"""The share of samples in which the opponent knocks as a club player (``CLUB``)."""
+F_SIZE = 5
 
 # ------------------------------------------------------------------ what the table shows
 # What each seat has shown of a hand so far (R11: public), one int array beside the pile
