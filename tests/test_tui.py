@@ -236,7 +236,7 @@ def test_ctrl_c_saves_the_record_first_and_exits_130(
     class Keyboard(io.StringIO):
         """Piped moves, then Ctrl-C."""
 
-        def readline(self, size: int | None = -1) -> str:
+        def readline(self, size: int = -1, /) -> str:  # type: ignore[override]
             line = super().readline()
             if not line:
                 raise KeyboardInterrupt
