@@ -413,6 +413,9 @@ function wire() {
   document.addEventListener("click", (e) => {
     if (!e.target.closest(".menu-wrap")) closeMenu();
   });
+  document.querySelector(".menu-wrap").addEventListener("focusout", (e) => {
+    if (e.relatedTarget && !e.currentTarget.contains(e.relatedTarget)) closeMenu(); // tabbed away
+  });
   $("motion-button").addEventListener("click", () => {
     setMotion(!motionOn());
     syncToggles();
