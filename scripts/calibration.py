@@ -47,8 +47,10 @@ from ginrummy.bots.strong import StrongBot
 from ginrummy.equity import after_hand, relative_stakes
 from ginrummy.evaluator import KNOCK_BIAS, Evaluator
 from ginrummy.evaluator.belief import Belief, BeliefParams, opponent_steps
+from ginrummy.evaluator.search import phase_code
 from ginrummy.hand import Action, Phase, View
-from ginrummy.kernel.reference import points_of, scorer_of, settle
+from ginrummy.kernel import action_code
+from ginrummy.kernel.reference import finish, new_state, points_of, scorer_of, settle
 from ginrummy.kernel.spec import KNOCK_TURNS
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
@@ -248,7 +250,7 @@ def knock_bias(waits: list[Waited], params: BeliefParams, samples: int,
 
 def _waited_out(w: Waited, rng: random.Random) -> float:
     """The match-winning chance of the play-outs from the real position after the action
-    played (the evaluator's own step, on the real cards): the opponent's real hand, the
+    played (the evaluator's own kernel, on the real cards): the opponent's real hand, the
     real unseen cards as the stock, shuffled."""
     me, v = w.view.seat, w.view
     k = Knowledge.of(v)
@@ -258,9 +260,10 @@ def _waited_out(w: Waited, rng: random.Random) -> float:
     rng.shuffle(stock)
     turns = [0, 0]
     turns[me], turns[1 - me] = k.my_discards, k.opp_discarded.bit_count()
-    pile = [c.index for c in v.discards]
-    scorer, pts = Evaluator._apply(w.played, v, hands, stock, pile, turns, v.knock_limit,
-                                   v.dealer, {}, 0)
+    st = new_state(hands[0], hands[1], me, phase_code(v), -1, turns[0], turns[1],
+                   v.knock_limit, v.dealer, 0)
+    code = finish(st, stock, [c.index for c in v.discards], action_code(w.played), {})
+    scorer, pts = scorer_of(code), points_of(code)
     return after_hand(v.scores, v.dealer, me, None if scorer < 0 else scorer, pts, v.options)
 
 

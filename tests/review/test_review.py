@@ -1,4 +1,4 @@
-"""The game review (INTERFACES §7): JSON shape and invariants, marks, view-only grading
+"""The game review (docs/review.md): JSON shape and invariants, marks, view-only grading
 (R11), bad input as §3. Small fixed sample counts keep these fast and reproducible."""
 
 from __future__ import annotations

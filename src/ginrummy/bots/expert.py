@@ -24,7 +24,7 @@ from ..cards import Card, iter_mask
 from ..evaluator import Evaluation, Evaluator
 from ..evaluator.belief import BeliefParams
 from ..hand import Action, Phase, View
-from ..kernel.spec import KNOCK_TURNS
+from ..kernel.spec import KNOCK_TURNS, PATIENT
 from ..knowledge import Knowledge
 from ..melds import deadwood_by_discard_mask, deadwood_mask
 from ..view import HandResult
@@ -59,12 +59,15 @@ class ExpertBot(StrongBot):
                  budget_ms: float = 1000.0, shortlist: int | None = 3, z: float = 1.0,
                  knocks: bool = False, add_knocks: bool = True, quick: float = 0.75,
                  adapt: float = 2.0, kernel: str | None = None, race: bool = False,
-                 first: int = 32, drop_z: float = 2.0) -> None:
+                 first: int = 32, drop_z: float = 2.0, club: float = 0.0,
+                 style: int = PATIENT) -> None:
         super().__init__(seed)
         self.evaluator = Evaluator(samples=samples, budget_ms=budget_ms,
                                    seed=0 if seed is None else seed, quick=quick,
-                                   belief=EXPERT_BELIEF, kernel=kernel)
+                                   belief=EXPERT_BELIEF, kernel=kernel, club=club,
+                                   style=style)
         self.quick = quick
+        self.club = club
         self.adapt = adapt
         self.seen_quick = 0
         self.seen_patient = 0

@@ -350,7 +350,7 @@ def new_state(h0: int, h1: int, to_play: int, phase: int, taken: int, turns0: in
     return st
 
 
-def _sync(st: list[int], stock: list[int], pile: list[int]) -> None:
+def sync(st: list[int], stock: list[int], pile: list[int]) -> None:
     """Fill the state's stock and pile lengths and the pile's mask from the lists."""
     dead = 0
     for c in pile:
@@ -404,7 +404,7 @@ def step(st: list[int], stock: list[int], pile: list[int], act: int) -> int:
 def play_out(st: list[int], stock: list[int], pile: list[int], memo: Memo) -> int:
     """Play the hand to its end from state ``st`` by the policy; returns the outcome. The
     lists are modified in place."""
-    _sync(st, stock, pile)
+    sync(st, stock, pile)
     while True:
         r = step(st, stock, pile, policy(st, stock, pile, memo))
         if r != RUNNING:
@@ -414,7 +414,7 @@ def play_out(st: list[int], stock: list[int], pile: list[int], memo: Memo) -> in
 def apply(st: list[int], stock: list[int], pile: list[int], act: int, memo: Memo) -> int:
     """Apply the deciding seat's action ``act`` (none if negative), then play the hand out
     by the policy; returns the outcome. The lists are modified in place."""
-    _sync(st, stock, pile)
+    sync(st, stock, pile)
     r = step(st, stock, pile, act) if act >= 0 else RUNNING
     while r == RUNNING:
         r = step(st, stock, pile, policy(st, stock, pile, memo))

@@ -1,4 +1,4 @@
-"""Game review: a coach that grades every decision of a record (INTERFACES §7).
+"""Game review: a coach that grades every decision of a record (docs/review.md).
 
 Every decision (a moment with two or more legal actions) is graded from the deciding
 seat's view only (R11) by :class:`ginrummy.evaluator.Evaluator`, the same evaluator that

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..equity import relative_stakes
+from ..exits import ignore_interrupts
 from ..hand import Action, Hand, View
 from ..match import Match
 
@@ -150,8 +151,12 @@ _SETTINGS: _Settings | None = None
 
 
 def _init(settings: _Settings) -> None:
+    """A worker's start: its settings, and Ctrl-C left to the parent (which ends the pool),
+    so no worker prints a traceback whatever the start method."""
     global _SETTINGS
     _SETTINGS = settings
+    if multiprocessing.parent_process() is not None:
+        ignore_interrupts()
 
 
 SHORTLIST = 3

@@ -1,5 +1,5 @@
 """A finished review: per-seat summaries (error rate, marks, rating, luck), the §7 JSON
-(INTERFACES §7) and the readable text.
+(docs/review.md) and the readable text.
 
 Luck (as backgammon programs report it) is measured from each seat's own view: the deal
 moves the seat's match-winning chance from the match-equity table's value before the
@@ -216,7 +216,7 @@ class Review:
         }
 
     def to_json(self) -> dict[str, Any]:
-        """The ``ginrummy review --json`` object (INTERFACES §7)."""
+        """The ``ginrummy review --json`` object (docs/review.md)."""
         hands = []
         for i in self.hands:
             ds = []
