@@ -2,7 +2,7 @@
 // reached, answers with a page that says so. The game plays on the server: no match,
 // state or API answer is ever stored here, and every request goes to the network first.
 
-const CACHE = "ginrummy-offline-1";
+const CACHE = "ginrummy-offline-1"; // a new name when offline.html changes, so browsers fetch it again
 const OFFLINE_PAGE = "/static/offline.html";
 
 self.addEventListener("install", (event) => {
