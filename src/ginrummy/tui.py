@@ -5,6 +5,11 @@ drive it with piped stdin). You sit in seat 0; the bot sees only its own view (R
 Every refused command changes nothing and prints the rules' sentence saying why (R5).
 Long lines wrap at word boundaries to fit an 80-column terminal.
 
+After each of the computer's moves the table says why, in a player's words, from the
+computer's own view (R11; :mod:`ginrummy.review.reasons`): ``--no-reasons`` turns this
+off. The cards the computer took from the discard pile and still holds are shown with
+the table, as the web table shows them.
+
 The deals are provably fair (``docs/fairness.md``): the game shows a commitment to its
 secret seed before the first deal and reveals the seed and salt at the end;
 ``--record FILE`` saves the match so ``ginrummy verify FILE`` can check every deal.
@@ -21,6 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from . import exits
 from .bots import Bot, BotError, bot_names, make_bot
+from .bots.random_bot import RandomBot
 from .cards import Card, CardError
 from .driver import Driver, reraise
 from .fairness import commitment, deals, new_salt, new_seed, seal
@@ -36,6 +42,7 @@ from .hand import (
     Phase,
     View,
 )
+from .knowledge import Knowledge
 from .match import Match
 from .melds import arrangements_mask, deadwood_by_discard_mask
 from .options import Options, OptionsError
@@ -165,8 +172,11 @@ class Table:
                  read: Callable[[str], str] = input, write: Callable[[str], None] = print,
                  salt: str | None = None, record_path: str | None = None,
                  hints: bool = False, budget_ms: float | None = None,
-                 review: str = "no") -> None:
+                 review: str = "no", reasons: bool = True) -> None:
         self.hints = hints
+        # why the computer made each move (a random mover has no reasons to give)
+        self.reasons = reasons and not isinstance(bot, RandomBot)
+        self._why: dict[tuple[int, int], str] = {}  # (hand index, history index) -> reason
         self.review = review  # after the match: "no", "ask" the player, or "yes"
         self.budget_ms = budget_ms  # the coach's time per decision (hints and the review)
         self.match = match
@@ -228,6 +238,9 @@ class Table:
         n = len(v.discards)
         self.write(f"Discard pile top: {pile}   ({n} card{'s' if n != 1 else ''})   "
                    f"Stock: {v.stock_count} cards")
+        held = self.opponent_holds(v)
+        if held:
+            self.write(f"{self.bot_name} holds {self.cards(held)}, taken from the discard pile.")
         self.write(f"Your hand: {self.grouped(v.hand)}")
         if v.phase is Phase.DISCARD and v.to_play == YOU:
             by = deadwood_by_discard_mask(sum(c.mask for c in v.hand))
@@ -240,6 +253,14 @@ class Table:
                 tip += ("; you can go gin" if best == 0 else "; you can knock") + \
                     f" (e.g. knock {min(knockable, key=lambda c: by[c.index])})"
             self.write(tip + ".")
+
+    @staticmethod
+    def opponent_holds(v: View) -> list[Card]:
+        """The cards the opponent took from the discard pile and has not thrown back
+        (public, R11), in rank order."""
+        mask = Knowledge.of(v).opp_known
+        return sorted((Card.from_index(i) for i in range(52) if mask >> i & 1),
+                      key=lambda c: (c.rank_index, c.suit))
 
     def prompt(self) -> str:
         """What the human may do now."""
@@ -256,10 +277,18 @@ class Table:
         line = self.narrate_op(Operation(seat, action, hand.history[-1].card), hand.result)
         return line or ""
 
-    def narrate_op(self, op: Operation, result: HandResult | None) -> str | None:
+    def narrate_op(self, op: Operation, result: HandResult | None,
+                   why: str | None = None) -> str | None:
         """The line telling the human about one action (``result``: the hand's, if that
-        action ended it): all the bot does (its stock draws hidden, R11) and the card the
-        human drew; None for the human's other actions, which they typed themselves."""
+        action ended it): all the bot does (its stock draws hidden, R11), with ``why`` it
+        did it if given, and the card the human drew; None for the human's other actions,
+        which they typed themselves."""
+        line = self._narrate(op, result)
+        if line is None or not why:
+            return line
+        return f"{line[:-1]}: {why}{line[-1]}"
+
+    def _narrate(self, op: Operation, result: HandResult | None) -> str | None:
         action = op.action
         if op.seat == YOU:
             if action.act != "draw":
@@ -395,7 +424,8 @@ class Table:
         history = hand.history
         for i in range(self._told[1], len(history)):
             last = i == len(history) - 1
-            line = self.narrate_op(history[i], hand.result if last else None)
+            why = self._why.pop((hand.hand_index, i), None)
+            line = self.narrate_op(history[i], hand.result if last else None, why)
             if line is not None:
                 self.write(line)
         self._told = (hand, len(history))
@@ -433,9 +463,23 @@ class Table:
         self.write(f"Saved to {self.record_path}: check it with ginrummy verify "
                    f"{self.record_path}")
 
+    def note_reason(self, view: View, action: Action) -> None:
+        """Work out why the bot plays ``action`` from its own ``view`` (R11) and keep it
+        for the line that tells the move: the evaluator's figures when the bot consulted
+        it (``expert`` keeps them in ``last``, its first choice in ``default``)."""
+        from .evaluator.evaluation import Evaluation
+        from .review.reasons import reason
+
+        ev = getattr(self.bot, "last", None)
+        first = getattr(self.bot, "default", None)
+        self._why[(view.hand_index, len(view.history))] = reason(
+            view, action, ev if isinstance(ev, Evaluation) else None,
+            first_choice=first if isinstance(first, Action) else None, card=self.card)
+
     def _play(self) -> int:
         m = self.match
-        players = (self, self.bot)  # seats YOU and BOT
+        bot: Bot | _Explained = _Explained(self) if self.reasons else self.bot
+        players = (self, bot)  # seats YOU and BOT
         try:  # a bot's error is raised as it is; so is the human's Quit
             Driver(m, players, on_failure=reraise, on_hand_over=self._hand_ended).run()
         except Quit as q:
@@ -463,7 +507,7 @@ class Table:
         """The coach's suggestion from the human's view only (R11)."""
         from .review.hints import suggest
 
-        self.write("Hint: " + suggest(self.match.view(YOU), budget_ms=self.budget_ms))
+        self.write("Hint: " + suggest(self.match.view(YOU)))
 
     def offer_review(self) -> None:
         """Review the human's decisions once the match is over (asking first if so set)."""
@@ -476,13 +520,29 @@ class Table:
                 return
             if answer.strip().lower() not in ("y", "yes"):
                 return
-        from .review import DEFAULT_BUDGET_MS, review_match
+        from .review import review_match
         from .review.command import ProgressBar
 
-        review = review_match(self.match, seats=(YOU,),
-                              budget_ms=self.budget_ms or DEFAULT_BUDGET_MS,
+        review = review_match(self.match, seats=(YOU,), budget_ms=self.budget_ms,
                               progress=ProgressBar(sys.stderr))
         self.write(review.to_text(all_decisions=False))
+
+
+class _Explained:
+    """The computer's seat as the play driver sees it: the bot decides from its view, and
+    the table notes why before the move is played (:meth:`Table.note_reason`)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def decide(self, view: View) -> Action:
+        action = self.table.bot.decide(view)
+        if action in view.legal:  # an illegal answer is the driver's to report
+            self.table.note_reason(view, action)
+        return action
+
+    def hand_over(self, view: View, result: HandResult | None = None) -> None:
+        self.table.bot.hand_over(view, result)
 
 
 def _default_bot() -> str:
@@ -495,8 +555,6 @@ def _default_bot() -> str:
 
 def main(argv: list[str]) -> int:
     """``ginrummy play [--vs BOT] [--seed S] [--target T] [--gin-only] [--oklahoma]``."""
-    from .review.grade import DEFAULT_BUDGET_MS
-
     p = argparse.ArgumentParser(
         prog="ginrummy play", description="Play Gin Rummy in the terminal against a bot.",
         epilog=exits.epilog("the match ended, or you left (quit or Ctrl-D)",
@@ -521,9 +579,13 @@ def main(argv: list[str]) -> int:
     p.add_argument("--review", action="store_true",
                    help="review your decisions at the end of the match without asking "
                         "(on a terminal you are asked)")
+    p.add_argument("--no-reasons", action="store_false", dest="reasons",
+                   help="do not say why the computer makes each move (by default each of "
+                   "its moves comes with a reason from its own view, which tells of its "
+                   "cards)")
     p.add_argument("--budget-ms", type=float, default=None, dest="budget_ms",
-                   help="the coach's thinking time per decision in ms (hints and review; "
-                   f"default {DEFAULT_BUDGET_MS:g})")
+                   help="a time limit per decision in ms for the end-of-match review (default "
+                   "none: the review depends on the match alone; hints always do)")
     args = p.parse_args(argv)
     if args.budget_ms is not None and not 0 < args.budget_ms < float("inf"):
         print("ginrummy play: --budget-ms must be a positive number.", file=sys.stderr)
@@ -545,7 +607,7 @@ def main(argv: list[str]) -> int:
         return Table(match, bot, name.capitalize(), color, salt=new_salt(),
                      record_path=args.record, hints=args.hints, budget_ms=args.budget_ms,
                      review="yes" if args.review else "ask" if sys.stdin.isatty() else "no",
-                     ).play()
+                     reasons=args.reasons).play()
     except KeyboardInterrupt:  # while the computer thinks, or at the review's question
         print("\nGoodbye.")
         return exits.INTERRUPTED

@@ -28,7 +28,7 @@ def fast_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
     environment)."""
     monkeypatch.setenv("GINRUMMY_REVIEW_SAMPLES", "2")
     monkeypatch.setenv("GINRUMMY_REVIEW_BUDGET_MS", "3")
-    monkeypatch.setenv("GINRUMMY_HINT_BUDGET_MS", "60")
+    monkeypatch.setenv("GINRUMMY_HINT_SAMPLES", "8")
 
 
 @pytest.fixture()

@@ -62,3 +62,23 @@ def test_taking_a_card_that_makes_a_meld() -> None:
     why = explain(view, Action.parse("pass"), _value("pass", 0.4),
                   _value("draw discard", 0.5))
     assert why is not None and why.startswith("taking 9C makes the 7-8-9 of clubs")
+
+
+def test_live_outs_count_the_unseen_meld_completing_cards_r2() -> None:
+    """The outs a reason quotes are the unseen cards that would make a meld with two cards
+    left in the hand, counted by brute force from the view (R2, R11)."""
+    from ginrummy.cards import Card
+    from ginrummy.knowledge import Knowledge, in_some_meld
+    from ginrummy.match import Match
+    from ginrummy.review.explain import live_outs
+
+    m = Match(seed=12)
+    while m.hand.phase.value != "discard":
+        m.play(m.legal_actions()[0])
+    view = m.view(m.to_play or 0)
+    k = Knowledge.of(view)
+    for c in view.hand:
+        left = k.mine & ~c.mask
+        want = sum(1 for u in range(52) if k.unseen >> u & 1
+                   and in_some_meld(left | 1 << u, u))
+        assert live_outs(view, Card.from_index(c.index)) == want

@@ -22,7 +22,7 @@ def test_hints_show_the_coach_suggestion(monkeypatch: pytest.MonkeyPatch,
 
 def test_suggest_names_a_legal_action() -> None:
     view = Match(seed=4).view(Match(seed=4).hand.to_play or 0)
-    text = suggest(view, budget_ms=5)
+    text = suggest(view, samples=8)
     assert text.split(" (")[0] in {"pass", "take the discard"}
 
 

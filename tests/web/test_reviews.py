@@ -33,7 +33,7 @@ def rclient(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestCli
     """An app whose reviews and hints are cheap (the settings come from the environment)."""
     monkeypatch.setenv("GINRUMMY_REVIEW_SAMPLES", "2")
     monkeypatch.setenv("GINRUMMY_REVIEW_BUDGET_MS", "3")
-    monkeypatch.setenv("GINRUMMY_HINT_BUDGET_MS", "60")
+    monkeypatch.setenv("GINRUMMY_HINT_SAMPLES", "8")
     app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0,
                      settings=NO_RATE_LIMITS)
     with TestClient(app) as c:
@@ -293,13 +293,13 @@ def test_review_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch,
                                               caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.setenv("GINRUMMY_REVIEW_BUDGET_MS", "none")
     monkeypatch.setenv("GINRUMMY_REVIEW_SAMPLES", "8")
-    monkeypatch.setenv("GINRUMMY_HINT_BUDGET_MS", "-5")
+    monkeypatch.setenv("GINRUMMY_HINT_SAMPLES", "-5")
     monkeypatch.setenv("GINRUMMY_REVIEW_STALE_S", "soon")
     s = ReviewSettings.from_env()
     assert s.budget_ms is None and s.samples == 8
-    assert s.hint_budget_ms == ReviewSettings().hint_budget_ms  # bad values: the default
+    assert s.hint_samples == ReviewSettings().hint_samples  # bad values: the default
     assert s.stale_seconds == ReviewSettings().stale_seconds
-    assert "GINRUMMY_HINT_BUDGET_MS must be a positive number" in caplog.text
+    assert "GINRUMMY_HINT_SAMPLES must be a positive number" in caplog.text
     assert "GINRUMMY_REVIEW_STALE_S" in caplog.text
 
 

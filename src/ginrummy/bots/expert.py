@@ -128,8 +128,10 @@ class ExpertBot(StrongBot):
         up to ``samples``, only those not clearly worse than the leader (within
         ``drop_z`` paired standard errors) and the default (``candidates[0]``) go on.
         Returns the evaluation of the survivors on all their deals."""
+        t0 = time.perf_counter()
         search = self.evaluator.search(view, candidates)
         search.extend(min(self.first, self.samples))
+        work = search.n * len(candidates)  # play-outs so far, to time the next round
         active = list(range(len(candidates)))
         while True:
             ev = search.evaluation(active)
@@ -145,14 +147,17 @@ class ExpertBot(StrongBot):
             if keep != active:
                 active = keep
                 ev = search.evaluation(active)
-            if len(active) == 1 or search.n >= self.samples or \
-                    time.perf_counter() >= deadline:
-                return ev
+            more = min(search.n, self.samples - search.n)
+            now = time.perf_counter()
+            if len(active) == 1 or more <= 0 or \
+                    now + (now - t0) / work * more * len(active) > deadline:
+                return ev  # decided, the deals all spent, or no time for another round
             if len(active) == 2:
                 gain, se = ev.difference(candidates[active[1]], candidates[0])
                 if abs(gain) > 3 * self.z * se:  # clear either way: more deals change nothing
                     return ev
-            search.extend(min(search.n, self.samples - search.n), active)
+            search.extend(more, active)
+            work += more * len(active)
 
     def new_match(self, seat: int) -> None:
         """A new opponent, perhaps: forget what the last one showed."""

@@ -63,8 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", help="review one seat only (0 or 1)")
     p.add_argument("--hands", help="comma-separated hand indexes (0-based), e.g. 0,2")
     p.add_argument("--budget-ms", dest="budget_ms",
-                   help="at most this much evaluation time per decision, in ms "
-                        f"(default {DEFAULT_BUDGET_MS:g})")
+                   help="a safety net: at most this much evaluation time per decision, in "
+                        "ms (default none: the grades depend on the record and --seed alone; "
+                        "a decision the limit cut short says so)")
     p.add_argument("--samples", help="at most this many screening samples per decision "
                                      f"(default {DEFAULT_SAMPLES}; the best few actions are "
                                      "then measured on four times as many)")

@@ -22,7 +22,7 @@ from ..melds import arrange, deadwood_by_discard, showdown_mask
 if TYPE_CHECKING:
     from ..evaluator import ActionValue
 
-__all__ = ["explain", "melds_broken", "meld_words", "undercut_chance"]
+__all__ = ["explain", "live_outs", "melds_broken", "meld_words", "undercut_chance"]
 
 UNDERCUT_SAMPLES = 200
 """Opponent hands sampled to estimate how often a knock is undercut."""
@@ -146,8 +146,35 @@ def _explain_discard(view: View, played: Action, pv: ActionValue, best: Action,
     if fed:
         parts.append(fed)
     if not parts:
-        gain = bv.points - pv.points
-        if gain >= 1:
-            parts.append(f"{best.card} is the safer or more useful discard "
-                         f"({gain:+.1f} points expected this hand)")
+        fact = _discard_facts(view, played.card, best.card, bv.points - pv.points)
+        if fact:
+            parts.append(fact)
     return "; ".join(parts) or None
+
+
+def live_outs(view: View, card: Card) -> int:
+    """How many unseen cards would complete a meld (R2) with the hand left after
+    discarding ``card`` (cards in the pile or the opponent's known takes are no outs)."""
+    from ..kernel.reference import completers
+
+    k = Knowledge.of(view)
+    return (completers(k.mine & ~card.mask) & k.unseen).bit_count()
+
+
+def _discard_facts(view: View, played: Card, best: Card, gain: float) -> str | None:
+    """What the better discard keeps or denies, in numbers a player can check: outs, the
+    chance of feeding the opponent a meld, or the points it is worth."""
+    from ..bots.strong import meld_chance
+
+    outs_p, outs_b = live_outs(view, played), live_outs(view, best)
+    if outs_b > outs_p:
+        return (f"discarding {best} keeps {outs_b} live cards that would complete a meld, "
+                f"{played} keeps {outs_p}")
+    k = Knowledge.of(view)
+    feed_p, feed_b = meld_chance(played.index, k), meld_chance(best.index, k)
+    if feed_p >= feed_b + 0.05:
+        return (f"{played} completes a meld for the opponent {feed_p:.0%} of the time, "
+                f"{best} {feed_b:.0%}")
+    if gain >= 0.5:
+        return f"{best} is worth {gain:+.1f} points this hand in the coach's play-outs"
+    return None

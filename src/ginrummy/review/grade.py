@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ..evaluator import ActionValue, Evaluation
 
 __all__ = [
+    "CLEAR_Z",
     "DEFAULT_BUDGET_MS",
     "DEFAULT_SAMPLES",
     "Graded",
@@ -45,11 +46,16 @@ __all__ = [
     "stakes",
 ]
 
-DEFAULT_SAMPLES = 24
-"""Screening samples per decision in a review (the measure takes four times as many)."""
-DEFAULT_BUDGET_MS = 150.0
-"""At most this much time per decision (ms) in a review, unless asked otherwise: on a
-busy machine the time runs out before the samples do."""
+DEFAULT_SAMPLES = 64
+"""Screening samples per decision in a review (the measure takes four times as many);
+chosen from how often marks change between two seeds (docs/review.md, "Stable grades")."""
+DEFAULT_BUDGET_MS: float | None = None
+"""No time limit by default: a review depends on the record, its options and the seed
+alone, never on the machine's load. A limit (``--budget-ms``) is a safety net; where it
+binds, the decision says so (``capped``)."""
+CLEAR_Z = 2.0
+"""A decision is marked only when its loss is at least this many standard errors of the
+paired difference (best minus played, on the same samples): clearly real, not noise."""
 
 # Marks by the *normalized* loss of a decision (see :func:`stakes`): the win chance lost,
 # scaled to what it would be at the start of the match. How these were chosen from reviews
@@ -193,8 +199,9 @@ def evaluate_view(view: View, played: Action | None = None, *,
     if played is not None:
         keep.add(played)
     shortlist = [a for a in view.legal if a in keep]
-    return dataclasses.replace(second.evaluate_actions(view, shortlist),
-                               preferred=ranked[0].action)
+    measure = second.evaluate_actions(view, shortlist)
+    return dataclasses.replace(measure, preferred=ranked[0].action,
+                               capped=screen.capped or measure.capped)
 
 
 def _evaluate(task: tuple[int, int, View, Action]) -> Evaluation:
@@ -256,6 +263,12 @@ class Graded:
     stakes: float = 1.0
     normalized: float = 0.0
     unbiased: float = 0.0
+    loss_se: float = 0.0
+    """The standard error of ``loss`` (the paired difference's, on the measure's samples)."""
+    alternatives: tuple[ActionValue, ...] = ()
+    """The evaluated actions other than the played one, best first (the runner-ups)."""
+    capped: bool = False
+    """Whether a time limit stopped the evaluation short of its samples."""
 
 
 def grade(moment: Moment, evaluation: Evaluation,
@@ -268,6 +281,15 @@ def grade(moment: Moment, evaluation: Evaluation,
     loss = 0.0 if played.action == best.action else \
         round(max(0.0, round(best.win, 4) - round(played.win, 4)), 4)
     norm = normalize(loss, weight)
+    se = 0.0
+    if played.action != best.action:
+        if evaluation.win_samples:  # paired on the same samples
+            _, raw_se = evaluation.difference(best.action, played.action)
+        else:  # no sample rows kept: the two errors as if independent (wider)
+            raw_se = (best.win_se ** 2 + played.win_se ** 2) ** 0.5
+        se = round(raw_se, 4) if raw_se != float("inf") else 1.0
+    others = tuple(sorted((v for v in evaluation.values if v.action != played.action),
+                          key=lambda v: (-v.win, -v.points)))
     crossed = evaluation.cross_fitted_loss(moment.played)
     pref = evaluation.preferred
     if crossed is not None:
@@ -277,8 +299,11 @@ def grade(moment: Moment, evaluation: Evaluation,
                              weight)
     else:
         unbiased = norm
+    capped = evaluation.capped
     if played.action == best.action:
-        return Graded(moment, played, best, 0.0, None, None, weight, 0.0, unbiased)
-    mark = mark_for(norm)
+        return Graded(moment, played, best, 0.0, None, None, weight, 0.0, unbiased, 0.0,
+                      others, capped)
+    mark = mark_for(norm) if loss >= CLEAR_Z * se else None
     why = explain(moment.view, moment.played, played, best) if explain and loss > 0 else None
-    return Graded(moment, played, best, loss, mark, why, weight, norm, unbiased)
+    return Graded(moment, played, best, loss, mark, why, weight, norm, unbiased, se, others,
+                  capped)

@@ -1,13 +1,18 @@
-"""A finished review: per-seat summaries (error rate, marks, rating, luck), the §7 JSON
-(docs/review.md) and the readable text.
+"""A finished review: per-seat summaries (error rate, marks, rating, skill and luck), the
+JSON ``ginrummy review --json`` prints (docs/review.md) and the readable text.
 
-Luck (as backgammon programs report it) is measured from each seat's own view: the deal
-moves the seat's match-winning chance from the match-equity table's value before the
-hand (:mod:`ginrummy.equity`) to the evaluator's value at its first decision, and each
-card it draws from the stock moves it from the value of drawing to the value of the best
-play with the card in hand. The luck-adjusted result is the result minus the seat's luck
-plus the opponent's: what the match would have scored had both players been dealt
-average cards.
+Skill and luck add up, in one unit (the chance to win the match): for each seat,
+
+    result = expected at the start + skill + luck
+
+where *expected at the start* is the match-equity table's chance before the first deal
+(:mod:`ginrummy.equity`), *skill* is the win chance the opponent's graded decisions gave
+away minus what the seat's own gave away (each loss measured from the deciding seat's
+own view, R11), and *luck* is the rest: the deals, the draws, and what neither seat could
+see. The two seats' skills and lucks are each other's negatives, so the luck-adjusted
+results (expected at the start + skill) add up to 1, as the results do. With one seat
+reviewed, or some hands only, the opponent's errors are not measured: the figures are
+the seat's own errors and "luck and the opponent's errors" together.
 """
 
 from __future__ import annotations
@@ -18,10 +23,10 @@ from typing import Any
 
 from ..cards import Card
 from ..equity import win_chance
-from ..hand import DRAW_STOCK, Action
+from ..hand import Action
 from ..match import Match
 from ..record import RecordError
-from .grade import SYMBOLS, Graded
+from .grade import CLEAR_Z, SYMBOLS, Graded
 
 __all__ = [
     "PLAYS_LIKE",
@@ -58,6 +63,10 @@ PLAYS_LIKE: dict[str, str | None] = {
     "Awful": "random",
 }
 """The bot whose review falls in each rating's band (None: more accurate than any)."""
+
+
+ALTERNATIVES = 2
+"""Runner-up actions listed with each decision (with their win chance and margin)."""
 
 
 def rating_for(error_rate: float) -> str:
@@ -159,26 +168,39 @@ class Review:
         """The seat's graded decisions, in record order."""
         return [g for g in self.graded if g.moment.seat == seat]
 
-    # ------------------------------------------------------------------ luck
+    # ------------------------------------------------------------------ skill and luck
+
+    def errors(self, seat: int) -> float:
+        """The win chance ``seat``'s reviewed decisions gave away (the sum of its losses)."""
+        return sum(g.loss for g in self.of_seat(seat))
+
+    def expected(self, seat: int) -> float | None:
+        """``seat``'s chance to win the match before its first deal (the match-equity
+        table's, R10), or None without a match."""
+        m = self.match
+        if m is None:
+            return None
+        return win_chance((0, 0), seat, m.first_dealer, m.options)
+
+    def accounting(self, seat: int) -> dict[str, float] | None:
+        """``{"expected", "skill", "luck", "result"}`` for ``seat``, adding up exactly:
+        result = expected + skill + luck (module docstring), or None when the seat was
+        not reviewed. ``skill`` counts the opponent's errors only when :attr:`complete`."""
+        result = self.result(seat)
+        expected = self.expected(seat)
+        if result is None or expected is None or seat not in self.seats:
+            return None
+        skill = -self.errors(seat)
+        if self.complete:
+            skill += self.errors(1 - seat)
+        expected, skill, result = round(expected, 4), round(skill, 4), round(result, 4)
+        return {"expected": expected, "skill": skill,
+                "luck": round(result - expected - skill, 4), "result": result}
 
     def luck(self, seat: int) -> float:
-        """How much the deals and stock draws moved ``seat``'s win chance, by its own view
-        (finished hands only)."""
-        if self.match is None or seat not in self.seats:
-            return 0.0
-        m = self.match
-        total = 0.0
-        for i in self.hands:
-            hand = m.hands[i]
-            gs = [g for g in self.graded if g.moment.hand == i and g.moment.seat == seat]
-            if hand.result is None or not gs:
-                continue
-            before = win_chance(hand.scores, seat, hand.dealer, m.options)
-            total += gs[0].best.win - before
-            for a, b in zip(gs, gs[1:], strict=False):
-                if a.moment.played == DRAW_STOCK and b.moment.action == a.moment.action + 1:
-                    total += b.best.win - a.played.win
-        return total
+        """``seat``'s luck (see :meth:`accounting`); 0.0 when it was not reviewed."""
+        acc = self.accounting(seat)
+        return 0.0 if acc is None else acc["luck"]
 
     def result(self, seat: int) -> float | None:
         """1 won, 0 lost, 0.5 tied; for an unfinished match the table's chance now."""
@@ -198,21 +220,22 @@ class Review:
     # ------------------------------------------------------------------ summaries
 
     def seat_summary(self, seat: int) -> dict[str, Any]:
-        """The §7 ``seats`` entry, plus the normalized and cross-fitted error rates (the
-        rating goes by the former), the bot that plays alike, luck, result and luck-adjusted
-        result."""
+        """The ``seats`` entry (docs/review.md): the totals, the normalized and
+        cross-fitted error rates (the rating goes by the former), the bot that plays alike,
+        and the accounting: expected at the start + skill + luck = result; the
+        luck-adjusted result is expected + skill (both seats reviewed, every hand)."""
         gs = self.of_seat(seat)
-        reviewed = seat in self.seats and self.match is not None
-        luck = round(self.luck(seat), 4) if reviewed else None
-        result = self.result(seat) if reviewed else None
-        adjusted = None
-        if self.complete and result is not None:
-            adjusted = round(result - self.luck(seat) + self.luck(1 - seat), 4)
+        acc = self.accounting(seat)
         return {
             **seat_totals([(g.loss, g.normalized, g.mark, g.unbiased) for g in gs]),
-            "luck": luck,
-            "result": None if result is None else round(result, 4),
-            "luck_adjusted": adjusted,
+            "errors": round(self.errors(seat), 4) if acc is not None else None,
+            "expected": None if acc is None else acc["expected"],
+            "skill": None if acc is None else acc["skill"],
+            "luck": None if acc is None else acc["luck"],
+            "result": None if acc is None else acc["result"],
+            "luck_adjusted": round(acc["expected"] + acc["skill"], 4)
+            if acc is not None and self.complete else None,
+            "capped": sum(1 for g in gs if g.capped),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -231,11 +254,17 @@ class Review:
                     "equity": {"played": round(g.played.win, 4),
                                "best": round(g.best.win, 4)},
                     "loss": g.loss,
+                    "loss_se": g.loss_se,
                     "loss_normalized": g.normalized,
                     "loss_unbiased": g.unbiased,
                     "stakes": g.stakes,
                     "mark": g.mark,
                     "why": g.why,
+                    "alternatives": [
+                        {"action": action_json(v.action), "equity": round(v.win, 4),
+                         "margin": round(v.win - g.played.win, 4)}
+                        for v in g.alternatives[:ALTERNATIVES]],
+                    "capped": g.capped,
                 })
             hands.append({"index": i, "decisions": ds})
         out: dict[str, Any] = {
@@ -278,21 +307,7 @@ class Review:
             for g in gs:
                 if not all_decisions and g.mark is None:
                     continue
-                mark = SYMBOLS.get(g.mark or "", "")
-                head = (f"  {g.moment.action + 1:>3}. {self.name(g.moment.seat)}: "
-                        f"{action_words(g.moment.played)} {mark}")
-                if g.loss == 0:
-                    lines.append(f"{head} (best, {g.best.win:.1%})" if g.played.action ==
-                                 g.best.action else f"{head} (as good as the best, "
-                                 f"{g.best.win:.1%})")
-                    continue
-                at_stake = ("" if abs(g.stakes - 1) < 0.25 else
-                            f"; {100 * g.normalized:.1f}% at a first hand's stakes")
-                lines.append(f"{head} loses {100 * g.loss:.1f}% win chance "
-                             f"({g.played.win:.1%} where {action_words(g.best.action)} "
-                             f"has {g.best.win:.1%}{at_stake})")
-                if g.why:
-                    lines.append(f"       why: {g.why}")
+                lines += _decision_lines(g, self.name(g.moment.seat))
             r = hand.result
             if r is None:
                 lines.append("  (unfinished)")
@@ -304,8 +319,8 @@ class Review:
         lines.append("")
         lines.append("Summary")
         head = (f"  {'player':<22}{'decisions':>10}{'error rate':>12}{'?!':>5}{'?':>4}"
-                f"{'??':>4}  {'rating (plays like)':<40}{'luck':>8}{'result':>8}"
-                f"{'adjusted':>10}")
+                f"{'??':>4}  {'rating (plays like)':<34}{'start':>7}{'skill':>8}"
+                f"{'luck':>8}{'result':>8}")
         lines.append(head)
         for s in self.seats:
             d = self.seat_summary(s)
@@ -313,19 +328,67 @@ class Review:
                 f"  {self.name(s):<22}{d['decisions']:>10}"
                 f"{100 * d['error_rate_normalized']:>11.2f}%"
                 f"{d['inaccuracies']:>5}{d['mistakes']:>4}{d['blunders']:>4}  "
-                f"{_rating_words(d['rating'], d['plays_like']):<40}"
-                f"{'-' if d['luck'] is None else format(d['luck'], '+.0%'):>8}"
-                f"{'-' if d['result'] is None else format(d['result'], '.0%'):>8}"
-                f"{'-' if d['luck_adjusted'] is None else format(d['luck_adjusted'], '.0%'):>10}")
+                f"{_rating_words(d['rating'], d['plays_like']):<34}"
+                f"{_pct(d['expected']):>7}{_pct(d['skill'], True):>8}"
+                f"{_pct(d['luck'], True):>8}{_pct(d['result']):>8}")
         lines.append("")
         lines.append("Error rate: win chance lost per decision, each loss scaled to the stakes of "
-                     "a match's first hand (the losses shown above, averaged; the rating goes "
-                     "by it). Marks: "
-                     "?! inaccuracy, ? mistake, ?? blunder. Luck: win chance gained from the "
-                     "deal and stock draws.")
+                     "a match's first hand (the rating goes by it). Marks: ?! inaccuracy, "
+                     "? mistake, ?? blunder, given only where the loss is clearly more than "
+                     "the estimate's noise (the figure after ±). Start + skill + luck = "
+                     "result, in chances to win the match: skill is what the opponent's "
+                     "errors gave minus what the player's own cost"
+                     + ("" if self.complete else " (here the player's own only: the "
+                        "opponent's errors count as luck)")
+                     + "; luck is the rest (the cards).")
+        capped = sum(1 for g in self.graded if g.capped)
+        if capped:
+            lines.append(f"The time limit stopped {capped} evaluation"
+                         f"{'' if capped == 1 else 's'} short of its samples: those grades "
+                         "depend on the machine's speed (run without --budget-ms for grades "
+                         "that depend on the record alone).")
         if self.error is not None:
             lines.append(f"The record is invalid from there on: {self.error.message}")
         return "\n".join(lines)
+
+
+def _pct(value: float | None, sign: bool = False) -> str:
+    """``53%`` / ``+3%`` or ``-``."""
+    return "-" if value is None else format(value, "+.0%" if sign else ".0%")
+
+
+def _stakes_words(g: Graded) -> str:
+    """How the score changes what a loss counts for, in a player's words."""
+    if abs(g.stakes - 1) < 0.25 or not g.loss:
+        return ""
+    if g.stakes < 1:
+        return (f"; with the match this far decided, graded as {100 * g.normalized:.1f}% of "
+                "a first hand's stakes")
+    return f"; this hand weighs more than a first hand, graded as {100 * g.normalized:.1f}%"
+
+
+def _decision_lines(g: Graded, who: str) -> list[str]:
+    """One graded decision as text: the move, its mark, the loss with its noise, the
+    better moves with their win chances, and why."""
+    mark = SYMBOLS.get(g.mark or "", "")
+    head = f"  {g.moment.action + 1:>3}. {who}: {action_words(g.moment.played)} {mark}"
+    if g.capped:
+        head += " [time limit]"
+    if g.loss == 0:
+        best = g.played.action == g.best.action
+        return [f"{head} ({'best' if best else 'as good as the best'}, {g.best.win:.1%})"]
+    noise = "" if g.mark else ", within the noise: no mark" \
+        if g.loss < CLEAR_Z * g.loss_se else ""
+    lines = [f"{head} loses {100 * g.loss:.1f}% ± {100 * g.loss_se:.1f}% win chance "
+             f"({g.played.win:.1%}{noise}{_stakes_words(g)})"]
+    better = [v for v in g.alternatives if v.win > g.played.win][:ALTERNATIVES]
+    if better:
+        lines.append("       better: " + "; ".join(
+            f"{action_words(v.action)} {v.win:.1%} (+{100 * (v.win - g.played.win):.1f})"
+            for v in better))
+    if g.why:
+        lines.append(f"       why: {g.why}")
+    return lines
 
 
 def pick(items: Sequence[int], allowed: Sequence[int]) -> tuple[int, ...]:

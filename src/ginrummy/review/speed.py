@@ -33,8 +33,10 @@ def review_speed(decisions: int = 40, seed: int = 2026) -> dict[str, Any]:
 
 def format_speed(r: dict[str, Any]) -> str:
     """The bench block's text."""
-    return (f"Review, default settings ({r['samples']} screening samples, at most "
-            f"{r['budget_ms']:g} ms per decision), one process:\n"
+    limit = "no time limit" if r["budget_ms"] is None else \
+        f"at most {r['budget_ms']:g} ms per decision"
+    return (f"Review, default settings ({r['samples']} screening samples, {limit}), "
+            "one process:\n"
             f"  {r['decisions']} decisions of a strong-vs-strong match in {r['seconds']} s: "
             f"{r['decisions_per_s']} decisions/s "
             f"({r['mean_measure_samples']} measuring samples each on average)")

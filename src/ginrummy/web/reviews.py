@@ -54,7 +54,8 @@ from sqlalchemy.exc import IntegrityError
 from ..hand import Hand
 from ..match import Match
 from ..review import review_match
-from ..review.grade import moments
+from ..review.grade import DEFAULT_SAMPLES, moments
+from ..review.hints import HINT_SAMPLES
 from ..review.report import Review, action_json, action_words, seat_totals
 
 __all__ = [
@@ -105,13 +106,16 @@ class ReviewSettings:
     """How much work a review and a hint get, and when a running job counts as dead.
 
     Read from the environment by :meth:`from_env` (``GINRUMMY_REVIEW_BUDGET_MS``,
-    ``GINRUMMY_REVIEW_SAMPLES``, ``GINRUMMY_HINT_BUDGET_MS``, ``GINRUMMY_REVIEW_WORKERS``,
-    ``GINRUMMY_REVIEW_STALE_S``) so a deployment or a test can make them cheaper.
+    ``GINRUMMY_REVIEW_SAMPLES``, ``GINRUMMY_HINT_SAMPLES``, ``GINRUMMY_REVIEW_WORKERS``,
+    ``GINRUMMY_REVIEW_STALE_S``) so a deployment or a test can make them cheaper. Grades
+    and hints go by sample counts, so they depend on the record alone; the review's time
+    limit per decision is only a safety net for a server under load, and a grade it cut
+    short says so (``capped``).
     """
 
-    budget_ms: float | None = 150.0
-    samples: int | None = 24
-    hint_budget_ms: float = 400.0
+    budget_ms: float | None = 5000.0
+    samples: int | None = DEFAULT_SAMPLES
+    hint_samples: int = HINT_SAMPLES
     workers: int = 1
     stale_seconds: float = 60.0
 
@@ -142,7 +146,7 @@ class ReviewSettings:
         return cls(
             budget_ms=num("GINRUMMY_REVIEW_BUDGET_MS", d.budget_ms),
             samples=None if samples is None else int(samples),
-            hint_budget_ms=num("GINRUMMY_HINT_BUDGET_MS", d.hint_budget_ms) or d.hint_budget_ms,
+            hint_samples=int(num("GINRUMMY_HINT_SAMPLES", d.hint_samples) or d.hint_samples),
             workers=int(num("GINRUMMY_REVIEW_WORKERS", d.workers) or 1),
             stale_seconds=num("GINRUMMY_REVIEW_STALE_S", d.stale_seconds) or d.stale_seconds,
         )
@@ -461,12 +465,13 @@ def review_frames(match: Match, scope: Scope, viewer: int) -> list[dict[str, Any
 # ---------------------------------------------------------------------------- hints
 
 
-def hint_once(view: Any, budget_ms: float, seed: int) -> dict[str, Any]:
+def hint_once(view: Any, samples: int, seed: int) -> dict[str, Any]:
     """The evaluator's suggestion at ``view`` (a seat's view only, R11; run in a worker):
-    the best action, its win chance, the runner-up, and the sentence the page shows."""
+    the best action, its win chance, the runner-up, and the sentence the page shows; the
+    same position and seed always give the same hint (a sample budget, no clock)."""
     from ..review.hints import best_two
 
-    best, second = best_two(view, budget_ms, seed)
+    best, second = best_two(view, samples, seed)
     text = f"Suggestion: {action_words(best.action)} ({best.win:.0%} to win the match"
     if second is not None:
         text += f"; next best {action_words(second.action)}, {second.win:.0%}"

@@ -221,7 +221,7 @@ class ReviewService:
         self.hints_waiting += 1
         try:
             got = await asyncio.get_running_loop().run_in_executor(
-                self._hint_pool, hint_once, view, self.settings.hint_budget_ms, seed)
+                self._hint_pool, hint_once, view, self.settings.hint_samples, seed)
         except Exception as e:  # noqa: BLE001 - the coach failed: say so, never a traceback
             log.exception("hint for %s failed", t.id)
             if isinstance(e, BrokenProcessPool):
