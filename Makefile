@@ -12,6 +12,8 @@ $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[web,dev,fast]'
+	# compile the hand kernel once now (numba caches it on disk), not at the first move
+	$(BIN)/python -c "import ginrummy.kernel as k; print('hand kernel:', k.name())"
 	touch $(STAMP)
 
 run: $(STAMP)

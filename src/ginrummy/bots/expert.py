@@ -23,6 +23,7 @@ from ..actions import HandEnd
 from ..cards import Card, iter_mask
 from ..evaluator import Evaluation, Evaluator
 from ..evaluator.belief import BeliefParams
+from ..evaluator.opponent import OpponentModel
 from ..hand import Action, Phase, View
 from ..kernel.spec import KNOCK_TURNS, PATIENT
 from ..knowledge import Knowledge
@@ -60,7 +61,7 @@ class ExpertBot(StrongBot):
                  knocks: bool = False, add_knocks: bool = True, quick: float = 0.75,
                  adapt: float = 2.0, kernel: str | None = None, race: bool = False,
                  first: int = 32, drop_z: float = 2.0, club: float = 0.0,
-                 style: int = PATIENT) -> None:
+                 style: int = PATIENT, posterior: bool = False) -> None:
         super().__init__(seed)
         self.evaluator = Evaluator(samples=samples, budget_ms=budget_ms,
                                    seed=0 if seed is None else seed, quick=quick,
@@ -68,6 +69,8 @@ class ExpertBot(StrongBot):
                                    style=style)
         self.quick = quick
         self.club = club
+        self.posterior = posterior
+        self.model = OpponentModel(prior=(quick, club, max(0.0, 1.0 - quick - club)))
         self.adapt = adapt
         self.seen_quick = 0
         self.seen_patient = 0
@@ -162,7 +165,9 @@ class ExpertBot(StrongBot):
     def new_match(self, seat: int) -> None:
         """A new opponent, perhaps: forget what the last one showed."""
         self.seen_quick = self.seen_patient = 0
+        self.model.reset()
         self.evaluator.quick = self.quick
+        self.evaluator.club = self.club
 
     def hand_over(self, view: View, result: HandResult | None = None) -> None:
         """Learn the opponent's knocking habit from what the hand showed (R11): a knock
@@ -174,6 +179,11 @@ class ExpertBot(StrongBot):
         observations."""
         res = result if result is not None else view.result
         if self.adapt <= 0 or res is None:
+            return
+        if self.posterior:  # the shared opponent model (evaluator.opponent)
+            self.model.hand_over(view, res)
+            quick, club, _ = self.model.shares()
+            self.evaluator.quick, self.evaluator.club = quick, club
             return
         opp = 1 - view.seat
         turns = sum(1 for op in view.history
