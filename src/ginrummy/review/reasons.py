@@ -18,23 +18,27 @@ chance over the runner-up, or that the evaluator overruled the bot's first choic
 
 >>> from ginrummy import Action, Deal, Hand
 >>> hand = Hand(Deal.build("7C 8C 2D 4D 6D 9H JH KS QS 3H",
-...                        "AS 3S 5S 7S 9S JS 2H 4H 6H 8H", "9C"), dealer=0)
->>> reason(hand.view(1), Action.parse("take"))
-'it makes the 7-8-9 of clubs, deadwood down from 63 to 45'
->>> hand.play(Action.parse("take"))
->>> reason(hand.view(1), Action.parse("discard KS"))
-'2 outs and 35 deadwood left, the least deadwood it can leave'
+...                        "AS 3S 5S 7S 9S JS 2H 4H 6H 8H", "9C"), dealer=1)
+>>> reason(hand.view(0), Action.parse("draw discard"))
+'it makes the 7-8-9 of clubs, deadwood down from 69 to 44'
+>>> _ = hand.play(Action.parse("draw discard"))
+>>> reason(hand.view(0), Action.parse("discard KS"))
+'7 outs and 44 deadwood left (the least possible)'
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..cards import SUIT_NAMES, Card, from_mask, iter_mask
+from ..bots.base import takes_back
+from ..bots.marjj import related
+from ..bots.strong import draw_outlook, meld_chance
+from ..cards import SUIT_NAMES, Card, from_mask
 from ..evaluator.evaluation import Evaluation
 from ..hand import Action, View
+from ..kernel.reference import completers
 from ..knowledge import Knowledge, in_some_meld
-from ..melds import arrange, deadwood_by_discard_mask, deadwood_mask
+from ..melds import arrange, arrangements_mask, deadwood_by_discard_mask, deadwood_mask
 from .explain import meld_words, melds_broken, undercut_chance
 
 __all__ = ["outs", "reason"]
@@ -46,13 +50,14 @@ CardWords = Callable[[Card], str]
 
 def outs(hand: int, unseen: int) -> int:
     """How many cards of ``unseen`` would make a meld (R2) with two cards of ``hand``
-    (card masks): the hand's live outs.
+    (card masks): the hand's live outs, counted as the review's
+    :func:`~ginrummy.review.explain.live_outs` counts them for a discard.
 
     >>> from ginrummy.cards import to_mask, parse_cards
     >>> outs(to_mask(parse_cards("7H 8H KS")), to_mask(parse_cards("6H 9H TH KD 2C")))
     2
     """
-    return sum(1 for u in iter_mask(unseen) if in_some_meld(hand | 1 << u, u))
+    return (completers(hand) & unseen).bit_count()
 
 
 def reason(view: View, action: Action, evaluation: Evaluation | None = None, *,
@@ -70,13 +75,13 @@ def reason(view: View, action: Action, evaluation: Evaluation | None = None, *,
     if action.act == "discard":
         assert action.card is not None
         if action.knock:
-            text = _knock_why(view, k, action.card, card)
+            text = _knock_why(view, k, action.card)
         else:
             text = _discard_why(view, k, action.card, ev, first_choice, card)
     else:
         text = _draw_why(view, k, action, card)
     if ev is not None:
-        text += "; " + _evaluator_words(view, ev, action, first_choice, card)
+        text += "; " + _evaluator_words(view, k, ev, action, first_choice, card)
     return text
 
 
@@ -88,7 +93,7 @@ def _draw_why(view: View, k: Knowledge, action: Action, card: CardWords) -> str:
     if k.top is None:
         return "the discard pile is empty"
     top = Card.from_index(k.top)
-    kind, meld, now, after = _top_effect(k, card)
+    kind, meld, now, after = _top_effect(k)
     change = _change(now, after)
     if action.act == "draw" and action.source == "discard":
         if kind == "gin":
@@ -97,28 +102,38 @@ def _draw_why(view: View, k: Knowledge, action: Action, card: CardWords) -> str:
             return f"it makes {meld}, {change}"
         if kind == "lower":
             return f"it makes no meld but brings the {change}"
+        if kind == "steal":
+            return f"it makes a meld only by breaking another; {change}"
         if kind == "partial":
-            return f"it makes no meld, only {meld}; {change}"
+            return f"it makes no meld, only {meld}; {change}" if meld \
+                else f"it makes no meld; {change}"
         return f"it goes with no card held; {change}"
     if kind == "none":
         return f"the {card(top)} helps nothing"
     if kind == "partial":
         return f"the {card(top)} makes no meld and lowers no deadwood"
+    if kind == "steal" and after >= now:
+        return f"the {card(top)} makes a meld only by breaking another and lowers no deadwood"
     if kind == "gin":
         words = f"the {card(top)} would give gin"
     elif kind == "meld":
         words = f"the {card(top)} would make {meld}, {change}"
+    elif kind == "steal":
+        words = f"the {card(top)} would make a meld only by breaking another, {change}"
     else:
         words = f"the {card(top)} would make no meld but bring the {change}"
-    if _takes_back(view):
+    if takes_back(view):
         return words + ", but it threw that card itself"
     return words
 
 
-def _top_effect(k: Knowledge, card: CardWords) -> tuple[str, str, int, int]:
-    """What the face-up card does for the hand: ``gin``, a ``meld`` (named), a ``lower``
-    deadwood with no meld, only a ``partial`` meld (named), or ``none``; and the deadwood
-    now and after the best discard other than that card (R5)."""
+def _top_effect(k: Knowledge) -> tuple[str, str, int, int]:
+    """What the face-up card does for the hand: ``gin``; a ``meld`` (named) in a
+    least-deadwood arrangement (R2) of the hand with it; a meld only in a worse one
+    (``steal``: it breaks another); a ``lower`` deadwood with no meld possible; only a
+    ``partial`` meld (named if with a loose card: it may go only with melded cards); or
+    ``none`` (no card held shares a meld with it). Then the deadwood now and after the
+    best discard other than that card (R5)."""
     assert k.top is not None
     top = Card.from_index(k.top)
     with_top = k.mine | top.mask
@@ -126,14 +141,19 @@ def _top_effect(k: Knowledge, card: CardWords) -> tuple[str, str, int, int]:
     after = min(v for i, v in deadwood_by_discard_mask(with_top).items() if i != k.top)
     if after == 0:
         return "gin", "", now, after
-    for meld in arrange(from_mask(with_top)).melds:
-        if top in meld:
-            return "meld", meld_words(meld), now, after
+    for arrangement in arrangements_mask(with_top):
+        for meld in arrangement.melds:
+            if top in meld:
+                return "meld", meld_words(meld), now, after
+    if in_some_meld(with_top, top.index):
+        return "steal", "", now, after
     if after < now:
         return "lower", "", now, after
     group = _partial(k, with_top, top)
     if group is not None:
         return "partial", group[0], now, after
+    if any(_related(top, c) for c in from_mask(k.mine)):
+        return "partial", "", now, after
     return "none", "", now, after
 
 
@@ -146,19 +166,14 @@ def _change(now: int, after: int) -> str:
     return f"deadwood stays {now}"
 
 
-def _takes_back(view: View) -> bool:
-    from ..bots.base import takes_back
-
-    return takes_back(view)
-
-
 # ---------------------------------------------------------------------------- discards
 
 
 def _discard_why(view: View, k: Knowledge, thrown: Card, ev: Evaluation | None,
                  first: Action | None, card: CardWords) -> str:
-    """A plain discard: what it keeps (outs, deadwood) against the runner-up; or, where it
-    could knock, that it plays on and what a knock would risk."""
+    """A plain discard: what it keeps (outs, deadwood), against the move compared (the
+    evaluator names that one itself); or, where it could knock, that it plays on and
+    what a knock would risk."""
     table = deadwood_by_discard_mask(k.mine)
     plain = [a.card for a in view.legal if a.act == "discard" and not a.knock and a.card]
     least = min(table[c.index] for c in plain)
@@ -174,32 +189,30 @@ def _discard_why(view: View, k: Knowledge, thrown: Card, ev: Evaluation | None,
     alt = _alternative(k, thrown, plain, table, ev, first)
     facts = f"{_n(n, 'out')} and {d} deadwood left"
     if d == least:
-        facts += ", the least deadwood it can leave"
+        facts += " (the least possible)"
     broken = melds_broken(from_mask(k.mine), thrown)
     if alt is None:
-        return f"{broken}: {facts}" if broken else facts
+        return f"{broken}, {facts}" if broken else facts
     other = k.mine & ~alt.mask
     n_alt, d_alt = outs(other, k.unseen), table[alt.index]
     keeps = _keeps(k, kept, alt) if n > n_alt else None  # alt's group gives the outs
-    parts = [f"{broken}: {facts}" if broken else f"keeps {keeps}: {facts}" if keeps
-             else facts]
-    words = f"throwing {card(alt)} would leave {d_alt} deadwood and {_n(n_alt, 'out')}"
+    text = f"{broken}, {facts}" if broken else f"keeps {keeps}, {facts}" if keeps else facts
+    if ev is not None:
+        return text  # the evaluator's words name the move compared, with its figures
+    words = f"throwing {card(alt)} would leave {_n(n_alt, 'out')} and {d_alt} deadwood"
     took = [t for t in from_mask(k.opp_known) if _related(t, alt)]
     if took:
         words += f" and could help the opponent, who took {_and(card(t) for t in took)}"
     elif n <= n_alt and d >= d_alt:  # neither outs nor deadwood: the next draw, or safety
         words += _next_draw_or_safety(k, thrown, alt, kept, other, card)
-    parts.append(words)
-    return "; ".join(parts)
+    return f"{text}; {words}"
 
 
 def _next_draw_or_safety(k: Knowledge, thrown: Card, alt: Card, kept: int, other: int,
                          card: CardWords) -> str:
-    """Where outs and deadwood do not favour ``thrown`` over ``alt``: a lower deadwood
-    expected after the next draw (each unseen card equally likely), or a smaller chance
-    that the opponent holds two cards making a meld with the card thrown."""
-    from ..bots.strong import draw_outlook, meld_chance
-
+    """Where outs and deadwood do not favour ``thrown`` over ``alt``: a higher deadwood
+    expected after the next draw with ``alt`` thrown (each unseen card equally likely),
+    or a larger chance that the opponent holds two cards making a meld with ``alt``."""
     e, _ = draw_outlook(kept, k.unseen)
     e_alt, _ = draw_outlook(other, k.unseen)
     if round(e, 1) < round(e_alt, 1):
@@ -266,26 +279,27 @@ def _partial(k: Knowledge, hand: int, c: Card) -> tuple[str, int] | None:
 
 def _related(a: Card, b: Card) -> bool:
     """Whether two cards can share a meld (R2): same rank, or one suit within two ranks."""
-    return a.rank_index == b.rank_index or (
-        a.suit == b.suit and 0 < abs(a.rank_index - b.rank_index) <= 2)
+    return related(a.index, b.index)
 
 
 # ---------------------------------------------------------------------------- knocks
 
 
-def _knock_why(view: View, k: Knowledge, thrown: Card, card: CardWords) -> str:
+def _knock_why(view: View, k: Knowledge, thrown: Card) -> str:
     """A knock (R6): the deadwood and how likely an undercut is; gin needs no more."""
     left = deadwood_by_discard_mask(k.mine)[thrown.index]
     if left == 0:
         return "the ten cards left all meld"
-    return f"{left} deadwood, and {_undercut_words(view, thrown)}"
+    return f"with {left} deadwood, {_undercut_words(view, thrown)}"
 
 
 def _undercut_words(view: View, thrown: Card) -> str:
     """``an undercut is about 8% likely`` for knocking with ``thrown``."""
     chance = undercut_chance(view, thrown)
-    if chance < 0.01:
+    if chance < 0.005:
         return "an undercut is very unlikely"
+    if chance > 0.995:
+        return "an undercut is all but certain"
     return f"an undercut is about {chance:.0%} likely"
 
 
@@ -298,26 +312,28 @@ def _rated(ev: Evaluation, action: Action) -> bool:
             and bool(ev.win_samples))
 
 
-def _evaluator_words(view: View, ev: Evaluation, action: Action, first: Action | None,
-                     card: CardWords) -> str:
-    """What the evaluator's figures say: an overruled first choice, or the margin over
-    the runner-up in match-winning chance (paired, on the same sampled deals)."""
+def _evaluator_words(view: View, k: Knowledge, ev: Evaluation, action: Action,
+                     first: Action | None, card: CardWords) -> str:
+    """What the evaluator's figures say, in match wins (match-winning chance, paired on
+    the same sampled deals): the gain over the bot's first choice where it overruled
+    that, else the margin over the runner-up, "too close to call" within two standard
+    errors."""
     if first is not None and first != action and _rated(ev, first):
         gain, _ = ev.difference(action, first)
-        return (f"the evaluator overruled its first choice, {_name(view, first, card)}: "
-                f"{_pct(gain)} more match wins")
+        return (f"the evaluator gives it {_pct(gain)} more match wins than its first "
+                f"choice, {_name(view, k, first, card)}")
     runner = max((v for v in ev.values if v.action != action), key=lambda v: (v.win, v.points))
-    name = _name(view, runner.action, card)
+    name = _name(view, k, runner.action, card)
     gain, se = ev.difference(action, runner.action)
-    if abs(gain) <= 2 * se:
-        return f"the evaluator finds {name} about as good ({_signed(gain)} match wins)"
-    if gain > 0:
-        return f"the evaluator gives it {_pct(gain)} more match wins than {name}"
-    return f"the evaluator gives {name} {_pct(-gain)} more match wins"
+    close = ", too close to call" if abs(gain) <= 2 * se else ""
+    if gain >= 0:
+        return f"the evaluator gives it {_pct(gain)} more match wins than {name}{close}"
+    return f"by the evaluator, {name} wins the match {_pct(-gain)} more often{close}"
 
 
-def _name(view: View, a: Action, card: CardWords) -> str:
-    """A move as a phrase: ``the stock``, ``taking 9♣``, ``throwing 8♥ and knocking``."""
+def _name(view: View, k: Knowledge, a: Action, card: CardWords) -> str:
+    """A move as a phrase: ``the stock``, ``taking 9♣``, ``throwing 8♥ (4 outs, 21
+    deadwood)``, ``throwing 5♠ to knock with 6``."""
     if a.act == "pass":
         return "passing"
     if a.act == "draw":
@@ -325,18 +341,17 @@ def _name(view: View, a: Action, card: CardWords) -> str:
             return "the stock"
         return f"taking {card(view.discards[-1])}"
     assert a.card is not None
-    return f"throwing {card(a.card)}" + (" and knocking" if a.knock else "")
+    left = deadwood_by_discard_mask(k.mine)[a.card.index]
+    if a.knock:
+        return f"throwing {card(a.card)} " + ("for gin" if left == 0 else f"to knock with {left}")
+    kept = k.mine & ~a.card.mask
+    return f"throwing {card(a.card)} ({_n(outs(kept, k.unseen), 'out')}, {left} deadwood)"
 
 
 def _pct(x: float) -> str:
     """A difference in match-winning chance in percent, e.g. ``1.2%``."""
     p = abs(x) * 100
     return "under 0.1%" if p < 0.05 else f"{p:.1f}%"
-
-
-def _signed(x: float) -> str:
-    """``+1.2%`` / ``-0.4%`` / ``+0.0%``."""
-    return f"{x * 100:+.1f}%"
 
 
 # ---------------------------------------------------------------------------- words
