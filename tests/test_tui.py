@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from ginrummy.bots import make_bot
 from ginrummy.cards import Card
 from ginrummy.cli import main as cli_main
-from ginrummy.hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Deal, Phase
+from ginrummy.hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Deal, Hand, Phase, View
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_by_discard_mask
 from ginrummy.tui import Table, main, parse_command
@@ -314,6 +315,134 @@ def test_a_hand_the_bot_ends_before_the_player_moves_is_told_in_order() -> None:
     table.play()
     start = out.index("--- Hand 1: You deal; the up-card is 5♣. ---")
     assert out[start + 1:start + 5] == [
-        "Strong takes 5♣ from the discard pile.", "Strong discards 5♥ and goes gin!", "",
-        "Showdown:"]
+        "Strong takes 5♣ from the discard pile: it gives gin.",
+        "Strong discards 5♥ and goes gin: the ten cards left all meld!", "", "Showdown:"]
     assert match.hands[0].result is not None and match.hands[0].result.result == "gin"
+
+
+# ---------------------------------------------------------------- the computer explained
+
+
+def test_each_computer_move_comes_with_its_reason_and_no_reasons_turns_them_off() -> None:
+    """The reason follows the move's own words, and is the one
+    :func:`ginrummy.review.reasons.reason` gives from the computer's view (R11)."""
+    from ginrummy.review.reasons import reason
+
+    deal = Deal.build("AH 2H 3H 6D 7D 8S TC JC QD KD", "2C 3C 4C 9D 9H 9S JS QS KS 5H", "5C")
+    hand = Hand(deal, dealer=0)
+    expected = reason(hand.view(1), DRAW_DISCARD, card=lambda c: c.symbol)
+    assert expected == "it gives gin"
+    out: list[str] = []
+    Table(Match(seed=1, first_dealer=0, deals=[deal]), make_bot("strong", 0), "Strong", False,
+          lambda p: "quit", out.append, reasons=False).play()
+    assert "Strong takes 5♣ from the discard pile." in out
+    assert "Strong discards 5♥ and goes gin!" in out
+
+
+def test_a_random_mover_gives_no_reasons(monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out = play_piped(monkeypatch, capsys, ["pass", "pass", "stock", "quit"],
+                         ["--vs", "random", "--seed", "3"])
+    lines = [line for line in out.splitlines() if line.startswith("Random ")]
+    assert rc == 0 and lines and not any(":" in line for line in lines)
+
+
+def test_the_evaluators_figures_are_read_from_the_bot() -> None:
+    """A bot that consulted the evaluator keeps its figures in ``last`` and its first
+    choice in ``default`` (as ``expert`` does): the reason says what they say."""
+    from ginrummy.bots import Bot
+    from ginrummy.evaluator import ActionValue, Evaluation
+
+    class Weighing(Bot):
+        last: Evaluation | None = None
+        default: Action | None = None
+
+        def decide(self, view: View) -> Action:
+            if DRAW_DISCARD not in view.legal:
+                raise AssertionError("the test stops after the first move")
+            rows = {PASS: (0.5, 0.5, 0.5, 0.5), DRAW_DISCARD: (0.6, 0.62, 0.58, 0.6)}
+            self.last = Evaluation(
+                tuple(ActionValue(a, sum(r) / 4, 0, 0, 0) for a, r in rows.items()), 4,
+                tuple(rows.values()), tuple((0.0,) * 4 for _ in rows))
+            self.default = PASS
+            return DRAW_DISCARD
+
+    deal = Deal.build("AS 3S 5S 7S 9S JS 2H 4H 6H 8H", "7C 8C 2D 4D 6D 9H JH KS QS 3H", "9C")
+    out: list[str] = []
+    table = Table(Match(seed=1, first_dealer=0, deals=[deal]), Weighing(), "Weighing", False,
+                  lambda p: "quit", out.append)
+    with pytest.raises(AssertionError, match="stops"):
+        table.play()
+    table.catch_up(table.match.hand)
+    assert ("Weighing takes 9♣ from the discard pile: it makes the 7-8-9 of clubs, deadwood "
+            "down from 69 to 44; the evaluator gives it 10.0% more match wins than its first "
+            "choice, passing.") in flat(out)
+
+
+def test_play_help_documents_no_reasons(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = norm(capsys.readouterr().out)
+    assert "--no-reasons" in text and "why the computer makes each move" in text
+
+
+def _strong_player(table_ref: list[Table], seed: int) -> Callable[[str], str]:
+    """The human's seat played by ``strong-fast`` through typed commands."""
+    me = make_bot("strong-fast", seed)
+
+    def read(prompt: str) -> str:
+        v = table_ref[0].match.view(0)
+        if table_ref[0].match.hand.hand_index >= 3:
+            return "quit"
+        a = me.decide(v)
+        if a.act == "pass":
+            return "pass"
+        if a.act == "draw":
+            return "stock" if a.source == "stock" else "take"
+        return ("knock " if a.knock else "d ") + str(a.card)
+
+    return read
+
+
+SYMBOL = re.compile(r"\b([A2-9TJQK])([♣♦♥♠])")
+SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+@pytest.mark.parametrize(("bot", "seed"), [("strong", 11), ("marjj", 12), ("expert-fast", 13)])
+def test_reasons_and_held_cards_never_show_the_humans_hidden_cards(bot: str, seed: int) -> None:
+    """R11 at the table: in every line with a computer's reason, each card named is the
+    computer's, in the pile, or taken from it by the human; the "holds" line lists
+    exactly the pile cards the computer took and still holds."""
+    from ginrummy.knowledge import Knowledge
+
+    table_ref: list[Table] = []
+    checked = {"reasons": 0, "holds": 0}
+    lines: list[str] = []
+    name = bot.split("-")[0].capitalize()
+
+    def write(line: str) -> None:
+        lines.append(line)
+        hand = table_ref[0]._told[0]
+        if hand is None:
+            return
+        me, it = hand.view(0), hand.view(1)
+        took_back = set(me.opponent_took) - set(me.discards) - set(me.hand)
+        if line.startswith(f"{name} holds "):
+            shown = {Card.parse(r + SUITS[s]) for r, s in SYMBOL.findall(line)}
+            assert shown == took_back == {Card.from_index(i) for i in range(52)
+                                          if Knowledge.of(me).opp_known >> i & 1}, line
+            checked["holds"] += 1
+        elif line.startswith(f"{name} ") and ": " in line:
+            named = {Card.parse(r + SUITS[s]) for r, s in SYMBOL.findall(line)}
+            mine_known = set(it.opponent_took) - set(it.discards) - set(it.hand)
+            hidden = set(me.hand) - mine_known
+            assert not named & hidden, line
+            checked["reasons"] += 1
+
+    match = Match(seed=seed)
+    table = Table(match, make_bot(bot, seed), name, False, _strong_player(table_ref, seed),
+                  write)
+    table_ref.append(table)
+    table.play()
+    assert checked["reasons"] > 10 and checked["holds"] > 5
+    assert ("the evaluator" in flat(lines)) == (bot == "expert-fast")
