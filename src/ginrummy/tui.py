@@ -581,8 +581,8 @@ def main(argv: list[str]) -> int:
                         "(on a terminal you are asked)")
     p.add_argument("--no-reasons", action="store_false", dest="reasons",
                    help="do not say why the computer makes each move (by default each of "
-                   "its moves comes with a reason from its own view, which tells of its "
-                   "cards)")
+                   "its moves comes with a reason worked out from its own view, which names "
+                   "some of its cards; a random mover gives none)")
     p.add_argument("--budget-ms", type=float, default=None, dest="budget_ms",
                    help="a time limit per decision in ms for the end-of-match review (default "
                    "none: the review depends on the match alone; hints always do)")
