@@ -30,6 +30,7 @@ from .grade import CLEAR_Z, SYMBOLS, Graded
 
 __all__ = [
     "PLAYS_LIKE",
+    "account",
     "RATINGS",
     "Review",
     "action_json",
@@ -190,12 +191,8 @@ class Review:
         expected = self.expected(seat)
         if result is None or expected is None or seat not in self.seats:
             return None
-        skill = -self.errors(seat)
-        if self.complete:
-            skill += self.errors(1 - seat)
-        expected, skill, result = round(expected, 4), round(skill, 4), round(result, 4)
-        return {"expected": expected, "skill": skill,
-                "luck": round(result - expected - skill, 4), "result": result}
+        return account(expected, result, self.errors(seat),
+                       self.errors(1 - seat) if self.complete else None)
 
     def luck(self, seat: int) -> float:
         """``seat``'s luck (see :meth:`accounting`); 0.0 when it was not reviewed."""
@@ -350,6 +347,21 @@ class Review:
         if self.error is not None:
             lines.append(f"The record is invalid from there on: {self.error.message}")
         return "\n".join(lines)
+
+
+def account(expected: float, result: float, errors: float,
+            opponent_errors: float | None) -> dict[str, float]:
+    """Skill and luck that add up (module docstring): ``{"expected", "skill", "luck",
+    "result"}`` rounded to 4 places, with result = expected + skill + luck to those places;
+    ``opponent_errors`` None when the opponent's decisions were not reviewed.
+
+    >>> account(0.5, 1.0, 0.1, 0.04)
+    {'expected': 0.5, 'skill': -0.06, 'luck': 0.56, 'result': 1.0}
+    """
+    skill = -errors + (opponent_errors or 0.0)
+    expected, skill, result = round(expected, 4), round(skill, 4), round(result, 4)
+    return {"expected": expected, "skill": skill, "luck": round(result - expected - skill, 4),
+            "result": result}
 
 
 def _pct(value: float | None, sign: bool = False) -> str:

@@ -56,7 +56,7 @@ from ..match import Match
 from ..review import review_match
 from ..review.grade import DEFAULT_SAMPLES, moments
 from ..review.hints import HINT_SAMPLES
-from ..review.report import Review, action_json, action_words, seat_totals
+from ..review.report import Review, account, action_json, action_words, seat_totals
 
 __all__ = [
     "ReviewSettings",
@@ -374,14 +374,12 @@ def assemble(match: Match, scope: Scope, parts: dict[str, Any],
     hinted = set(hinted)
     hands = []
     by_seat: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
-    luck = {0: 0.0, 1: 0.0}
     for i in scope.hands:
         ds: list[dict[str, Any]] = []
         for s in scope.seats:
             part = parts.get(part_key(i, s))
             if part is None:
                 continue
-            luck[s] += float(part["luck"])
             for d in part["decisions"]:
                 d = dict(d, hinted=(i, d["action"]) in hinted)
                 ds.append(d)
@@ -389,14 +387,15 @@ def assemble(match: Match, scope: Scope, parts: dict[str, Any],
         ds.sort(key=lambda d: int(d["action"]))
         hands.append({"index": i, "decisions": ds})
     rev = Review(match, scope.seats, scope.hands, [])
+    errors = {s: sum(float(d["loss"]) for d in by_seat[s]) for s in (0, 1)}
     seats = []
     for s in (0, 1):
         ds = by_seat[s]
         reviewed = s in scope.seats
         result = rev.result(s) if reviewed else None
-        adjusted = None
-        if rev.complete and result is not None:
-            adjusted = round(result - luck[s] + luck[1 - s], 4)
+        expected = rev.expected(s)
+        acc = None if result is None or expected is None else account(
+            expected, result, errors[s], errors[1 - s] if rev.complete else None)
         # the same totals, rating and "plays like" as the command line (one place); a part
         # stored before losses were normalized (or before the cross-fitted figure) counts
         # what it has
@@ -407,9 +406,14 @@ def assemble(match: Match, scope: Scope, parts: dict[str, Any],
         ])
         seats.append({
             **totals,
-            "luck": round(luck[s], 4) if reviewed else None,
-            "result": None if result is None else round(result, 4),
-            "luck_adjusted": adjusted,
+            "errors": round(errors[s], 4) if reviewed else None,
+            "expected": None if acc is None else acc["expected"],
+            "skill": None if acc is None else acc["skill"],
+            "luck": None if acc is None else acc["luck"],
+            "result": None if acc is None else acc["result"],
+            "luck_adjusted": round(acc["expected"] + acc["skill"], 4)
+            if acc is not None and rev.complete else None,
+            "capped": sum(1 for d in ds if d.get("capped")),
             "hinted": sum(1 for d in ds if d["hinted"]),
         })
     return {"unit": "match", "hands": hands, "seats": seats}

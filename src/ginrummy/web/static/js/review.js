@@ -154,7 +154,6 @@ function renderSummary() {
   const rows = d.scope.seats.map((s) => {
     const x = d.review.seats[s];
     const pct = (v) => `${(100 * v).toFixed(2)}%`;
-    const signed = (v) => (v == null ? "–" : `${v >= 0 ? "+" : ""}${(100 * v).toFixed(0)}%`);
     return el("tr", { "data-testid": `summary-seat-${s}` },
       el("th", { scope: "row", text: nameOf(s) }),
       el("td", { text: String(x.decisions) }),
@@ -166,13 +165,29 @@ function renderSummary() {
       el("td", { class: "rv-sym inaccuracy", text: String(x.inaccuracies) }),
       el("td", { class: "rv-sym mistake", text: String(x.mistakes) }),
       el("td", { class: "rv-sym blunder", text: String(x.blunders) }),
-      el("td", { text: signed(x.luck), title: "Win chance gained from the deal and the stock draws" }),
       el("td", { text: String(x.hinted || 0) }),
     );
   });
-  const head = el("tr", {}, ...["", "moves", "error rate", "?!", "?", "??", "luck", "hinted"]
+  const head = el("tr", {}, ...["", "moves", "error rate", "?!", "?", "??", "hinted"]
     .map((t) => el("th", { scope: "col", text: t })));
   const table = el("table", { class: "rv-table" }, el("thead", {}, head), el("tbody", {}, ...rows));
+  // Skill and luck add up: start + skill + luck = result (docs/review.md), a table of its
+  // own so each fits a phone.
+  const signed = (v) => (v == null ? "–" : `${v >= 0 ? "+" : ""}${(100 * v).toFixed(0)}%`);
+  const whole = (v) => (v == null ? "–" : `${(100 * v).toFixed(0)}%`);
+  const accRows = d.scope.seats.map((s) => {
+    const x = d.review.seats[s];
+    return el("tr", { "data-testid": `accounting-seat-${s}` },
+      el("th", { scope: "row", text: nameOf(s) }),
+      el("td", { text: whole(x.expected), title: "The chance to win the match before the first deal" }),
+      el("td", { text: signed(x.skill), title: "Win chance the opponent's mistakes gave, minus what this player's own cost" }),
+      el("td", { text: signed(x.luck), title: "The rest: the cards (deals and draws)" }),
+      el("td", { text: whole(x.result) }));
+  });
+  const accHead = el("tr", {}, ...["", "start", "+ skill", "+ luck", "= result"]
+    .map((t) => el("th", { scope: "col", text: t })));
+  const accounting = el("table", { class: "rv-table", "data-testid": "accounting" },
+    el("thead", {}, accHead), el("tbody", {}, ...accRows));
   // The rating in words under the table (it would not fit a phone's row): the band and
   // the bot that reviews alike (docs/review.md).
   const ratings = d.scope.seats.filter((s) => d.review.seats[s].rating).map((s) => {
@@ -185,13 +200,18 @@ function renderSummary() {
   for (const s of d.scope.seats) {
     const x = d.review.seats[s];
     if (x.luck_adjusted != null) {
-      notes.push(`${nameOf(s)}: luck-adjusted result ${(100 * x.luck_adjusted).toFixed(0)}% (actual ${(100 * x.result).toFixed(0)}%).`);
+      notes.push(`${nameOf(s)}: with average cards the result would have been ${(100 * x.luck_adjusted).toFixed(0)}% (start + skill; actual ${(100 * x.result).toFixed(0)}%).`);
     }
+  }
+  const capped = d.scope.seats.reduce((n, s) => n + (d.review.seats[s].capped || 0), 0);
+  if (capped) {
+    notes.push(`The server was busy: ${capped} move${capped === 1 ? " was" : "s were"} graded with fewer samples than usual (marked "busy"), so those grades may differ on another run.`);
   }
   $("rv-summary").replaceChildren(
     el("div", { class: "rv-table-wrap" }, table),
+    el("div", { class: "rv-table-wrap" }, accounting),
     ...ratings,
-    el("p", { class: "hint", text: "Error rate: win chance lost per decision. ?! inaccuracy (3+ points), ? mistake (6+), ?? blunder (10+)." }),
+    el("p", { class: "hint", text: "Error rate: win chance lost per decision. ?! inaccuracy (3+ points), ? mistake (6+), ?? blunder (10+), marked only where the loss is clearly more than the estimate's noise. Start + skill + luck = result." }),
     ...notes.map((t) => el("p", { class: "hint", text: t })),
   );
 }
@@ -339,13 +359,19 @@ function describe(s) {
     out[0].append(el("span", { class: `rv-sym big ${dec.mark}`, text: ` ${SYMBOL[dec.mark]}` }));
     out.push(el("p", { class: `rv-verdict ${dec.mark}`, "data-testid": "decision-mark" },
       el("strong", { text: `${MARK_WORD[dec.mark]}: ` }),
-      `loses ${(100 * dec.loss).toFixed(1)} points of win chance (${pct(dec.equity.played)}; best was ${actionWords(dec.best)}, ${pct(dec.equity.best)}).`));
+      `loses ${(100 * dec.loss).toFixed(1)} ± ${(100 * (dec.loss_se || 0)).toFixed(1)} points of win chance (${pct(dec.equity.played)}; best was ${actionWords(dec.best)}, ${pct(dec.equity.best)}).`));
   } else if (dec.loss > 0) {
     out.push(el("p", { class: "rv-verdict ok" },
-      `Close to the best: ${actionWords(dec.best)} has ${pct(dec.equity.best)}, this ${pct(dec.equity.played)}.`));
+      `Close to the best: ${actionWords(dec.best)} has ${pct(dec.equity.best)}, this ${pct(dec.equity.played)} (a difference within the estimate's noise, ± ${(100 * (dec.loss_se || 0)).toFixed(1)}).`));
   } else {
     out.push(el("p", { class: "rv-verdict best" }, `The best move (${pct(dec.equity.played)} to win the match).`));
   }
+  const better = (dec.alternatives || []).filter((x) => x.margin > 0);
+  if (better.length) {
+    out.push(el("p", { class: "rv-alternatives", "data-testid": "decision-alternatives",
+      text: "Better: " + better.map((x) => `${actionWords(x.action)} ${pct(x.equity)} (+${(100 * x.margin).toFixed(1)})`).join("; ") }));
+  }
+  if (dec.capped) out.push(el("p", { class: "hint", text: "Busy server: graded with fewer samples than usual." }));
   if (dec.why) out.push(el("p", { class: "rv-why", text: `Why: ${dec.why}` }));
   if (dec.hinted) out.push(el("p", { class: "rv-hinted-line", "data-testid": "decision-hinted", text: "A hint was shown for this decision." }));
   return out;
