@@ -14,7 +14,13 @@ chance over the runner-up, or that the evaluator overruled the bot's first choic
 * deadwood is the least over all arrangements (R2), after the best discard where a card
   is drawn (R5: not the card just taken);
 * an undercut chance is :func:`~ginrummy.review.explain.undercut_chance` (R8, R9);
-* a meld is named as the review names it (:func:`~ginrummy.review.explain.meld_words`).
+* a meld is named as the review names it (:func:`~ginrummy.review.explain.meld_words`);
+* without the evaluator a discard is compared with the one leaving the least deadwood,
+  and where neither outs nor deadwood favour it, by ``strong``'s own measures: the mean
+  deadwood after the next draw (:func:`~ginrummy.bots.strong.draw_outlook`) or the
+  chance the opponent can meld the card (:func:`~ginrummy.bots.strong.meld_chance`);
+* the evaluator's margins are in match wins (points of match-winning chance, paired on
+  the same sampled deals), "too close to call" within two standard errors.
 
 >>> from ginrummy import Action, Deal, Hand
 >>> hand = Hand(Deal.build("7C 8C 2D 4D 6D 9H JH KS QS 3H",
