@@ -17,7 +17,8 @@ questions whose answers are read from the real game afterwards:
 
 Models: ``patient`` (every opponent patient: the review before play-out styles),
 ``prior`` (``expert``'s prior shares of quick and club players), ``adapted`` (the shares
-the observer has inferred from the match so far, as it plays).
+the observer has inferred from the match so far, as it plays), ``review`` (the review's
+opponent model: its own prior, updated by the hands the observer saw).
 
     python scripts/knock_calibration.py --matches 20 --seed 1
     python scripts/knock_calibration.py --matches 40 --seed 2 --against simple,strong
@@ -33,6 +34,7 @@ from dataclasses import dataclass, field
 from ginrummy.bots import make_bot
 from ginrummy.bots.expert import EXPERT_BELIEF, ExpertBot
 from ginrummy.evaluator.belief import Belief
+from ginrummy.evaluator.opponent import OpponentModel
 from ginrummy.evaluator.search import phase_code
 from ginrummy.hand import Action, Phase, View
 from ginrummy.kernel import action_code, reference
@@ -41,10 +43,11 @@ from ginrummy.kernel.spec import KNOCK_BASE, PATIENT, RUNNING
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_by_discard_mask, deadwood_mask
+from ginrummy.review.grade import REVIEW_PRIOR
 
 OPPONENTS = ("random", "easy", "simple", "marjj", "strong", "expert")
 TURN_BINS = ((1, 3), (4, 6), (7, 9), (10, 99))
-MODELS = ("patient", "prior", "adapted")
+MODELS = ("patient", "prior", "adapted", "review")
 
 
 @dataclass
@@ -73,12 +76,15 @@ class Tally:
         return out
 
 
-def shares(model: str, observer: ExpertBot) -> tuple[float, float]:
+def shares(model: str, observer: ExpertBot, review: OpponentModel) -> tuple[float, float]:
     """(quick share, club share) of a model."""
     if model == "patient":
         return 0.0, 0.0
     if model == "prior":
         return observer.quick, observer.club
+    if model == "review":
+        q, c, _ = review.shares()
+        return q, c
     return observer.evaluator.quick, observer.evaluator.club
 
 
@@ -160,6 +166,7 @@ def run(opponent: str, matches: int, seed: int, samples: int) -> dict[str, dict[
         match = Match(seed=seed * 7919 + i)
         for s in (0, 1):
             bots[s].new_match(s)
+        review = OpponentModel(prior=REVIEW_PRIOR)
         pending: list[tuple[int, dict[str, float]]] = []
         hand_index = 0
         while not match.is_over():
@@ -181,7 +188,7 @@ def run(opponent: str, matches: int, seed: int, samples: int) -> dict[str, dict[
                 turn = k.opp_discarded.bit_count() + 1
                 preds: dict[str, float] = {}
                 for m in MODELS:
-                    qs, cs = shares(m, observer)
+                    qs, cs = shares(m, observer, review)
                     q = knock_chance(view, k, act, qs, cs, samples, seed + i * 977 + turn)
                     if q is None:
                         preds = {}
@@ -191,7 +198,7 @@ def run(opponent: str, matches: int, seed: int, samples: int) -> dict[str, dict[
                     pending.append((turn, preds))
                 belief = Belief(k, view.knock_limit, EXPERT_BELIEF)
                 for m in MODELS:
-                    qs, cs = shares(m, observer)
+                    qs, cs = shares(m, observer, review)
                     above, below = deadwood_rank(belief, opp_real, qs, cs,
                                                  Random(seed + turn), samples)
                     out[m]["above P90"].add(turn - 1, 0.1, above)
@@ -200,7 +207,7 @@ def run(opponent: str, matches: int, seed: int, samples: int) -> dict[str, dict[
                 if knocker is not None:
                     truth = float(scorer_of(settle(seat, knocker, opp_real)) != seat)
                     for m in MODELS:
-                        qs, cs = shares(m, observer)
+                        qs, cs = shares(m, observer, review)
                         out[m]["undercut"].add(k.my_discards + 1, undercut_chance(
                             view, k, knocker, qs, cs, samples, seed + turn), truth)
             played = match.hand
@@ -210,6 +217,7 @@ def run(opponent: str, matches: int, seed: int, samples: int) -> dict[str, dict[
                 pending = []
                 for s in (0, 1):
                     bots[s].hand_over(played.view(s), r)
+                review.hand_over(played.view(o_seat), r)
     return out
 
 

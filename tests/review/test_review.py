@@ -483,3 +483,21 @@ def test_grades_depend_on_the_record_alone_even_with_both_cores_busy() -> None:
             p.wait()
     assert json.loads(quiet) == json.loads(busy)
     assert not any(d["capped"] for h in json.loads(busy)["hands"] for d in h["decisions"])
+
+
+def test_the_opponents_habit_is_read_from_the_earlier_hands() -> None:
+    """Against a player that knocks as soon as it may (simple), the review learns it
+    from the hands before (R11: the knocks it showed) and samples the opponent as a
+    quick knocker later in the record; the first hand starts from the review's prior."""
+    from ginrummy.arena import play_match
+    from ginrummy.bots import make_bot
+    from ginrummy.review.grade import REVIEW_PRIOR
+
+    _, match = play_match(make_bot("strong", 3), make_bot("simple", 4), seed=21,
+                          first_dealer=0)
+    ms = moments(match, range(len(match.hands)), (0,))
+    first = [m for m in ms if m.hand == 0]
+    late = [m for m in ms if m.hand >= 4]
+    assert first and late
+    assert first[0].styles == REVIEW_PRIOR[:2]
+    assert late[0].styles[0] > 0.8

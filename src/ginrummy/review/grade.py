@@ -90,6 +90,10 @@ class Moment:
     seat: int
     view: View
     played: Action
+    styles: tuple[float, float] = (0.0, 0.0)
+    """The shares of quick and club players the opponent is sampled as, from what it
+    showed in the record's earlier hands (:class:`~ginrummy.evaluator.opponent.
+    OpponentModel`, from this seat's view only, R11)."""
 
 
 STAKES_FLOOR = 0.1
@@ -123,20 +127,38 @@ def normalize(loss: float, relative_stakes: float) -> float:
     return round(loss / max(relative_stakes, STAKES_FLOOR), 4)
 
 
+REVIEW_PRIOR = (0.4, 0.3, 0.3)
+"""The review's prior shares of quick, club and patient opponents before a record's first
+hand: no one habit assumed (docs/review.md, "The opponent's habit")."""
+
+
 def moments(match: Match, hands: Sequence[int], seats: Sequence[int]) -> list[Moment]:
     """Every decision of ``seats`` in the listed ``hands``, replayed from each hand's deal.
 
-    Only views are kept: a moment carries what its seat could see and nothing else.
+    Only views are kept: a moment carries what its seat could see and nothing else, and
+    the opponent's knocking habit as that seat saw it in the hands before (R11).
     """
+    from ..evaluator.opponent import OpponentModel
+
+    want = set(hands)
+    models = [OpponentModel(prior=REVIEW_PRIOR), OpponentModel(prior=REVIEW_PRIOR)]
     out = []
-    for i in hands:
-        played = match.hands[i]
+    for i, played in enumerate(match.hands):
+        if i > max(want, default=-1):
+            break
         hand = Hand(played.deal, played.dealer, played.options, played.hand_index,
                     played.scores)
+        shares = [m.shares() for m in models]
         for j, op in enumerate(played.history):
-            if op.seat in seats and len(hand.legal_actions()) >= 2:
-                out.append(Moment(i, j, op.seat, hand.view(op.seat), op.action))
+            if i in want and op.seat in seats and len(hand.legal_actions()) >= 2:
+                q, c, _ = shares[op.seat]
+                out.append(Moment(i, j, op.seat, hand.view(op.seat), op.action, (q, c)))
             hand.play(op.action, op.seat)
+        if hand.result is not None:
+            for s in (0, 1):
+                models[s].hand_over(hand.view(s), hand.result)
+    order = {h: k for k, h in enumerate(hands)}
+    out.sort(key=lambda m: (order[m.hand], m.action))
     return out
 
 
@@ -175,13 +197,15 @@ MEASURE_FACTOR = 4
 
 def evaluate_view(view: View, played: Action | None = None, *,
                   budget_ms: float | None = DEFAULT_BUDGET_MS,
-                  samples: int | None = DEFAULT_SAMPLES, seed: int = 0) -> Evaluation:
+                  samples: int | None = DEFAULT_SAMPLES, seed: int = 0,
+                  styles: tuple[float, float] = (0.0, 0.0)) -> Evaluation:
     """Screen every legal action of ``view``, then measure the shortlist (the best
     :data:`SHORTLIST` and ``played``) on fresh common samples; the second evaluation.
 
     ``samples`` caps the screen's samples (the measure gets :data:`MEASURE_FACTOR` times as
     many) and ``budget_ms`` the time of both together, whichever comes first. With
-    ``budget_ms=None`` the result depends on the view and the seed alone.
+    ``budget_ms=None`` the result depends on the view and the seed alone. ``styles`` are
+    the shares of quick and club players the opponent is sampled as (:class:`Moment`).
     """
     from ..evaluator import Evaluator
 
@@ -190,9 +214,10 @@ def evaluate_view(view: View, played: Action | None = None, *,
     screen_ms = measure_ms = None
     if budget_ms is not None:
         screen_ms, measure_ms = SCREEN_SHARE * budget_ms, (1 - SCREEN_SHARE) * budget_ms
-    first = Evaluator(samples=samples, budget_ms=screen_ms, seed=seed)
+    quick, club = styles
+    first = Evaluator(samples=samples, budget_ms=screen_ms, seed=seed, quick=quick, club=club)
     second = Evaluator(samples=None if samples is None else MEASURE_FACTOR * samples,
-                       budget_ms=measure_ms, seed=seed + 1)
+                       budget_ms=measure_ms, seed=seed + 1, quick=quick, club=club)
     screen = first.evaluate(view)
     ranked = sorted(screen.values, key=lambda v: (-v.win, -v.points))
     keep = {v.action for v in ranked[:SHORTLIST]}
@@ -204,12 +229,12 @@ def evaluate_view(view: View, played: Action | None = None, *,
                                capped=screen.capped or measure.capped)
 
 
-def _evaluate(task: tuple[int, int, View, Action]) -> Evaluation:
+def _evaluate(task: tuple[int, int, View, Action, tuple[float, float]]) -> Evaluation:
     assert _SETTINGS is not None
-    hand, action, view, played = task
+    hand, action, view, played, styles = task
     return evaluate_view(view, played, budget_ms=_SETTINGS.budget_ms,
                          samples=_SETTINGS.samples,
-                         seed=moment_seed(_SETTINGS.seed, hand, action))
+                         seed=moment_seed(_SETTINGS.seed, hand, action), styles=styles)
 
 
 def evaluate_moments(
@@ -223,7 +248,7 @@ def evaluate_moments(
 ) -> list[Evaluation]:
     """One evaluation per moment, in order; ``progress(done)`` after each."""
     settings = _Settings(budget_ms, samples, seed)
-    tasks = [(m.hand, m.action, m.view, m.played) for m in items]
+    tasks = [(m.hand, m.action, m.view, m.played, m.styles) for m in items]
     results: list[Evaluation] = []
 
     def collect(it: Iterator[Evaluation]) -> None:
