@@ -36,6 +36,7 @@ __all__ = [
     "action_json",
     "action_words",
     "rating_for",
+    "rating_range",
     "seat_totals",
 ]
 
@@ -108,6 +109,7 @@ def seat_totals(decisions: Sequence[tuple[float, float, str | None, float]]) -> 
     unbiased = round(sum(d[3] for d in decisions) / n, 5) if n else 0.0
     marks = [d[2] for d in decisions]
     rating = rating_for(norm) if n else None
+    lo, hi = _interval([d[1] for d in decisions])
     return {
         "decisions": n,
         "error_rate": rate,
@@ -118,7 +120,32 @@ def seat_totals(decisions: Sequence[tuple[float, float, str | None, float]]) -> 
         "error_rate_normalized": norm,
         "error_rate_unbiased": unbiased,
         "plays_like": None if rating is None else PLAYS_LIKE[rating],
+        "error_rate_interval": [lo, hi] if n else None,
+        "rating_interval": rating_range(lo, hi) if n else None,
     }
+
+
+def _interval(losses: Sequence[float]) -> tuple[float, float]:
+    """A 95% interval of the mean of ``losses`` (normal, from their spread; one decision
+    gives no spread, so its interval is the whole scale)."""
+    n = len(losses)
+    if n < 2:
+        return 0.0, 1.0
+    mean = sum(losses) / n
+    var = sum((x - mean) ** 2 for x in losses) / (n - 1)
+    half = 1.96 * (var / n) ** 0.5
+    return round(max(0.0, mean - half), 5), round(mean + half, 5)
+
+
+def rating_range(lo: float, hi: float) -> str:
+    """The ratings an error-rate interval spans, in words: ``Advanced`` when it lies in
+    one band, else ``Intermediate to Expert`` (worst to best).
+
+    >>> rating_range(0.0095, 0.0105), rating_range(0.0098, 0.0135)
+    ('Advanced', 'Beginner to Advanced')
+    """
+    best, worst = rating_for(lo), rating_for(hi)
+    return best if best == worst else f"{worst} to {best}"
 
 
 def _rating_words(rating: str | None, plays_like: str | None) -> str:
@@ -328,6 +355,13 @@ class Review:
                 f"{_rating_words(d['rating'], d['plays_like']):<34}"
                 f"{_pct(d['expected']):>7}{_pct(d['skill'], True):>8}"
                 f"{_pct(d['luck'], True):>8}{_pct(d['result']):>8}")
+        for s in self.seats:
+            d = self.seat_summary(s)
+            if d["rating_interval"] and d["rating_interval"] != d["rating"]:
+                lo, hi = d["error_rate_interval"]
+                lines.append(f"  {self.name(s)}: from this many decisions the error rate lies "
+                             f"between {100 * lo:.2f}% and {100 * hi:.2f}% (95%): "
+                             f"{d['rating_interval']}.")
         lines.append("")
         lines.append("Error rate: win chance lost per decision, each loss scaled to the stakes of "
                      "a match's first hand (the rating goes by it). Marks: ?! inaccuracy, "

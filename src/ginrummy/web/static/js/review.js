@@ -193,8 +193,10 @@ function renderSummary() {
   const ratings = d.scope.seats.filter((s) => d.review.seats[s].rating).map((s) => {
     const x = d.review.seats[s];
     const like = x.plays_like ? `plays like ${LIKE[x.plays_like] || x.plays_like}` : "more accurate than any computer player";
+    const range = x.rating_interval && x.rating_interval !== x.rating
+      ? `; from this one match, anywhere from ${x.rating_interval}` : "";
     return el("p", { class: "rv-rating-line", "data-testid": `rating-seat-${s}` },
-      `${nameOf(s)}: `, el("span", { class: "rv-rating", text: x.rating }), ` (${like})`);
+      `${nameOf(s)}: `, el("span", { class: "rv-rating", text: x.rating }), ` (${like}${range})`);
   });
   const notes = [];
   for (const s of d.scope.seats) {
