@@ -1,18 +1,21 @@
-"""The ``expert`` bot: ``strong``'s judgement, checked and overruled by the evaluator.
+"""The ``expert`` bot: ``strong``'s judgement, checked and overruled by a search.
 
 Each decision starts from what ``strong`` would do (its move is the default). The
 evaluator (:mod:`ginrummy.evaluator`: a calibrated belief over the opponent's cards,
-mask-level play-outs to the exact showdown, the match-equity table) then weighs a short
-list of alternatives on the same sampled deals (common random numbers), and the bot
-switches only when an alternative's gain in match-winning chance over the default is
-more than ``z`` standard errors of the paired difference: search noise cannot make it
-play worse than its default by much, while clear gains (a knock that wins the match, a
-knock that the belief says will be undercut, an up-card worth taking) are taken.
+play-outs to the exact showdown on the compiled hand kernel, the match-equity table)
+then races every candidate (every plain discard, the knocks, or both draws) on the same
+sampled deals (common random numbers): all of them on a first batch of deals, those
+clearly worse than the leader dropped, the deals doubled for the rest, up to
+``samples`` deals. The bot switches from its default only when a candidate's gain in
+match-winning chance over it is more than ``z`` standard errors of the paired
+difference: search noise cannot make it play worse than its default by much, while clear
+gains are taken.
 
 Cheap shortcuts where the choice is forced or obvious: a single legal action, gin, and
 an up-card that cannot meld with anything held are decided without search.
 Deterministic for a seed (a sample budget; the time cap ``budget_ms`` only binds on a
-machine far slower than planned). Everything is decided from the :class:`View` (R11).
+machine far slower than planned, and the race stops before a round that would pass it).
+Everything is decided from the :class:`View` (R11).
 """
 
 from __future__ import annotations
@@ -44,9 +47,11 @@ unbiased, so the search may weigh knocks of its own."""
 class ExpertBot(StrongBot):
     """``strong`` plus evaluator-checked decisions (see the module docstring).
 
-    ``samples`` sampled deals per decision (``budget_ms`` caps the time), ``shortlist``
-    plain discards (by ``strong``'s score) are weighed, and the default is overruled when
-    the gain exceeds ``z`` paired standard errors. In a share ``quick`` of the sampled
+    With ``race`` the candidates race (``first`` deals for all, dropped beyond ``drop_z``
+    paired standard errors behind the leader, the deals doubled up to ``samples``);
+    without it, all candidates get ``samples`` deals. ``budget_ms`` caps the time;
+    ``shortlist`` (None: all) plain discards (by ``strong``'s score) are weighed, and the
+    default is overruled when the gain exceeds ``z`` paired standard errors. In a share ``quick`` of the sampled
     deals the opponent knocks as soon as it may (players differ: ``simple`` does, ``marjj``
     does not); ``knocks`` lets the search call off ``strong``'s knocks, ``add_knocks``
     weigh knocks where ``strong`` plays on. With ``adapt`` > 0
@@ -56,10 +61,10 @@ class ExpertBot(StrongBot):
 
     name = "expert"
 
-    def __init__(self, seed: int | None = None, *, samples: int = 48,
-                 budget_ms: float = 1000.0, shortlist: int | None = 3, z: float = 1.0,
+    def __init__(self, seed: int | None = None, *, samples: int = 1024,
+                 budget_ms: float = 1000.0, shortlist: int | None = None, z: float = 1.0,
                  knocks: bool = False, add_knocks: bool = True, quick: float = 0.75,
-                 adapt: float = 2.0, kernel: str | None = None, race: bool = False,
+                 adapt: float = 2.0, kernel: str | None = None, race: bool = True,
                  first: int = 32, drop_z: float = 2.0, club: float = 0.0,
                  style: int = PATIENT, posterior: bool = False) -> None:
         super().__init__(seed)
@@ -245,6 +250,7 @@ class ExpertBot(StrongBot):
 
 
 def expert_fast(seed: int | None = None) -> ExpertBot:
-    """A cheaper ``expert`` (16 sampled deals a decision) for large measurements."""
-    return ExpertBot(seed, samples=16)
+    """A cheaper ``expert`` (at most 128 sampled deals a candidate) for large
+    measurements."""
+    return ExpertBot(seed, samples=128)
 
