@@ -52,11 +52,9 @@ from ginrummy.review import (
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "review_calibration.json"
-FILES = (OUT, ROOT / "docs" / "review_calibration_2027.json",
-         ROOT / "docs" / "review_calibration_2028.json",
-         ROOT / "docs" / "review_calibration_2029.json")
-"""The calibration: independent runs (seeds 2026 and 2027 of every bot, 2028 and 2029 of
-the three closest in strength), pooled by ``--summary``."""
+FILES = (OUT, ROOT / "docs" / "review_calibration_2031.json")
+"""The calibration: two independent runs of every bot (seeds 2030 and 2031) at the review's
+default settings, pooled by ``--summary``."""
 BOTS = ["random", "easy", "simple", "marjj", "strong", "expert"]
 """Weakest first, as their match results order them (docs/results.md)."""
 

@@ -133,8 +133,7 @@ def _calibrated_rates() -> dict[str, float]:
     """Each bot's pooled normalized error rate in docs/review_calibration*.json, the
     independent runs the bounds were chosen from."""
     rows: dict[str, list[float]] = {}
-    for name in ("review_calibration.json", "review_calibration_2027.json",
-                 "review_calibration_2028.json", "review_calibration_2029.json"):
+    for name in ("review_calibration.json", "review_calibration_2031.json"):
         data = json.loads((Path(__file__).parents[2] / "docs" / name).read_text())
         for bot, d in data["bots"].items():
             rows.setdefault(bot, []).extend(r[2] for r in d["rows"])  # normalized loss

@@ -49,11 +49,11 @@ __all__ = [
 # other bounds lie halfway between neighbouring bands' bots. `strong` and `marjj` review
 # within each other's noise and share a band.
 RATINGS: tuple[tuple[float, str], ...] = (
-    (0.00709, "World class"),
-    (0.00891, "Expert"),
-    (0.01114, "Advanced"),
-    (0.01258, "Intermediate"),
-    (0.01582, "Beginner"),
+    (0.0016, "World class"),
+    (0.0041, "Expert"),
+    (0.0075, "Advanced"),
+    (0.0095, "Intermediate"),
+    (0.0137, "Beginner"),
     (float("inf"), "Awful"),
 )
 PLAYS_LIKE: dict[str, str | None] = {
@@ -74,9 +74,9 @@ ALTERNATIVES = 2
 def rating_for(error_rate: float) -> str:
     """The rating word for an error rate.
 
-    >>> rating_for(0.0), rating_for(0.008), rating_for(0.0105), rating_for(0.012)
+    >>> rating_for(0.001), rating_for(0.003), rating_for(0.006), rating_for(0.009)
     ('World class', 'Expert', 'Advanced', 'Intermediate')
-    >>> rating_for(0.014), rating_for(0.02)
+    >>> rating_for(0.012), rating_for(0.02)
     ('Beginner', 'Awful')
     """
     for bound, word in RATINGS:
@@ -98,7 +98,7 @@ def seat_totals(decisions: Sequence[tuple[float, float, str | None, float]]) -> 
     (0.01, 0.02, 0.013)
     >>> t["inaccuracies"], t["rating"], t["plays_like"]
     (1, 'Awful', 'random')
-    >>> seat_totals([(0.01, 0.01, None, 0.004)])["rating"]
+    >>> seat_totals([(0.006, 0.006, None, 0.004)])["rating"]
     'Advanced'
     >>> seat_totals([])["rating"] is None
     True
@@ -141,8 +141,8 @@ def rating_range(lo: float, hi: float) -> str:
     """The ratings an error-rate interval spans, in words: ``Advanced`` when it lies in
     one band, else ``Intermediate to Expert`` (worst to best).
 
-    >>> rating_range(0.0095, 0.0105), rating_range(0.0098, 0.0135)
-    ('Advanced', 'Beginner to Advanced')
+    >>> rating_range(0.005, 0.007), rating_range(0.003, 0.010)
+    ('Advanced', 'Beginner to Expert')
     """
     best, worst = rating_for(lo), rating_for(hi)
     return best if best == worst else f"{worst} to {best}"

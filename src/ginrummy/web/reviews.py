@@ -113,7 +113,7 @@ class ReviewSettings:
     short says so (``capped``).
     """
 
-    budget_ms: float | None = 5000.0
+    budget_ms: float | None = 30000.0
     samples: int | None = DEFAULT_SAMPLES
     hint_samples: int = HINT_SAMPLES
     workers: int = 1
