@@ -408,9 +408,10 @@ def _stakes_words(g: Graded) -> str:
     if abs(g.stakes - 1) < 0.25 or not g.loss:
         return ""
     if g.stakes < 1:
-        return (f"; with the match this far decided, graded as {100 * g.normalized:.1f}% of "
-                "a first hand's stakes")
-    return f"; this hand weighs more than a first hand, graded as {100 * g.normalized:.1f}%"
+        return (f"; the score leaves this hand less to decide than the match's first, so "
+                f"it counts as {100 * g.normalized:.1f}%")
+    return (f"; at this score the hand decides more than the match's first, so it counts "
+            f"as {100 * g.normalized:.1f}%")
 
 
 def _decision_lines(g: Graded, who: str) -> list[str]:
