@@ -24,6 +24,7 @@ from ginrummy.match import Match  # noqa: E402
 from ginrummy.web.app import create_app  # noqa: E402
 from ginrummy.web.guard import Settings  # noqa: E402
 from ginrummy.web.seeds import KEY_ENV, new_key_text  # noqa: E402
+from ginrummy.web.site import Site  # noqa: E402
 
 from .cluster import postgres_url, redis_url, serves  # noqa: E402, F401 - fixtures
 
@@ -40,7 +41,8 @@ def seed_key(monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 OPEN = "1000000/minute"
-NO_RATE_LIMITS = Settings(rate_create=OPEN, rate_join=OPEN, rate_lookup=OPEN, rate_actions=OPEN)
+NO_RATE_LIMITS = Settings(rate_create=OPEN, rate_join=OPEN, rate_lookup=OPEN, rate_actions=OPEN,
+                          rate_reads=OPEN, rate_pages=OPEN, rate_sockets=OPEN, rate_auth=OPEN)
 """Settings for tests that play many moves quickly (the rate-limit tests use defaults)."""
 
 
@@ -51,6 +53,13 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
                      settings=NO_RATE_LIMITS)
     with TestClient(app) as c:
         yield c
+
+
+def site(c: TestClient) -> Site:
+    """The composed web layer behind a test client's app."""
+    s = c.app.state.site  # type: ignore[attr-defined]
+    assert isinstance(s, Site)
+    return s
 
 
 def auth(token: str) -> dict[str, str]:

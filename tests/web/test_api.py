@@ -22,6 +22,7 @@ from .conftest import (
     human_can_act,
     invite_code,
     invite_token,
+    site,
     state,
     wait_for,
 )
@@ -375,7 +376,7 @@ def test_no_payload_ever_shows_hidden_cards_friend(client: TestClient) -> None:
             sink.append((seat, r.json()))
             v = r.json()["version"]
     # The whole truth (the served record before the end leaves dead hands out).
-    rec = client.app.state.service.tables[mid].match.to_record()  # type: ignore[attr-defined]
+    rec = site(client).registry.tables[mid].match.to_record()
     assert len(rec["hands"]) == 3
     checker = LeakChecker(rec)
     checked = sum(checker.check(seat, p) for seat, p in sink)
@@ -419,7 +420,7 @@ def test_no_payload_ever_shows_hidden_cards_computer(client: TestClient) -> None
 def test_record_shows_only_finished_hands_until_the_end(client: TestClient) -> None:
     """R11: before the end, no seed and no hand still in play (with this fixed deal seed
     and move sequence the first hand ends with a knock, so it is shown)."""
-    client.app.state.service.seed_source = lambda: (4, 0)  # type: ignore[attr-defined]
+    site(client).lobby.seed_source = lambda: (4, 0)
     mid, tokens = _friend(client)
     rec = client.get(f"/api/matches/{mid}/record")
     assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
@@ -469,7 +470,7 @@ def test_record_before_the_end_never_shows_a_dead_hand(client: TestClient) -> No
     """R7 and R11: a dead hand reveals neither hand, so until the match ends the record
     holds only the finished hands before the first dead hand (a record is a prefix).
     With this fixed deal seed and move sequence the hands end: knock, dead, knock."""
-    client.app.state.service.seed_source = lambda: (4, 0)  # type: ignore[attr-defined]
+    site(client).lobby.seed_source = lambda: (4, 0)
     mid, tokens = _friend(client)
     rng = random.Random(4)
     seen: list[str] = []
@@ -530,7 +531,7 @@ def test_finished_record_and_replay(client: TestClient) -> None:
     assert r.status_code == 409 and r.json()["error"] == "The match is over."
     # A finished table leaves memory after a short idle time; the record and the replay
     # are rebuilt from the database unchanged.
-    svc = client.app.state.service  # type: ignore[attr-defined]
+    svc = site(client).registry
     soon = time.monotonic() + svc.finished_idle_seconds + 1
     assert svc.evict_idle(now=soon) == [mid] and mid not in svc.tables
     assert client.get(f"/api/matches/{mid}/record").json() == rec

@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 from ginrummy import fairness
 from ginrummy.cards import Card, parse_cards, to_mask
 from ginrummy.melds import deadwood_by_discard, deadwood_mask
-from ginrummy.web.extras import summarize
+from ginrummy.web.records import summarize
 
-from .conftest import auth, create, human_can_act, invite_code, state, wait_for
+from .conftest import auth, create, human_can_act, invite_code, site, state, wait_for
 
 
 def _act(c: TestClient, mid: str, token: str, s: dict[str, Any], action: Any) -> dict[str, Any]:
@@ -70,7 +70,7 @@ def test_state_carries_the_cores_exact_discard_figures(client: TestClient) -> No
     legal, knock and gin flags are the legal actions'; R11: the opponent's known cards are
     what the seat's own view tells (Knowledge)."""
     # a fixed deal: with a random one a quick knock could end the hand before five discards
-    client.app.state.service.seed_source = lambda: (11, 0)  # type: ignore[attr-defined]
+    site(client).lobby.seed_source = lambda: (11, 0)
     mid, tokens = _friend(client)
     rng = random.Random(5)
     checked = 0
@@ -104,7 +104,7 @@ def test_state_carries_the_cores_exact_discard_figures(client: TestClient) -> No
 
 def test_opponent_known_cards_follow_the_public_history(client: TestClient) -> None:
     """R11: a card the opponent takes from the pile shows as known until thrown back."""
-    client.app.state.service.seed_source = lambda: (11, 0)  # type: ignore[attr-defined]
+    site(client).lobby.seed_source = lambda: (11, 0)
     mid, tokens = _friend(client)
     for _ in range(40):
         s = state(client, mid, tokens[0])

@@ -1,5 +1,6 @@
-"""The in-memory rate counters: limits still hold, and their sweep of expired entries runs
-once in a while, not after every hit (it visits every client's counter)."""
+"""The rate counters: moving windows in this process (O(1) a hit, expired clients swept
+once in a while, not after every hit), and with Redis shared across processes but never
+lapsing while Redis is away."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ import pytest
 
 pytest.importorskip("limits")
 
-from ginrummy.web import guard  # noqa: E402
-from ginrummy.web.guard import RateLimits, Settings  # noqa: E402
+from ginrummy.web.guard import Settings  # noqa: E402
+from ginrummy.web.rates import LocalWindows, RateLimits  # noqa: E402
 
 T = TypeVar("T")
 
@@ -25,44 +26,32 @@ def _run(coro: Coroutine[Any, Any, T]) -> T:
         return ex.submit(asyncio.run, coro).result()
 
 
-def test_sweep_runs_once_per_period_not_per_hit(monkeypatch: pytest.MonkeyPatch) -> None:
-    rate = RateLimits(Settings(rate_actions="1000/minute"))
-    storage = rate.storage
-    sweeps = 0
-    original = storage._MemoryStorage__expire_events  # type: ignore[attr-defined]
+def test_window_holds_and_moves_on() -> None:
+    w = LocalWindows()
+    key = ("actions", "10.0.0.1")
+    assert [w.hit(key, 3, 1.0, now=100.0 + i / 10) for i in range(4)] == [True] * 3 + [False]
+    assert not w.test(key, 3, 1.0, now=100.5)
+    assert w.hit(key, 3, 1.0, now=101.05)  # the first hit has aged out
+    assert w.hit(("actions", "10.0.0.2"), 3, 1.0, now=101.05)  # others count apart
 
-    async def counted() -> None:
-        nonlocal sweeps
-        sweeps += 1
-        await original()
 
-    monkeypatch.setattr(storage, "_MemoryStorage__expire_events", counted)
+def test_expired_clients_are_swept_once_in_a_while() -> None:
+    w = LocalWindows()
+    for i in range(50):
+        w.hit(("actions", f"10.0.{i}.1"), 5, 1.0, now=100.0)
+    assert len(w) == 50
+    w.hit(("actions", "10.9.9.9"), 5, 1.0, now=100.5)  # swept at the first hit only
+    assert len(w) == 51
+    w.hit(("actions", "10.9.9.9"), 5, 1.0, now=111.0)  # SWEEP_SECONDS later
+    assert len(w) == 1
+
+
+def test_limit_counts_locally_when_the_shared_counter_is_away() -> None:
+    """A broker URL nobody answers on: every hit is still counted, here."""
+    rate = RateLimits(Settings(rate_actions="3/minute"), "redis://127.0.0.1:1/0")
 
     async def play() -> list[bool]:
-        out = []
-        for i in range(300):
-            out.append(await rate.hit("actions", f"10.0.{i % 50}.1"))
-            await asyncio.sleep(0)  # let a scheduled sweep run, as between real requests
-        return out
+        return [await rate.hit("actions", "10.0.0.1") for _ in range(4)]
 
-    assert all(_run(play()))
-    assert sweeps == 1  # the library alone starts a new sweep as soon as one ends (6 here)
-
-
-def test_limit_holds_and_expired_entries_go(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(guard, "SWEEP_SECONDS", 0.0)
-    rate = RateLimits(Settings(rate_actions="3/second"))
-
-    async def play() -> tuple[list[bool], bool, int]:
-        first = [await rate.hit("actions", "10.0.0.1") for _ in range(4)]
-        await asyncio.sleep(1.1)
-        again = await rate.hit("actions", "10.0.0.1")
-        for _ in range(20):  # the sweep after that hit runs in the background
-            await asyncio.sleep(0.01)
-        events = rate.storage.events  # type: ignore[attr-defined]
-        return first, again, sum(len(v) for v in events.values())
-
-    first, again, kept = _run(play())
-    assert first == [True, True, True, False]  # R: 3 a second, the 4th refused
-    assert again  # a second later the window has moved on
-    assert kept <= 1  # the three expired entries were swept
+    assert _run(play()) == [True, True, True, False]
+    assert rate.describe("actions") == "3 per 1 minute"

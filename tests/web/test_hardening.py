@@ -25,17 +25,17 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from ginrummy.bots import make_bot
+from ginrummy.fairness import deal_for
 from ginrummy.match import Match
 from ginrummy.options import Options
 from ginrummy.web import server
 from ginrummy.web.app import create_app
-from ginrummy.web.guard import Settings
+from ginrummy.web.guard import Limits, Settings
 from ginrummy.web.seeds import KEY_ENV
-from ginrummy.web.service import Limits, deal_for
 from ginrummy.web.store import Change, Store, StoredAction, StoredMatch, hash_token
 
 from .cluster import Serve
-from .conftest import NO_RATE_LIMITS, auth, create, invite_code, invite_token, state
+from .conftest import NO_RATE_LIMITS, auth, create, invite_code, invite_token, site, state
 
 
 def _app(tmp_path: Path, settings: Settings = NO_RATE_LIMITS, **kw: Any) -> Any:
@@ -146,7 +146,7 @@ def test_sockets_per_seat_are_capped(tmp_path: Path) -> None:
 
 def test_tables_in_memory_are_capped(tmp_path: Path) -> None:
     with TestClient(_app(tmp_path, limits=Limits(max_tables=2))) as c:
-        svc = c.app.state.service  # type: ignore[attr-defined]
+        svc = site(c).registry
         ms = [create(c, opponent="friend") for _ in range(3)]
         assert len(svc.tables) <= 2  # idle ones made room
         for m in ms:  # each still works: rebuilt from the database when needed
@@ -197,7 +197,7 @@ def test_header_trickling_connection_is_closed(serves: list[Serve], tmp_path: Pa
 
 
 def test_abandoned_matches_are_pruned(client: TestClient) -> None:
-    svc = client.app.state.service  # type: ignore[attr-defined]
+    svc = site(client)
     old = create(client, opponent="friend")
     new = create(client, opponent="friend")
     later = time.time() + (svc.limits.abandoned_days + 1) * 86400
@@ -206,7 +206,7 @@ def test_abandoned_matches_are_pruned(client: TestClient) -> None:
 
         conn.execute(text("UPDATE matches SET updated_at = :t WHERE id = :i"),
                      {"t": later - 60, "i": new["id"]})
-    assert client.portal.call(svc.prune, later) == 1  # type: ignore[union-attr]
+    assert client.portal.call(svc.registry.prune, later) == 1  # type: ignore[union-attr]
     r = client.get(f"/api/matches/{old['id']}", headers=auth(old["token"]))
     assert r.status_code == 404
     assert state(client, new["id"], new["token"])["status"] == "waiting"
@@ -285,8 +285,7 @@ def test_ws_origin_allow_list(tmp_path: Path) -> None:
 def test_sqlite_file_is_private_and_seeds_are_encrypted(client: TestClient,
                                                         tmp_path: Path) -> None:
     m = create(client, opponent="computer", bot="easy")
-    svc = client.app.state.service  # type: ignore[attr-defined]
-    seed = svc.tables[m["id"]].stored.seed
+    seed = site(client).registry.tables[m["id"]].stored.seed
     db = tmp_path / "web.sqlite3"
     for f in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
         if f.exists():
@@ -354,7 +353,7 @@ def test_public_replay_is_cached_and_built_off_the_event_loop(
 ) -> None:
     from ginrummy.web import replays
 
-    svc = client.app.state.service  # type: ignore[attr-defined]
+    svc = site(client)
     mid = _finished_match(svc.store)
     m = {"id": mid}
     threads: list[str] = []
@@ -369,7 +368,7 @@ def test_public_replay_is_cached_and_built_off_the_event_loop(
     last = client.get(f"/api/matches/{m['id']}/replay?step={first['steps']}").json()
     for k in range(first["steps"] + 1):
         assert client.get(f"/api/matches/{m['id']}/replay?step={k}").status_code == 200
-    assert len(threads) == 1 and svc.replays.builds == 1  # built once, then cached
+    assert len(threads) == 1 and svc.records.replays.builds == 1  # built once, then cached
     assert threads[0] != threading.main_thread().name
     loop_thread = client.portal.call(lambda: threading.current_thread().name)  # type: ignore[union-attr]
     assert threads[0] != loop_thread

@@ -10,15 +10,13 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from ginrummy.web.service import Service
+from ginrummy.web.registry import TableRegistry
 
-from .conftest import auth, create, invite_token, state
+from .conftest import auth, create, invite_token, site, state
 
 
-def _service(c: TestClient) -> Service:
-    svc = c.app.state.service  # type: ignore[attr-defined]
-    assert isinstance(svc, Service)
-    return svc
+def _service(c: TestClient) -> TableRegistry:
+    return site(c).registry
 
 
 def _play(c: TestClient, mid: str, toks: list[str], rng: random.Random, moves: int) -> None:
@@ -48,7 +46,7 @@ def test_idle_table_is_evicted_and_rebuilt_exactly(client: TestClient) -> None:
         assert ws.receive_json()["type"] == "state"
         assert svc.evict_idle(now=later) == [] and mid in svc.tables
     deadline = time.monotonic() + 5
-    while any(not s.closed for s in svc.tables[mid].subscribers):
+    while site(client).hub.has_open(mid):
         assert time.monotonic() < deadline
         time.sleep(0.01)
 

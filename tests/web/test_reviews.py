@@ -23,9 +23,19 @@ from ginrummy.melds import deadwood_mask
 from ginrummy.web import migrations
 from ginrummy.web.app import create_app
 from ginrummy.web.guard import Settings
-from ginrummy.web.reviews import ReviewSettings, ReviewStore, part_key
+from ginrummy.web.reviews import ReviewSettings, part_key
+from ginrummy.web.store import ReviewStore
 
-from .conftest import NO_RATE_LIMITS, LeakChecker, auth, card_strings, create, invite_token, state
+from .conftest import (
+    NO_RATE_LIMITS,
+    LeakChecker,
+    auth,
+    card_strings,
+    create,
+    invite_token,
+    site,
+    state,
+)
 
 
 @pytest.fixture
@@ -37,7 +47,7 @@ def rclient(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestCli
     app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0,
                      settings=NO_RATE_LIMITS)
     with TestClient(app) as c:
-        c.app.state.service.seed_source = lambda: (4, 0)  # type: ignore[attr-defined]
+        site(c).lobby.seed_source = lambda: (4, 0)
         yield c
 
 
@@ -107,7 +117,7 @@ def _review(c: TestClient, mid: str, token: str, timeout: float = 300) -> dict[s
 
 def _full_record(c: TestClient, mid: str) -> dict[str, Any]:
     """The whole match as the server holds it (every deal): the test's answer key."""
-    rec: dict[str, Any] = c.app.state.service.tables[mid].match.to_record()  # type: ignore[attr-defined]
+    rec: dict[str, Any] = site(c).registry.tables[mid].match.to_record()
     return rec
 
 
@@ -188,7 +198,7 @@ def test_finished_match_review_covers_both_seats_and_is_reused(rclient: TestClie
     # both seats see the same stored review; asking again starts nothing
     again = c.post(f"/api/matches/{mid}/review", headers=auth(tokens[0]))
     assert again.status_code == 200 and again.json()["review"] == body["review"]
-    store = ReviewStore(c.app.state.service.store.engine)  # type: ignore[attr-defined]
+    store = site(c).store.reviews
     row = store.row(mid)
     assert row is not None and row["status"] == "idle"
     assert set(row["parts"]) == {part_key(h, s) for h in range(len(m.hands)) for s in (0, 1)}
@@ -222,7 +232,7 @@ def test_a_second_request_joins_the_running_job(rclient: TestClient) -> None:
     r0 = c.post(f"/api/matches/{mid}/review", headers=auth(tokens[0]))
     r1 = c.post(f"/api/matches/{mid}/review", headers=auth(tokens[0]))
     assert r0.status_code == r1.status_code == 202
-    store = ReviewStore(c.app.state.service.store.engine)  # type: ignore[attr-defined]
+    store = site(c).store.reviews
     row = store.row(mid)
     assert row is not None and row["status"] == "running"
     job = row["job"]
@@ -285,7 +295,7 @@ def test_bad_requests_are_refused_clearly(rclient: TestClient) -> None:
     comp = create(c, opponent="computer", bot="easy")
     r = c.post(f"/api/matches/{comp['id']}/hint")
     assert r.status_code == 401
-    store = ReviewStore(c.app.state.service.store.engine)  # type: ignore[attr-defined]
+    store = site(c).store.reviews
     assert store.row(mid) is None  # refused requests changed nothing
 
 
@@ -310,7 +320,7 @@ def test_a_failed_job_is_reported_then_retried(rclient: TestClient) -> None:
     c = rclient
     mid, tokens = _friend(c)
     _play_hand(c, mid, tokens, random.Random(11))
-    rs = c.app.state.reviews  # type: ignore[attr-defined]
+    rs = site(c).reviews
     good = rs.db_url
     rs.db_url = "sqlite:////nonexistent-folder/reviews.sqlite3"
     rs.settings = dataclasses.replace(rs.settings, stale_seconds=1.0)

@@ -14,9 +14,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
+from ginrummy.fairness import deal_for
 from ginrummy.web.app import create_app
 from ginrummy.web.seeds import SeedCipher, load_key
-from ginrummy.web.service import build_match, deal_for
 from ginrummy.web.store import (
     NO_TOKEN,
     Change,
@@ -27,6 +27,7 @@ from ginrummy.web.store import (
     StoreError,
     hash_token,
 )
+from ginrummy.web.table import build_match
 
 from .conftest import auth, create, human_can_act, invite_token, wait_for
 

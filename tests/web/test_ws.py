@@ -15,7 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ginrummy.web.app import MAX_BODY
 
-from .conftest import LeakChecker, auth, create, invite_token, state
+from .conftest import LeakChecker, auth, create, invite_token, site, state
 
 
 def _url(mid: str, token: str) -> str:
@@ -152,7 +152,7 @@ def test_ws_refusals_leave_the_socket_open(client: TestClient) -> None:
 
 def test_ws_against_the_computer_whole_hand_without_leaks(client: TestClient) -> None:
     """Computer moves arrive as pushed states; nothing pushed shows hidden cards (R11)."""
-    client.app.state.service.seed_source = lambda: (4, 0)  # type: ignore[attr-defined]
+    site(client).lobby.seed_source = lambda: (4, 0)
     m = create(client, opponent="computer", bot="easy")
     mid, tok = m["id"], m["token"]
     seen: list[dict[str, Any]] = []
@@ -186,7 +186,7 @@ def test_ws_against_the_computer_whole_hand_without_leaks(client: TestClient) ->
 def test_pushed_json_is_the_same_with_or_without_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fast encoder is optional: both encoders give the same JSON value (names with
     any characters included)."""
-    from ginrummy.web import table as service
+    from ginrummy.web import views as service
 
     payload = {"type": "state", "state": {"players": ["Zoë \u2665", "Friend"], "n": 2**53,
                                           "hand_over": None, "ok": True, "x": [1.5, "10H"]}}

@@ -3,9 +3,16 @@
 :class:`LocalBroker` is the single-process default: nothing to tell, and leases are held in
 memory. :class:`RedisBroker` (``--broker redis://HOST:PORT/N``) publishes on Redis pub/sub
 only that a table changed (its id and new version, never a view or a card: R11), so every
-process can push each of its own connected seats that seat's own view; and it keeps
+process can push each of its own connected seats that seat's own view; it keeps
 computer-turn leases as Redis keys with an expiry, renewed while held, so a process that
-dies (even by kill -9) loses its leases within seconds and another takes the turn over.
+dies (even by kill -9) loses its leases within seconds and another takes the turn over;
+and it counts each seat's open sockets across processes (:meth:`Broker.presence_add`).
+
+The broker may go away. :attr:`Broker.healthy` says whether it is reachable (the listener
+is subscribed and the last send worked), and :class:`Outbox` keeps every "changed" event
+until the broker has taken it: a failed publish is sent again, never dropped. While the
+broker is away, processes learn of each other's changes from the database instead (the
+registry polls the versions of the tables it holds).
 """
 
 from __future__ import annotations
@@ -16,22 +23,39 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 
-__all__ = ["Broker", "BrokerError", "LocalBroker", "RedisBroker", "make_broker"]
+__all__ = ["Broker", "BrokerError", "LocalBroker", "Outbox", "RedisBroker", "make_broker"]
 
 log = logging.getLogger("ginrummy.web")
 
+T = TypeVar("T")
+
 CHANNEL = "ginrummy:changed"
 LEASE_PREFIX = "ginrummy:lease:"
+PRESENCE_PREFIX = "ginrummy:sockets:"
 
 OnChange = Callable[[str, int], None]
 """Called with (match id, new version) for a change made by another process."""
 
 _RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
+local holder = redis.call('get', KEYS[1])
+if holder == ARGV[1] then
   return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+if not holder then
+  redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
+  return 1
+end
+return 0
+"""
+_PRESENCE_ADD = """
+redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
+if redis.call('zscore', KEYS[1], ARGV[3]) or redis.call('zcard', KEYS[1]) < tonumber(ARGV[2]) then
+  redis.call('zadd', KEYS[1], ARGV[4], ARGV[3])
+  redis.call('pexpire', KEYS[1], ARGV[5])
+  return 1
 end
 return 0
 """
@@ -68,17 +92,37 @@ class Broker:
         for match_id, version in changes:
             await self.publish(match_id, version)
 
+    @property
+    def healthy(self) -> bool:
+        """Whether the broker is reachable (always, for the in-process one)."""
+        return True
+
     async def acquire(self, match_id: str, ttl: float) -> bool:
         """Take the computer-turn lease of a match for ``ttl`` seconds, if nobody holds it."""
         raise NotImplementedError
 
     async def renew(self, match_id: str, ttl: float) -> bool:
-        """Extend a lease this process holds; False when it was lost (expired, taken)."""
+        """Extend a lease this process holds (or take it again if it has lapsed and nobody
+        took it meanwhile, e.g. after the broker restarted empty); False when another
+        process holds it."""
         raise NotImplementedError
 
     async def release(self, match_id: str) -> None:
         """Give a lease back (only if this process still holds it)."""
         raise NotImplementedError
+
+    async def presence_add(self, key: str, member: str, cap: int, ttl: float) -> bool:
+        """Count ``member`` (one socket) under ``key`` for ``ttl`` seconds unless ``cap``
+        live members are there already (False). Across processes with a shared broker;
+        the in-process broker counts nothing (each process counts its own sockets)."""
+        return True
+
+    async def presence_refresh(self, entries: Sequence[tuple[str, str]], ttl: float) -> None:
+        """Keep these (key, member) entries alive for another ``ttl`` seconds (a process
+        that dies stops refreshing, and its sockets stop counting)."""
+
+    async def presence_remove(self, key: str, member: str) -> None:
+        """Stop counting ``member`` under ``key`` (its socket closed)."""
 
     async def close(self) -> None:
         """Stop listening and release connections."""
@@ -99,8 +143,6 @@ class LocalBroker(Broker):
         return True
 
     async def renew(self, match_id: str, ttl: float) -> bool:
-        if match_id not in self._leases:
-            return False
         self._leases[match_id] = time.monotonic() + ttl
         return True
 
@@ -109,7 +151,8 @@ class LocalBroker(Broker):
 
 
 class RedisBroker(Broker):
-    """Redis pub/sub for "table changed" events and ``SET NX PX`` keys for leases."""
+    """Redis pub/sub for "table changed" events, ``SET NX PX`` keys for leases and sorted
+    sets for the sockets counted across processes."""
 
     distributed = True
 
@@ -123,7 +166,7 @@ class RedisBroker(Broker):
             ) from None
         try:
             self.redis: Any = aioredis.Redis.from_url(
-                url, socket_connect_timeout=5, socket_timeout=10, health_check_interval=15
+                url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=5
             )
         except ValueError as e:
             raise BrokerError(f"Cannot use the broker URL: {e}") from None
@@ -132,6 +175,26 @@ class RedisBroker(Broker):
         self._listener: asyncio.Task[None] | None = None
         self._renew_script = self.redis.register_script(_RENEW)
         self._release_script = self.redis.register_script(_RELEASE)
+        self._presence_script = self.redis.register_script(_PRESENCE_ADD)
+        self._subscribed = False
+        self._sent_ok = True
+
+    @property
+    def healthy(self) -> bool:
+        """Subscribed, and the last command reached the broker."""
+        return self._subscribed and self._sent_ok
+
+    async def _do(self, coro: Awaitable[T]) -> T:
+        """Run one broker command, keeping :attr:`healthy` up to date."""
+        try:
+            out = await coro
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self._sent_ok = False
+            raise
+        self._sent_ok = True
+        return out
 
     async def check(self) -> None:
         """Fail early, with a clear message, when the broker cannot be reached."""
@@ -155,17 +218,20 @@ class RedisBroker(Broker):
         while True:
             try:
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(CHANNEL)
-                if first:
-                    ready.set_result(None)
-                    first = False
-                else:
-                    log.warning("broker connection restored")
-                    on_reconnect()
                 try:
+                    await pubsub.subscribe(CHANNEL)
+                    self._subscribed = True
+                    if first:
+                        ready.set_result(None)
+                        first = False
+                    else:
+                        log.warning("broker connection restored")
+                        self._sent_ok = True
+                        on_reconnect()
                     async for msg in pubsub.listen():
                         self._deliver(msg, on_change)
                 finally:
+                    self._subscribed = False
                     with contextlib.suppress(Exception):
                         await pubsub.aclose()
             except asyncio.CancelledError:
@@ -175,7 +241,7 @@ class RedisBroker(Broker):
                     ready.set_exception(BrokerError(f"Cannot subscribe on the broker: {e}"))
                     return
                 log.warning("broker connection lost (%s); retrying", e)
-                await asyncio.sleep(1.0)
+                await asyncio.sleep(0.5)
 
     def _deliver(self, msg: Any, on_change: OnChange) -> None:
         try:
@@ -190,9 +256,11 @@ class RedisBroker(Broker):
             return
         on_change(mid, version)
 
+    def _payload(self, match_id: str, version: int) -> str:
+        return json.dumps({"m": match_id, "v": version, "p": self.process_id})
+
     async def publish(self, match_id: str, version: int) -> None:
-        payload = json.dumps({"m": match_id, "v": version, "p": self.process_id})
-        await self.redis.publish(CHANNEL, payload)
+        await self._do(self.redis.publish(CHANNEL, self._payload(match_id, version)))
 
     async def publish_many(self, changes: Sequence[tuple[str, int]]) -> None:
         """All in one pipeline: one round trip, in order (under load the events of many
@@ -202,24 +270,45 @@ class RedisBroker(Broker):
             return
         async with self.redis.pipeline(transaction=False) as pipe:
             for match_id, version in changes:
-                pipe.publish(CHANNEL, json.dumps({"m": match_id, "v": version,
-                                                  "p": self.process_id}))
-            await pipe.execute()
+                pipe.publish(CHANNEL, self._payload(match_id, version))
+            await self._do(pipe.execute())
 
     async def acquire(self, match_id: str, ttl: float) -> bool:
-        ok = await self.redis.set(
+        ok = await self._do(self.redis.set(
             LEASE_PREFIX + match_id, self._token, nx=True, px=int(ttl * 1000)
-        )
+        ))
         return bool(ok)
 
     async def renew(self, match_id: str, ttl: float) -> bool:
-        r = await self._renew_script(
+        r = await self._do(self._renew_script(
             keys=[LEASE_PREFIX + match_id], args=[self._token, int(ttl * 1000)]
-        )
+        ))
         return bool(r)
 
     async def release(self, match_id: str) -> None:
-        await self._release_script(keys=[LEASE_PREFIX + match_id], args=[self._token])
+        await self._do(self._release_script(keys=[LEASE_PREFIX + match_id],
+                                            args=[self._token]))
+
+    async def presence_add(self, key: str, member: str, cap: int, ttl: float) -> bool:
+        now = time.time()
+        r = await self._do(self._presence_script(
+            keys=[PRESENCE_PREFIX + key],
+            args=[now, cap, member, now + ttl, int(ttl * 1000) + 1000],
+        ))
+        return bool(r)
+
+    async def presence_refresh(self, entries: Sequence[tuple[str, str]], ttl: float) -> None:
+        if not entries:
+            return
+        until = time.time() + ttl
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key, member in entries:
+                pipe.zadd(PRESENCE_PREFIX + key, {member: until})
+                pipe.pexpire(PRESENCE_PREFIX + key, int(ttl * 1000) + 1000)
+            await self._do(pipe.execute())
+
+    async def presence_remove(self, key: str, member: str) -> None:
+        await self._do(self.redis.zrem(PRESENCE_PREFIX + key, member))
 
     async def close(self) -> None:
         if self._listener is not None:
@@ -228,6 +317,67 @@ class RedisBroker(Broker):
                 await self._listener
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+
+
+class Outbox:
+    """"Changed" events on their way to the broker: kept (the latest version of each
+    match, in order of change) until the broker has taken them, sent in batches of one
+    round trip, and sent again after a failure, so no event is ever dropped."""
+
+    def __init__(self, broker: Broker, retry_seconds: float = 0.25) -> None:
+        self.broker = broker
+        self.retry_seconds = retry_seconds
+        self._pending: dict[str, int] = {}
+        self._wake = asyncio.Event()
+
+    def put(self, match_id: str, version: int) -> None:
+        """Queue "``match_id`` is now at ``version``" (replacing an older unsent one)."""
+        self._pending.pop(match_id, None)
+        self._pending[match_id] = version
+        self._wake.set()
+
+    def __len__(self) -> int:
+        return len(self._pending)
+
+    async def flush(self) -> None:
+        """Send what is queued now, once (raises if the broker refuses)."""
+        batch = list(self._pending.items())
+        if batch:
+            await self.broker.publish_many(batch)
+            for mid, version in batch:
+                if self._pending.get(mid) == version:
+                    del self._pending[mid]
+
+    async def run_forever(self) -> None:
+        """Send what is queued; after a failure wait a little (longer each time, up to
+        two seconds) and send it again."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            delay = self.retry_seconds
+            failed = False
+            while self._pending:
+                batch = list(self._pending.items())
+                try:
+                    await self.broker.publish_many(batch)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as e:  # noqa: BLE001 - broker away: keep them, retry
+                    if not failed:
+                        log.warning("could not publish %d changes (kept, retrying): %s",
+                                    len(batch), e)
+                    failed = True
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 2.0)
+                    continue
+                if failed:
+                    log.warning("published %d changes held while the broker was away",
+                                len(batch))
+                    failed = False
+                    delay = self.retry_seconds
+                for mid, version in batch:
+                    if self._pending.get(mid) == version:
+                        del self._pending[mid]
 
 
 def make_broker(url: str | None) -> Broker:

@@ -11,16 +11,15 @@ cap, the table's move comes from a faster fallback bot instead, so no table ever
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import multiprocessing
 import os
 import random
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from ..bots import Bot, make_bot
 from ..hand import Action, View
+from .workers import new_pool
 
 __all__ = ["FAST_BOTS", "ComputerDriver", "Decision", "decide_once"]
 
@@ -28,12 +27,6 @@ log = logging.getLogger("ginrummy.web")
 
 FAST_BOTS = frozenset({"random", "simple", "easy", "marjj", "medium", "strong", "strong-fast"})
 """Bots that decide in well under a millisecond: cheaper in-process than a trip to a worker."""
-
-
-def _lower_priority() -> None:
-    """Workers yield the CPU to the serving process: thinking waits, acknowledging does not."""
-    with contextlib.suppress(AttributeError, OSError):  # not on every platform
-        os.nice(10)
 
 
 def decide_once(name: str, seed: int, seat: int, view: View) -> Action:
@@ -78,10 +71,7 @@ class ComputerDriver:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            # spawn: a forked copy of a server with threads and sockets is unsafe.
-            ctx = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=ctx,
-                                             initializer=_lower_priority)
+            self._pool = new_pool(self.workers)  # workers end with this process
         return self._pool
 
     def saturated(self) -> bool:

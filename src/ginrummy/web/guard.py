@@ -1,10 +1,8 @@
-"""What a public server needs beyond the game: settings, rate limits, headers, origins, logs.
+"""What a public server needs beyond the game: settings, caps, headers, origins, logs.
 
-* :class:`Settings`: every limit and timeout, each with a sane default (``ginrummy serve``
-  flags set them).
-* :class:`RateLimits`: per-client limits on create, join, lookup and actions, with the
-  ``limits`` library (moving windows; in memory, or in Redis when processes share one, so
-  the limit holds across them).
+* :class:`Settings`: every rate limit and timeout, and :class:`Limits`, every cap, each
+  with a sane default (``ginrummy serve`` flags set them); the rate limits themselves are
+  counted by :mod:`.rates`.
 * :class:`SecurityHeaders`: a Content-Security-Policy with ``frame-ancestors 'none'``,
   ``X-Content-Type-Options``, ``Referrer-Policy`` on every answer, ``Cache-Control:
   no-store`` on the API.
@@ -18,15 +16,14 @@ from __future__ import annotations
 import json
 import logging
 import re
-import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 __all__ = [
+    "Limits",
     "MAX_DEPTH",
-    "RateLimits",
     "RedactTokens",
     "SecurityHeaders",
     "Settings",
@@ -46,25 +43,58 @@ CSP = (
 
 @dataclass
 class Settings:
-    """The public server's limits (see docs/deploy.md); each default suits one machine."""
+    """The public server's rate limits and timeouts (see docs/deploy.md); each default
+    suits one machine. Rates are per client address, ``N/minute`` or ``N/second``."""
 
     rate_create: str = "20/minute"
-    """New matches per client address."""
+    """New matches."""
     rate_join: str = "30/minute"
-    """Invite uses per client address."""
+    """Invite uses."""
     rate_lookup: str = "60/minute"
-    """Lobby look-ups per client address."""
+    """Lobby look-ups and player records (each may name 200 matches)."""
     rate_actions: str = "600/minute"
-    """Moves, ``next`` and state requests per client address (a person makes ~20)."""
+    """Moves, ``next``, state requests, socket messages, rematches, reviews and hints (a
+    person makes about 20 a minute)."""
+    rate_reads: str = "120/minute"
+    """Public reads of a match: its record, replay steps and fairness proof."""
+    rate_pages: str = "600/minute"
+    """Pages and their files (a page load fetches about fifteen)."""
+    rate_sockets: str = "60/minute"
+    """WebSocket connections opened."""
+    rate_auth: str = "30/minute"
+    """Refused seat tokens (wrong or missing), on sockets and requests alike: past it,
+    an address's authentications are refused without being tried."""
     allowed_origins: tuple[str, ...] = ()
     """WebSocket origins accepted besides the server's own (e.g. https://gin.example)."""
     ws_auth_seconds: float = 10.0
     """Time a WebSocket has to send its ``auth`` message."""
     ws_idle_seconds: float = 900.0
     """A WebSocket that sends nothing for this long is closed (the page pings)."""
+    ws_heartbeat_seconds: float = 15.0
+    """A socket sent nothing for this long gets a beat carrying the table's version."""
     header_seconds: float = 10.0
     """Time a connection has to send a complete request head (stops header trickling)."""
+    body_seconds: float = 10.0
+    """Time a request has to send its whole body once its head is in (stops trickling)."""
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Limits:
+    """Caps that keep one client or one burst from exhausting the server; each is a
+    setting of ``ginrummy serve`` with this default."""
+
+    max_tables: int = 5000
+    """Tables held in memory at once (idle ones are evicted first; then 503)."""
+    max_sockets_per_seat: int = 4
+    """Open WebSockets per seat, across processes (a fifth is refused with 4429)."""
+    max_sockets_per_address: int = 32
+    """Open WebSockets per client address, across processes (then 4429)."""
+    max_connections_per_address: int = 64
+    """Open TCP connections per client address, per process (more are closed at once);
+    not applied to a trusted proxy's own address."""
+    abandoned_days: float = 30.0
+    """Unfinished matches untouched this long are deleted (0: never)."""
 
 
 Scope = MutableMapping[str, Any]
@@ -72,72 +102,6 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-class RateLimits:
-    """Per-client moving-window limits by kind (``create``, ``join``, ``lookup``,
-    ``actions``), counted in this process's memory, or in Redis (``storage_uri`` a
-    ``redis://`` URL) so that they hold across processes."""
-
-    def __init__(self, settings: Settings, storage_uri: str = "memory://") -> None:
-        from limits import parse
-        from limits.aio.storage import MemoryStorage, RedisStorage, Storage
-        from limits.aio.strategies import MovingWindowRateLimiter
-
-        self.storage: Storage
-        if storage_uri.startswith(("redis://", "rediss://")):
-            self.storage = RedisStorage(
-                "async+" + storage_uri, implementation="redispy", key_prefix="ginrummy-limits"
-            )
-        else:
-            self.storage = swept_memory_storage(MemoryStorage)()
-        self.limiter = MovingWindowRateLimiter(self.storage)
-        self.items = {
-            "create": parse(settings.rate_create),
-            "join": parse(settings.rate_join),
-            "lookup": parse(settings.rate_lookup),
-            "actions": parse(settings.rate_actions),
-        }
-
-    async def hit(self, kind: str, client: str) -> bool:
-        """Count one request; False when the client is over its limit for ``kind``. A
-        limiter that fails (Redis away) lets the request through rather than lock out
-        everyone."""
-        try:
-            return bool(await self.limiter.hit(self.items[kind], kind, client))
-        except Exception:  # noqa: BLE001 - never refuse play because the counter is away
-            logging.getLogger("ginrummy.web").warning("rate limiter unavailable")
-            return True
-
-    def describe(self, kind: str) -> str:
-        """The limit in words, for the 429 message (e.g. ``20 per 1 minute``)."""
-        return str(self.items[kind])
-
-
-SWEEP_SECONDS = 10.0
-"""How often the in-memory rate counters drop their expired entries."""
-
-
-def swept_memory_storage(base: type[Any]) -> type[Any]:
-    """``limits``' in-memory storage, sweeping expired entries at most every
-    :data:`SWEEP_SECONDS` instead of after every hit. Its sweep visits every client's
-    counter (and hands each to a thread), so after every hit it cost the event loop work
-    in proportion to the number of clients: the largest cost of a move at 1,000 tables.
-    The limits themselves never read expired entries, so sweeping later only holds
-    a few seconds' entries longer."""
-
-    class Swept(base):  # type: ignore[misc]
-        _next_sweep = 0.0
-
-        async def _MemoryStorage__schedule_expiry(self) -> None:  # noqa: N802 - overrides
-            now = time.monotonic()
-            if now < self._next_sweep:
-                return
-            self._next_sweep = now + SWEEP_SECONDS
-            await super()._MemoryStorage__schedule_expiry()
-
-    Swept.__name__ = Swept.__qualname__ = f"Swept{base.__name__}"
-    return Swept
 
 
 class SecurityHeaders:
@@ -173,15 +137,35 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
-    """Whether a WebSocket from ``origin`` may connect: no Origin (not a browser), the
-    server's own host, or one of ``allowed`` (``*`` allows any).
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 
-    >>> origin_allowed("https://gin.example", "gin.example", ())
+
+def _origin_key(scheme: str, netloc: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of a web origin, the default port made explicit."""
+    try:
+        parts = urlsplit(f"{scheme}://{netloc}")
+        port = parts.port
+    except ValueError:
+        return None
+    if scheme not in _DEFAULT_PORTS or not parts.hostname:
+        return None
+    return scheme, parts.hostname.lower(), port if port is not None else _DEFAULT_PORTS[scheme]
+
+
+def origin_allowed(origin: str | None, host: str | None, scheme: str,
+                   allowed: tuple[str, ...]) -> bool:
+    """Whether a WebSocket from ``origin`` may connect: no Origin (not a browser), the
+    server's own origin (``scheme``, ``http`` or ``https``, as the request came in, and
+    the ``host`` it named: scheme, host and port must all match), or one of ``allowed``
+    (``*`` allows any).
+
+    >>> origin_allowed("https://gin.example", "gin.example", "https", ())
     True
-    >>> origin_allowed("https://evil.example", "gin.example", ())
+    >>> origin_allowed("http://gin.example", "gin.example", "https", ())
     False
-    >>> origin_allowed("https://app.example", "gin.example", ("https://app.example",))
+    >>> origin_allowed("https://evil.example", "gin.example", "https", ())
+    False
+    >>> origin_allowed("https://app.example", "gin.example", "https", ("https://app.example",))
     True
     """
     if origin is None:
@@ -189,10 +173,12 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
     if "*" in allowed or origin in allowed:
         return True
     try:
-        netloc = urlsplit(origin).netloc
+        o = urlsplit(origin)
     except ValueError:
         return False
-    return bool(host) and netloc.lower() == (host or "").lower()
+    mine = _origin_key(scheme, host or "")
+    theirs = _origin_key(o.scheme.lower(), o.netloc)
+    return mine is not None and theirs == mine
 
 
 _TOKEN_RE = re.compile(r"((?:token|invite)=)[^&\s\"']+", re.IGNORECASE)

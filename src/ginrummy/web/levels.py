@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..bots import bot_names
-from .table import TableError
+from .errors import TableError
 
 __all__ = ["BOT_LEVELS", "level_list", "resolve_bot"]
 

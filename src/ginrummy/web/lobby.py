@@ -1,35 +1,54 @@
-"""Creating matches, joining them with an invitation, the lobby's lookup, records and replays."""
+"""New matches, a friend taking the seat, players' names, and the lobby's list of matches.
+
+A new match gets a secret seed and salt from :mod:`ginrummy.fairness` (the one dealer: its
+deals follow ``ginrummy-deal/1``, the scheme stored with the match) and is stored, salt
+included, before anyone sees a card; the answer carries the public commitment. A friend is
+invited with a single-use code stored only as its hash; using it issues seat 1's token
+exactly once.
+"""
 
 from __future__ import annotations
 
 import hmac
 import secrets
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..bots import BotError
-from ..hand import HandResult
+from ..fairness import DEAL_SCHEME, commitment, deal_for, new_salt, new_seed
 from ..match import Match
 from ..options import Options, OptionsError
-from .actions import _Stale
+from .checks import check_tokens, clean_name
+from .committer import Committer, Edit, Stale
+from .database import Database
+from .errors import TableError
 from .levels import BOT_LEVELS, resolve_bot
+from .registry import TableRegistry
 from .store import NO_TOKEN, StoredMatch, hash_token
-from .table import Table, TableError, deal_for
-from .turns import ComputerTurns
+from .table import Table
 
-__all__ = ["FRIEND_NAME", "Lobby", "MAX_LOOKUP_TOKENS", "MAX_NAME", "takewhile_revealed"]
+__all__ = ["FRIEND_NAME", "Lobby", "MAX_LOOKUP_TOKENS"]
 
-MAX_NAME = 30
 MAX_LOOKUP_TOKENS = 200
 FRIEND_NAME = "Friend"
 
 
-class Lobby(ComputerTurns):
-    """New matches, invitations, the lobby, records and replays."""
+class Lobby:
+    """Creating matches, joining them, naming players, listing one's matches."""
 
-    async def create(self, body: Any) -> dict[str, Any]:
-        """``POST /api/matches``: a new match against the computer or a friend."""
+    def __init__(self, registry: TableRegistry, committer: Committer, db: Database) -> None:
+        self.registry = registry
+        self.committer = committer
+        self.db = db
+        self.seed_source: Callable[[], tuple[int, int]] = (
+            lambda: (new_seed(), secrets.randbelow(2)))
+        """(secret seed, first dealer) of a new match; tests may fix it for known deals."""
+
+    async def create(self, body: Any, first_dealer: int | None = None,
+                     invite: bool = True) -> dict[str, Any]:
+        """``POST /api/matches``: a new match against the computer or a friend (201
+        answer). ``first_dealer`` fixes who deals first (a rematch); ``invite=False``
+        makes a friend's seat that only :meth:`claim_seat` can fill (a rematch's)."""
         if not isinstance(body, Mapping):
             raise TableError(400, "The request body must be a JSON object.")
         unknown = set(body) - {"opponent", "bot", "name", "options"}
@@ -38,16 +57,7 @@ class Lobby(ComputerTurns):
         opponent = body.get("opponent", "computer")
         if opponent not in ("computer", "friend"):
             raise TableError(400, "The opponent is 'computer' or 'friend'.")
-        name = body.get("name", "You")
-        if name is None:
-            name = "You"
-        if not isinstance(name, str):
-            raise TableError(400, "The name must be text.")
-        name = " ".join(name.split())
-        if not name:
-            name = "You"
-        if len(name) > MAX_NAME or any(not ch.isprintable() for ch in name):
-            raise TableError(400, f"A name is at most {MAX_NAME} printable characters.")
+        name = clean_name(body.get("name"), "You")
         try:
             options = Options.from_json(body.get("options"))
         except OptionsError as e:
@@ -70,25 +80,26 @@ class Lobby(ComputerTurns):
         # Seat 1: the computer's gets a token nobody knows; a friend's stays free until the
         # single-use invite code is exchanged for a fresh token (join), so the creator
         # never holds the friend's token.
-        invite = secrets.token_urlsafe(32) if opponent == "friend" else None
-        self._make_room()
-        seed, first_dealer = self.seed_source()
-        match = Match(
-            options, seed=seed, first_dealer=first_dealer,
-            players=(players[0], players[1]), auto_deal=False,
-        )
-        match.start_hand(deal_for(seed, 0))
+        code = secrets.token_urlsafe(32) if opponent == "friend" and invite else None
+        self.registry.make_room()
+        seed, dealer = self.seed_source()
+        if first_dealer is not None:
+            dealer = first_dealer
+        salt = new_salt()
+        match = Match(options, seed=seed, first_dealer=dealer,
+                      players=(players[0], players[1]), auto_deal=False)
+        match.start_hand(deal_for(seed, 0, DEAL_SCHEME))
         sm = StoredMatch(
             id=secrets.token_urlsafe(9),
             token_hash0=hash_token(token),
             token_hash1=(
-                NO_TOKEN if invite is not None else hash_token(secrets.token_urlsafe(32))
+                hash_token(secrets.token_urlsafe(32)) if opponent == "computer" else NO_TOKEN
             ),
-            invite_hash=hash_token(invite) if invite is not None else None,
+            invite_hash=hash_token(code) if code is not None else None,
             options=options.to_json(),
             players=players,
             seed=seed,
-            first_dealer=first_dealer,
+            first_dealer=dealer,
             opponent=opponent,
             bot_level=level,
             bot_name=bot_name,
@@ -98,65 +109,58 @@ class Lobby(ComputerTurns):
             hands_dealt=1,
             ready=[False, False],
             to_play=match.to_play,
+            deal_scheme=DEAL_SCHEME,
         )
-        await self._db(self.store.create, sm)
+        await self.db.run(self.db.store.create, sm, salt)
         t = Table(sm, match, next_seq=0)
-        if opponent == "computer":
-            try:
-                self._attach_bot(t)
-            except BotError as e:
-                raise TableError(500, str(e)) from None
-        self.tables[sm.id] = t
-        self._kick_bot(t)
+        t.bot_seat = 1 if opponent == "computer" else None
+        self.registry.add(t)
         out: dict[str, Any] = {
             "id": sm.id,
             "seat": 0,
             "token": token,
             "url": f"/play/{sm.id}#token={token}",
         }
-        if invite is not None:
-            out["invite_url"] = f"/play/{sm.id}#invite={invite}"
+        if code is not None:
+            out["invite_url"] = f"/play/{sm.id}#invite={code}"
+        out["commitment"] = commitment(seed, salt)
         return out
 
     async def join(self, t: Table, body: Any) -> dict[str, Any]:
         """``POST .../join``: exchange the single-use invite code for a fresh seat-1 token
-        (stored hashed); a second use is refused, so only the friend holds that seat."""
+        (stored hashed); a second use is refused, so only the friend holds that seat. An
+        optional ``name`` shows the friend under it instead of "Friend"."""
         if not isinstance(body, Mapping) or not isinstance(body.get("invite"), str):
             raise TableError(400, "Send the invitation code: {\"invite\": \"...\"}.")
         code = body["invite"]
         if not 0 < len(code) <= 200:
             raise TableError(400, "The invitation code must be non-empty text.")
+        name = clean_name(body.get("name"), "")
+        sm = t.stored
+        if sm.invite_hash is None or not hmac.compare_digest(hash_token(code), sm.invite_hash):
+            raise TableError(403, "That invitation does not belong to this match.")
+        return await self.claim_seat(t, name or None)
+
+    async def claim_seat(self, t: Table, name: str | None = None) -> dict[str, Any]:
+        """Give seat 1 of a friend match a fresh token (once: 409 when it is taken) and,
+        with ``name``, show its player under it; the caller has checked who may."""
         for _ in range(2):
             async with t.lock:
                 sm = t.stored
-                if sm.invite_hash is None or not hmac.compare_digest(
-                    hash_token(code), sm.invite_hash
-                ):
-                    raise TableError(403, "That invitation does not belong to this match.")
                 if sm.token_hash1 != NO_TOKEN:
                     raise self._claimed(sm)
                 token = secrets.token_urlsafe(32)
-                new_hash = hash_token(token)
-                joined_before = sm.joined
-                sm.joined = True
-                now = time.time()
+                players = None
+                if name and name != sm.players[1]:
+                    players = (sm.players[0], name)
                 try:
-                    await self._commit(t, 1, token_hash1=new_hash, joined_at=now)
-                except _Stale:
+                    await self.committer.commit(t, 1, t.match.copy(), edit=Edit(
+                        joined=True, token_hash1=hash_token(token), joined_at=time.time(),
+                        players=players, game=False))
+                except Stale:
                     continue  # changed elsewhere: rebuilt, so check the seat again
-                except TableError:
-                    sm.joined = joined_before
-                    raise
-                sm.token_hash1 = new_hash
-                sm.joined_at = now
-                t.state_cache.clear()
-                self._broadcast(t)
-            return {
-                "id": sm.id,
-                "seat": 1,
-                "token": token,
-                "url": f"/play/{sm.id}#token={token}",
-            }
+            return {"id": sm.id, "seat": 1, "token": token,
+                    "url": f"/play/{sm.id}#token={token}"}
         raise TableError(409, "The table changed elsewhere: try the invitation again.")
 
     @staticmethod
@@ -171,19 +175,29 @@ class Lobby(ComputerTurns):
             e.extra = {"claimed_at": sm.joined_at}
         return e
 
-    # ------------------------------------------------------------------ lobby, records
+    async def rename(self, t: Table, seat: int, name: str) -> None:
+        """Give ``seat`` a new name: stored with a version bump (so every process learns
+        of it; a name changes no card, and moves based on the version before stay good),
+        then shown to both seats."""
+        for _ in range(3):
+            async with t.lock:
+                players = [t.stored.players[0], t.stored.players[1]]
+                if players[seat] == name:
+                    return
+                players[seat] = name
+                try:
+                    await self.committer.commit(t, seat, t.match.copy(), edit=Edit(
+                        players=(players[0], players[1]), game=False))
+                except Stale:
+                    continue  # changed elsewhere first: rebuilt, try again
+                return
+        raise TableError(409, "The table changed elsewhere: reload the page to see it.")
 
     async def lookup(self, body: Any) -> dict[str, Any]:
         """``POST /api/matches/lookup``: summaries of the matches these tokens sit at."""
-        if not isinstance(body, Mapping) or not isinstance(body.get("tokens"), list):
-            raise TableError(400, "Send {\"tokens\": [\"...\", ...]}.")
-        tokens = body["tokens"]
-        if len(tokens) > MAX_LOOKUP_TOKENS:
-            raise TableError(400, f"At most {MAX_LOOKUP_TOKENS} tokens at a time.")
-        if not all(isinstance(x, str) and 0 < len(x) <= 200 for x in tokens):
-            raise TableError(400, "Each token must be non-empty text.")
+        tokens = check_tokens(body, MAX_LOOKUP_TOKENS)
         by_hash = {hash_token(x): x for x in tokens}
-        rows = await self._db(self.store.find_by_token_hashes, list(by_hash))
+        rows = await self.db.read(self.db.store.find_by_token_hashes, list(by_hash))
         out = []
         for sm in rows:
             for seat in (0, 1):
@@ -212,48 +226,3 @@ class Lobby(ComputerTurns):
                     }
                 )
         return {"matches": out}
-
-    async def record(self, t: Table) -> dict[str, Any]:
-        """The ``ginrummy/1`` record: the whole match once finished. Before that it shows no
-        hand the rules never revealed (R11): no seed (it would tell the deals to come), no
-        hand in play, and no dead hand (R7 shows neither hand); a record is a prefix of
-        the match, so it stops at the first dead hand."""
-        async with t.lock:
-            rec = t.match.to_record()
-            if not t.match.is_over():
-                rec.pop("seed", None)
-                rec["hands"] = list(
-                    takewhile_revealed(rec["hands"], [h.result for h in t.match.hands])
-                )
-        return rec
-
-    async def replay(self, t: Table, step: int | None) -> dict[str, Any]:
-        """The whole table at one step of a finished match (both hands shown): all steps
-        are built once, off the event loop, and cached (see :mod:`.replays`)."""
-        async with t.lock:
-            if not t.match.is_over():
-                raise TableError(409, "The replay opens once the match is finished.")
-            rec = t.match.to_record()
-            sm = t.stored
-        hands = [[(a["seat"], {k: v for k, v in a.items() if k != "seat"})
-                  for a in h["actions"]] for h in rec["hands"]]
-        frames = await self.replays.frames(
-            sm.id, sm.options, sm.seed, sm.first_dealer, list(sm.players), hands
-        )
-        last = len(frames) - 1
-        if step is None:
-            step = 0
-        if step < 0 or step > last:
-            raise TableError(400, f"The step must be from 0 to {last}.")
-        return frames[step]
-
-
-def takewhile_revealed(
-    hands: list[dict[str, Any]], results: list[HandResult | None]
-) -> Iterator[dict[str, Any]]:
-    """The record's hands up to (not including) the first that is not over or ended dead
-    (R7): those are the hands whose cards the rules have shown both players."""
-    for h, r in zip(hands, results, strict=True):
-        if r is None or r.result == "dead":
-            return
-        yield h

@@ -12,10 +12,10 @@ import asyncio
 from collections import OrderedDict
 from typing import Any
 
+from ..fairness import deal_for
 from ..hand import Action
 from ..match import Match
 from ..options import Options
-from .table import deal_for
 
 __all__ = ["ReplayCache", "replay_frames"]
 
@@ -46,15 +46,16 @@ def _frame(m: Match, step: int, players: list[str]) -> dict[str, Any]:
 
 def replay_frames(
     options: dict[str, Any], seed: int, first_dealer: int, players: list[str],
-    hands: list[list[tuple[int, dict[str, Any]]]],
+    hands: list[list[tuple[int, dict[str, Any]]]], scheme: str,
 ) -> list[dict[str, Any]]:
-    """Every step of a match: each hand as dealt, then after each of its actions
-    (``hands[i]`` lists hand i's (seat, action JSON)). One pass, so linear in length."""
+    """Every step of a match: each hand as dealt (from ``seed`` by the deal ``scheme``),
+    then after each of its actions (``hands[i]`` lists hand i's (seat, action JSON)). One
+    pass, so linear in length."""
     m = Match(Options.from_json(options), seed=seed, first_dealer=first_dealer,
               players=(players[0], players[1]), auto_deal=False)
     frames: list[dict[str, Any]] = []
     for i, actions in enumerate(hands):
-        m.start_hand(deal_for(seed, i))
+        m.start_hand(deal_for(seed, i, scheme))
         frames.append(_frame(m, len(frames), players))
         for seat, a in actions:
             m.play(Action.from_json(a), seat)
@@ -76,7 +77,7 @@ class ReplayCache:
 
     async def frames(
         self, match_id: str, options: dict[str, Any], seed: int, first_dealer: int,
-        players: list[str], hands: list[list[tuple[int, dict[str, Any]]]],
+        players: list[str], hands: list[list[tuple[int, dict[str, Any]]]], scheme: str,
     ) -> list[dict[str, Any]]:
         """The match's frames, built in a worker thread on first use."""
         got = self._frames.get(match_id)
@@ -91,7 +92,7 @@ class ReplayCache:
         try:
             self.builds += 1
             frames = await asyncio.to_thread(
-                replay_frames, options, seed, first_dealer, players, hands
+                replay_frames, options, seed, first_dealer, players, hands, scheme
             )
             fut.set_result(frames)
         except BaseException as e:

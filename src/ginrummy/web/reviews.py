@@ -19,37 +19,18 @@ over. Hints (the evaluator's suggestion for the decision at hand, tables against
 computer only) are computed in their own worker and recorded in ``review_hints``, so the
 review can show which decisions were hinted.
 
-The two tables are defined here and only here (:data:`review_metadata`); migration
-revision 0002 creates them.
+Reviews and hints are stored through :class:`~.store.ReviewStore` (the ``reviews`` and
+``review_hints`` tables of :mod:`.store.schema`).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-import secrets
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from sqlalchemy import (
-    Column,
-    Engine,
-    Float,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    create_engine,
-    insert,
-    or_,
-    select,
-    update,
-)
-from sqlalchemy.exc import IntegrityError
 
 from ..hand import Hand
 from ..match import Match
@@ -57,48 +38,19 @@ from ..review import review_match
 from ..review.grade import DEFAULT_SAMPLES, moments
 from ..review.hints import HINT_SAMPLES
 from ..review.report import Review, account, action_json, action_words, seat_totals
+from .store.engine import open_engine
+from .store.reviews import ReviewStore
 
 __all__ = [
     "ReviewSettings",
-    "ReviewStore",
     "assemble",
     "hint_once",
     "review_frames",
-    "review_metadata",
     "review_scope",
     "run_job",
 ]
 
 log = logging.getLogger("ginrummy.web")
-
-review_metadata = MetaData()
-
-reviews_table = Table(
-    "reviews",
-    review_metadata,
-    Column("match_id", String(32), primary_key=True),
-    Column("status", String(16), nullable=False),  # idle | running | failed
-    Column("job", String(32), nullable=True),  # the running job's claim
-    Column("started_at", Float, nullable=True),
-    Column("beat_at", Float, nullable=True),
-    Column("done", Integer, nullable=False),
-    Column("total", Integer, nullable=False),
-    Column("parts", Text, nullable=False),  # JSON {"HAND:SEAT": {"decisions", "luck"}}
-    Column("error", Text, nullable=True),
-)
-"""One row per reviewed match: the stored parts and the state of its (single) job."""
-
-hints_table = Table(
-    "review_hints",
-    review_metadata,
-    Column("match_id", String(32), primary_key=True),
-    Column("hand", Integer, primary_key=True),
-    Column("action", Integer, primary_key=True),
-    Column("seat", Integer, nullable=False),
-    Column("hint", Text, nullable=False),  # the suggested action (JSON)
-    Column("shown_at", Float, nullable=False),
-)
-"""Every decision at which a seat was shown a hint (hand index, action index in the hand)."""
 
 
 @dataclass(frozen=True)
@@ -187,122 +139,6 @@ def part_key(hand: int, seat: int) -> str:
     return f"{hand}:{seat}"
 
 
-# ---------------------------------------------------------------------------- store
-
-
-def _engine_for(url: str) -> Engine:
-    args: dict[str, Any] = {"timeout": 30} if url.startswith("sqlite") else {}
-    return create_engine(url, future=True, pool_pre_ping=True, connect_args=args)
-
-
-class ReviewStore:
-    """The ``reviews`` and ``review_hints`` tables over an engine whose schema is at the
-    migrations' head (synchronous; the web service calls it off the event loop, the review
-    workers directly)."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine  # the tables come from the migrations (revision 0002)
-
-    def row(self, match_id: str) -> dict[str, Any] | None:
-        """The match's review row (``parts`` parsed), or None."""
-        with self.engine.connect() as conn:
-            r = conn.execute(
-                select(reviews_table).where(reviews_table.c.match_id == match_id)
-            ).mappings().first()
-        if r is None:
-            return None
-        out = dict(r)
-        out["parts"] = json.loads(out["parts"] or "{}")
-        return out
-
-    def claim(self, match_id: str, total: int, now: float, stale_seconds: float) -> str | None:
-        """Start a job for the match unless one is running (with a fresh heartbeat):
-        the new job's id, or None if another job holds the match."""
-        job = secrets.token_hex(8)
-        with self.engine.begin() as conn:
-            try:
-                with conn.begin_nested():
-                    conn.execute(insert(reviews_table).values(
-                        match_id=match_id, status="running", job=job, started_at=now,
-                        beat_at=now, done=0, total=total, parts="{}", error=None))
-                return job
-            except IntegrityError:
-                pass
-            n = conn.execute(
-                update(reviews_table)
-                .where(reviews_table.c.match_id == match_id)
-                .where(or_(reviews_table.c.status != "running",
-                           reviews_table.c.beat_at < now - stale_seconds))
-                .values(status="running", job=job, started_at=now, beat_at=now, done=0,
-                        total=total, error=None)
-            ).rowcount
-        return job if n == 1 else None
-
-    def _job_update(self, match_id: str, claim: str, **values: Any) -> bool:
-        with self.engine.begin() as conn:
-            n = conn.execute(
-                update(reviews_table)
-                .where(reviews_table.c.match_id == match_id)
-                .where(reviews_table.c.job == claim)
-                .values(**values)
-            ).rowcount
-        return bool(n == 1)
-
-    def beat(self, match_id: str, job: str, done: int | None = None) -> bool:
-        """Renew the job's heartbeat (and its progress); False if the job lost its claim."""
-        values: dict[str, Any] = {"beat_at": time.time()}
-        if done is not None:
-            values["done"] = done
-        return self._job_update(match_id, job, **values)
-
-    def save_part(self, match_id: str, job: str, key: str, part: dict[str, Any],
-                  done: int) -> bool:
-        """Add one finished part (only the claim holder writes the row)."""
-        with self.engine.begin() as conn:
-            r = conn.execute(
-                select(reviews_table.c.parts, reviews_table.c.job)
-                .where(reviews_table.c.match_id == match_id)
-            ).first()
-            if r is None or r[1] != job:
-                return False
-            parts = json.loads(r[0] or "{}")
-            parts[key] = part
-            conn.execute(
-                update(reviews_table)
-                .where(reviews_table.c.match_id == match_id)
-                .where(reviews_table.c.job == job)
-                .values(parts=json.dumps(parts, separators=(",", ":")), done=done,
-                        beat_at=time.time())
-            )
-        return True
-
-    def finish(self, match_id: str, job: str, error: str | None = None) -> bool:
-        """Release the claim: ``idle``, or ``failed`` with the reason."""
-        return self._job_update(match_id, job, status="failed" if error else "idle",
-                                job=None, error=error)
-
-    def record_hint(self, match_id: str, hand: int, action: int, seat: int,
-                    hint: dict[str, Any]) -> None:
-        """Remember that ``seat`` was shown a hint at action ``action`` of hand ``hand``."""
-        with self.engine.begin() as conn:
-            try:
-                with conn.begin_nested():
-                    conn.execute(insert(hints_table).values(
-                        match_id=match_id, hand=hand, action=action, seat=seat,
-                        hint=json.dumps(hint), shown_at=time.time()))
-            except IntegrityError:
-                pass  # already recorded (the page asked twice)
-
-    def hinted(self, match_id: str) -> set[tuple[int, int]]:
-        """The (hand, action) of every hinted decision of the match."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(hints_table.c.hand, hints_table.c.action)
-                .where(hints_table.c.match_id == match_id)
-            ).all()
-        return {(int(h), int(a)) for h, a in rows}
-
-
 # ---------------------------------------------------------------------------- the job
 
 
@@ -312,7 +148,7 @@ _ENGINES: dict[str, ReviewStore] = {}
 def _worker_store(db_url: str) -> ReviewStore:
     store = _ENGINES.get(db_url)
     if store is None:
-        store = _ENGINES[db_url] = ReviewStore(_engine_for(db_url))
+        store = _ENGINES[db_url] = ReviewStore(open_engine(db_url))
     return store
 
 
@@ -334,7 +170,7 @@ def run_job(db_url: str, match_id: str, job: str, record: dict[str, Any],
     match = Match.from_record(record)
     todo = [(h, s, len(moments(match, (h,), (s,)))) for h, s in parts]
     total = sum(n for _, _, n in todo)
-    store._job_update(match_id, job, total=total, done=0, beat_at=time.time())
+    store.update_job(match_id, job, total=total, done=0, beat_at=time.time())
     done = 0
     last = time.monotonic()
     for hand, seat, n in todo:

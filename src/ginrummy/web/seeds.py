@@ -1,7 +1,8 @@
-"""Secret seeds encrypted at rest, with a key kept outside the database.
+"""Secret seeds (and salts) encrypted at rest, with a key kept outside the database.
 
 A match's seed decides every deal still to come, so a copy of the database must not tell
-them. Seeds are stored AES-256-GCM encrypted (the match id bound as associated data, so a
+them (nor its salt, which would let the public commitment be tested against seeds). They
+are stored AES-256-GCM encrypted (the match id bound as associated data, so a
 seed cannot be moved to another row). The key comes from ``GINRUMMY_SEED_KEY`` (32 bytes,
 url-safe base64) or a key file; a single process with no key configured makes a key file
 beside its database the first time (mode 0600), so ``ginrummy serve`` just works.
@@ -73,11 +74,15 @@ def load_key(key_file: str | None, default_file: Path | None) -> bytes:
 
 
 class SeedCipher:
-    """Encrypts and decrypts seeds with one key.
+    """Encrypts and decrypts a match's secrets (its seed, its salt) with one key; each
+    is bound to its match and purpose, so a stored value cannot be moved to another row or
+    read as the other secret.
 
     >>> c = SeedCipher(bytes(32))
     >>> c.decrypt(c.encrypt(12345, "m1"), "m1")
     12345
+    >>> c.decrypt_text(c.encrypt_text("00ff", "salt:m1"), "salt:m1")
+    '00ff'
     """
 
     def __init__(self, key: bytes) -> None:
@@ -87,21 +92,30 @@ class SeedCipher:
 
     def encrypt(self, seed: int, match_id: str) -> str:
         """The stored text of ``seed`` for match ``match_id``."""
-        nonce = secrets.token_bytes(12)
-        ct = self._aead.encrypt(nonce, str(seed).encode(), match_id.encode())
-        return PREFIX + base64.urlsafe_b64encode(nonce + ct).decode()
+        return self.encrypt_text(str(seed), match_id)
 
     def decrypt(self, text: str, match_id: str) -> int:
         """The seed stored as ``text``; ValueError if the key or the row is wrong."""
+        return int(self.decrypt_text(text, match_id))
+
+    def encrypt_text(self, plain: str, bound_to: str) -> str:
+        """The stored text of the secret ``plain``, bound to ``bound_to`` (associated data:
+        the match id, with a purpose prefix for anything but the seed)."""
+        nonce = secrets.token_bytes(12)
+        ct = self._aead.encrypt(nonce, plain.encode(), bound_to.encode())
+        return PREFIX + base64.urlsafe_b64encode(nonce + ct).decode()
+
+    def decrypt_text(self, text: str, bound_to: str) -> str:
+        """The secret stored as ``text``; ValueError if the key or the row is wrong."""
         from cryptography.exceptions import InvalidTag
 
         if not text.startswith(PREFIX):
-            raise ValueError("unknown seed format")
+            raise ValueError("unknown secret format")
         raw = base64.urlsafe_b64decode(text[len(PREFIX):].encode())
         try:
-            plain = self._aead.decrypt(raw[:12], raw[12:], match_id.encode())
+            plain = self._aead.decrypt(raw[:12], raw[12:], bound_to.encode())
         except InvalidTag:
             raise ValueError(
-                "the seed key does not open this match's seed (wrong key?)"
+                "the seed key does not open this match's secret (wrong key?)"
             ) from None
-        return int(plain)
+        return plain.decode()

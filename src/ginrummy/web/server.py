@@ -6,15 +6,15 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import socket
 import sys
 from typing import Any
 
 from .broker import BrokerError
 from .computer import ComputerDriver
-from .guard import RedactTokens, Settings
+from .guard import Limits, RedactTokens, Settings
 from .seeds import KEY_ENV, SeedKeyError
-from .service import Limits
 from .store import StoreError, resolve_db_url
 
 __all__ = ["main", "parse_delay", "resolve_db_url"]
@@ -91,20 +91,45 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rate-lookup", default=d.rate_lookup,
                    help=f"lobby look-ups per client address (default {d.rate_lookup})")
     p.add_argument("--rate-actions", default=d.rate_actions,
-                   help=f"moves and state requests per client address (default {d.rate_actions})")
+                   help="moves, state requests, socket messages, rematches, reviews and hints "
+                   f"per client address (default {d.rate_actions})")
+    p.add_argument("--rate-reads", default=d.rate_reads,
+                   help=f"public reads (records, replays, fairness) per client address "
+                   f"(default {d.rate_reads})")
+    p.add_argument("--rate-pages", default=d.rate_pages,
+                   help=f"pages and their files per client address (default {d.rate_pages})")
+    p.add_argument("--rate-sockets", default=d.rate_sockets,
+                   help=f"WebSocket connections opened per client address "
+                   f"(default {d.rate_sockets})")
+    p.add_argument("--rate-auth", default=d.rate_auth,
+                   help=f"refused seat tokens per client address; past it, tokens from there "
+                   f"are refused untried (default {d.rate_auth})")
     p.add_argument("--allowed-origin", action="append", default=[],
                    help="a WebSocket Origin accepted besides the server's own host (repeat)")
     p.add_argument("--max-tables", type=int, default=lim.max_tables,
                    help=f"matches held in memory at once (default {lim.max_tables})")
     p.add_argument("--max-sockets-per-seat", type=int, default=lim.max_sockets_per_seat,
-                   help=f"open WebSockets per seat (default {lim.max_sockets_per_seat})")
+                   help=f"open WebSockets per seat, across processes "
+                   f"(default {lim.max_sockets_per_seat})")
+    p.add_argument("--max-sockets-per-address", type=int, default=lim.max_sockets_per_address,
+                   help=f"open WebSockets per client address, across processes "
+                   f"(default {lim.max_sockets_per_address})")
+    p.add_argument("--max-connections-per-address", type=int,
+                   default=lim.max_connections_per_address,
+                   help=f"open connections per client address, per process (default "
+                   f"{lim.max_connections_per_address}; a trusted proxy is not capped)")
     p.add_argument("--abandoned-days", type=float, default=lim.abandoned_days,
                    help=f"delete unfinished matches untouched this long (default "
                    f"{lim.abandoned_days:g}; 0: never)")
     p.add_argument("--header-timeout", type=float, default=d.header_seconds,
                    help=f"seconds to send a request's headers (default {d.header_seconds:g})")
+    p.add_argument("--body-timeout", type=float, default=d.body_seconds,
+                   help=f"seconds to send a request's body (default {d.body_seconds:g})")
     p.add_argument("--ws-idle-timeout", type=float, default=d.ws_idle_seconds,
                    help=f"close a WebSocket silent this long (default {d.ws_idle_seconds:g})")
+    p.add_argument("--ws-heartbeat", type=float, default=d.ws_heartbeat_seconds,
+                   help=f"beat a WebSocket sent nothing this long, with the table's version "
+                   f"(default {d.ws_heartbeat_seconds:g})")
     p.add_argument("--log-level", default="warning",
                    choices=["critical", "error", "warning", "info", "debug"])
     return p
@@ -121,16 +146,29 @@ def _check_rate(text: str) -> str | None:
     return None
 
 
-def _http_protocol(header_seconds: float) -> Any:
-    """uvicorn's HTTP protocol with a deadline for each request's head: a connection that
-    trickles its headers (or sends none) is closed after ``header_seconds``."""
+def _trusted_proxies() -> frozenset[str]:
+    """The addresses uvicorn trusts to forward the client's (``FORWARDED_ALLOW_IPS``)."""
+    raw = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+    return frozenset(a.strip() for a in raw.split(",") if a.strip())
+
+
+def _http_protocol(header_seconds: float, per_address: int) -> Any:
+    """uvicorn's HTTP protocol with a deadline for each request's head (a connection that
+    trickles its headers, or sends none, is closed after ``header_seconds``) and a cap on
+    open connections per client address (one past ``per_address`` is closed at once; a
+    trusted proxy's own address is not capped: its clients are, by their forwarded
+    address, in the app). A connection upgraded to a WebSocket leaves this count (the
+    app counts sockets per address itself)."""
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
     except ImportError:  # httptools missing: uvicorn's default (no head deadline)
         return "auto"
+    trusted = _trusted_proxies()
+    open_by_address: dict[str, int] = {}
 
-    class HeadDeadline(HttpToolsProtocol):
+    class GuardedHttp(HttpToolsProtocol):
         _head_timer: asyncio.TimerHandle | None = None
+        _counted: str | None = None
 
         def _arm(self) -> None:
             self._disarm()
@@ -146,8 +184,26 @@ def _http_protocol(header_seconds: float) -> Any:
             if self.transport is not None and not self.transport.is_closing():
                 self.transport.close()
 
+        def _uncount(self) -> None:
+            if self._counted is not None:
+                n = open_by_address.get(self._counted, 1) - 1
+                if n > 0:
+                    open_by_address[self._counted] = n
+                else:
+                    open_by_address.pop(self._counted, None)
+                self._counted = None
+
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            peer = transport.get_extra_info("peername")
+            address = peer[0] if isinstance(peer, tuple) and peer else None
+            if address is not None and "*" not in trusted and address not in trusted:
+                n = open_by_address.get(address, 0)
+                open_by_address[address] = n + 1
+                self._counted = address
+                if n >= per_address:
+                    transport.close()
+                    return
             self._arm()
 
         def on_headers_complete(self) -> None:
@@ -159,11 +215,17 @@ def _http_protocol(header_seconds: float) -> Any:
             if self.transport is not None and not self.transport.is_closing():
                 self._arm()
 
+        def handle_websocket_upgrade(self) -> None:
+            self._disarm()
+            self._uncount()
+            super().handle_websocket_upgrade()
+
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
+            self._uncount()
             super().connection_lost(exc)
 
-    return HeadDeadline
+    return GuardedHttp
 
 
 def main(argv: list[str]) -> int:
@@ -183,7 +245,8 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    for opt in ("rate_create", "rate_join", "rate_lookup", "rate_actions"):
+    for opt in ("rate_create", "rate_join", "rate_lookup", "rate_actions", "rate_reads",
+                "rate_pages", "rate_sockets", "rate_auth"):
         bad = _check_rate(getattr(args, opt))
         if bad:
             print(f"ginrummy serve: --{opt.replace('_', '-')}: {bad}", file=sys.stderr)
@@ -196,10 +259,15 @@ def main(argv: list[str]) -> int:
     url = resolve_db_url(args.db)
     settings = Settings(
         rate_create=args.rate_create, rate_join=args.rate_join, rate_lookup=args.rate_lookup,
-        rate_actions=args.rate_actions, allowed_origins=tuple(args.allowed_origin),
-        ws_idle_seconds=args.ws_idle_timeout, header_seconds=args.header_timeout,
+        rate_actions=args.rate_actions, rate_reads=args.rate_reads, rate_pages=args.rate_pages,
+        rate_sockets=args.rate_sockets, rate_auth=args.rate_auth,
+        allowed_origins=tuple(args.allowed_origin), ws_idle_seconds=args.ws_idle_timeout,
+        ws_heartbeat_seconds=args.ws_heartbeat, header_seconds=args.header_timeout,
+        body_seconds=args.body_timeout,
     )
     limits = Limits(max_tables=args.max_tables, max_sockets_per_seat=args.max_sockets_per_seat,
+                    max_sockets_per_address=args.max_sockets_per_address,
+                    max_connections_per_address=args.max_connections_per_address,
                     abandoned_days=args.abandoned_days)
     try:
         app = create_app(
@@ -227,10 +295,14 @@ def main(argv: list[str]) -> int:
         host=host,
         port=args.port,
         log_level=args.log_level,
-        http=_http_protocol(args.header_timeout),
+        http=_http_protocol(args.header_timeout, args.max_connections_per_address),
         # Messages up to 64 KiB reach the app, which answers those over 16 KiB with the
         # documented 413 error (and keeps the socket); only larger ones close it (1009).
         ws_max_size=64 * 1024,
+        # Protocol pings: a peer that stops answering (a dead link, a sleeping laptop) is
+        # dropped within about 40 s even when no message is due.
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
         # A STATE is a few KiB: compressing every push cost more server CPU (about an
         # eighth under load) than it saves on any real link.
         ws_per_message_deflate=False,

@@ -1,5 +1,14 @@
-"""The computer's turns: driven by one process at a time (a lease with expiry on many
-processes), taken over by another process when its driver dies, resumed after a restart."""
+"""The computer's turns: driven by one process at a time, taken over when its driver dies,
+resumed after a restart, and going on while the broker is away.
+
+Decisions come from the :class:`~.computer.ComputerDriver` (off the event loop) and go
+through the same path as a person's moves (:meth:`.play.Play.apply`). With many processes,
+only the holder of a match's claim drives its turn: :class:`TurnClaims` takes it from the
+broker (a Redis lease with expiry, renewed while held) and, while the broker is away, from
+the database (a row with the same expiry), so computer turns never stand still. Another
+process that finds a turn waiting with nobody's claim takes it over within seconds; the
+version check of every commit makes a race between two drivers harmless.
+"""
 
 from __future__ import annotations
 
@@ -9,27 +18,99 @@ import logging
 import random
 import time
 
-from .actions import Actions, _Stale
-from .store import StoreError
-from .table import Table, TableError
+from ..bots import bot_names, make_bot
+from .broker import Broker
+from .committer import Stale
+from .computer import ComputerDriver
+from .database import Database
+from .errors import TableError
+from .levels import resolve_bot
+from .play import Play
+from .registry import TableRegistry
+from .table import Table
 
-__all__ = ["ComputerTurns"]
+__all__ = ["ComputerTurns", "TurnClaims", "bot_seed"]
 
 log = logging.getLogger("ginrummy.web")
 
 
-class ComputerTurns(Actions):
-    """Plays the computer's seat: decisions come from the :class:`~.computer.ComputerDriver`
-    and go through the same action path as a person's."""
+class TurnClaims:
+    """Who drives a match's computer turn: the broker's leases, or the database's claim
+    rows while the broker cannot be reached (see the module docstring)."""
 
-    def _bot_to_move(self, t: Table) -> bool:
+    def __init__(self, broker: Broker, db: Database, ttl: float = 3.0) -> None:
+        self.broker = broker
+        self.db = db
+        self.ttl = ttl
+        self.holder = broker.process_id
+        self.fallbacks = 0
+        """Claims taken in the database because the broker was away."""
+
+    async def acquire(self, match_id: str) -> bool:
+        """Take the claim unless another process holds it."""
+        if not self.broker.distributed:
+            return await self.broker.acquire(match_id, self.ttl)
+        try:
+            return await self.broker.acquire(match_id, self.ttl)
+        except Exception as e:  # noqa: BLE001 - broker away: claim in the database
+            log.debug("lease of %s from the broker failed (%s): database claim", match_id, e)
+        self.fallbacks += 1
+        return await self._db_claim(match_id)
+
+    async def renew(self, match_id: str) -> bool:
+        """Keep the claim (taking it again where it lapsed and nobody took it); False
+        when another process holds it now."""
+        if not self.broker.distributed:
+            return await self.broker.renew(match_id, self.ttl)
+        try:
+            return await self.broker.renew(match_id, self.ttl)
+        except Exception:  # noqa: BLE001 - broker away: claim in the database
+            return await self._db_claim(match_id)
+
+    async def release(self, match_id: str) -> None:
+        """Give the claim back (wherever it was taken)."""
+        with contextlib.suppress(Exception):  # else the lease expires by itself
+            await self.broker.release(match_id)
+        if self.broker.distributed and self.fallbacks:
+            with contextlib.suppress(TableError):  # else the claim expires by itself
+                await self.db.run(self.db.store.claims.release, match_id, self.holder)
+
+    async def _db_claim(self, match_id: str) -> bool:
+        try:
+            return await self.db.run(self.db.store.claims.acquire, match_id, self.holder,
+                                     self.ttl)
+        except TableError:
+            return False  # neither is there: nobody can store the move anyway
+
+
+def bot_seed(t: Table) -> int:
+    """The computer's seed at the table's current position (the same in any process, so a
+    turn taken over elsewhere is decided the same way)."""
+    return random.Random(f"{t.stored.seed}:bot:{t.next_seq}").randrange(2**62)
+
+
+class ComputerTurns:
+    """Plays the computer's seat of every computer match in memory here."""
+
+    def __init__(self, registry: TableRegistry, play: Play, driver: ComputerDriver,
+                 claims: TurnClaims, bot_delay: float | tuple[float, float] = (0.6, 1.2),
+                 scan_seconds: float = 1.0) -> None:
+        self.registry = registry
+        self.play = play
+        self.driver = driver
+        self.claims = claims
+        self.bot_delay = bot_delay
+        self.scan_seconds = scan_seconds
+        self._scan_skip: dict[str, float] = {}  # match id -> when the scan may retry it
+        registry.on_table.append(self.kick)
+        play.committer.after_commit.append(self.kick)
+
+    @staticmethod
+    def to_move(t: Table) -> bool:
+        """Whether the computer is to play at ``t``."""
         m = t.match
-        return (
-            t.bot is not None
-            and not m.is_over()
-            and not m.awaiting_deal()
-            and m.to_play == t.bot_seat
-        )
+        return (t.bot_seat is not None and not m.is_over() and not m.awaiting_deal()
+                and m.to_play == t.bot_seat)
 
     def _delay(self) -> float:
         d = self.bot_delay
@@ -37,104 +118,106 @@ class ComputerTurns(Actions):
             return random.uniform(d[0], d[1])
         return float(d)
 
-    def _kick_bot(self, t: Table) -> None:
+    def attach_bot(self, t: Table) -> None:
+        """Give a computer table its bot (the level's registered bot, seeded for the
+        table's position)."""
+        sm = t.stored
+        name = sm.bot_name or "random"
+        if name not in bot_names():
+            name = resolve_bot(sm.bot_level or "medium")
+        t.bot_name = name
+        t.bot = make_bot(name, bot_seed(t))
+        t.bot_seat = 1
+        t.bot.new_match(1)
+
+    def kick(self, t: Table) -> None:
         """Start the computer's move if it is to play and not already thinking."""
         if t.bot_task is not None and not t.bot_task.done():
             return
-        if self.tables.get(t.id) is not t or not self._bot_to_move(t):
+        if self.registry.peek(t.id) is not t or not self.to_move(t):
             return
-        t.bot_task = asyncio.create_task(self._bot_run(t))
+        if t.bot is None:
+            self.attach_bot(t)
+        t.bot_task = asyncio.get_running_loop().create_task(self._drive(t))
 
-    async def _bot_run(self, t: Table) -> None:
-        """Play the computer's moves while it is to play, each after a short delay. With
-        many processes only the holder of the match's lease drives it; the lease is
-        renewed while held, so a dead holder's turn is taken over within seconds."""
-        distributed = self.broker.distributed
-        if distributed and not await self._try_lease(t.id):
+    async def _drive(self, t: Table) -> None:
+        """Play the computer's moves while it is to play, each after a short delay, holding
+        the match's claim (renewed meanwhile: a dead holder's turn is taken over)."""
+        claims = self.claims
+        if not await claims.acquire(t.id):
             return
-        renewer = asyncio.create_task(
-            self._renew_lease(t) if distributed else asyncio.Event().wait()
-        )
+        lost = asyncio.Event()
+        renewer = asyncio.get_running_loop().create_task(self._keep_claim(t.id, lost))
         try:
-            while self.tables.get(t.id) is t and self._bot_to_move(t):
-                version = t.stored.version
+            while self.registry.peek(t.id) is t and self.to_move(t):
+                version = t.version
                 delay = self._delay()
                 if delay > 0:
                     await asyncio.sleep(delay)
-                if t.stored.version != version or not self._bot_to_move(t):
+                if t.version != version or not self.to_move(t):
                     continue
                 assert t.bot is not None and t.bot_seat is not None
                 view = t.match.view(t.bot_seat)
-                decision = await self.driver.decide(t.bot_name, t.bot, self._bot_seed(t), view)
+                decision = await self.driver.decide(t.bot_name, t.bot, bot_seed(t), view)
                 action = decision.action
                 if action not in view.legal:
                     log.error("bot %s chose an illegal %s", decision.by, action)
                     action = random.choice(view.legal)
                 async with t.lock:
-                    if t.stored.version != version or not self._bot_to_move(t):
+                    if t.version != version or not self.to_move(t):
                         continue
-                    if renewer.done():
-                        log.warning("lost the computer-turn lease of %s", t.id)
+                    if lost.is_set():
+                        log.warning("lost the computer-turn claim of %s", t.id)
                         return
                     try:
-                        await self._apply_action(t, t.bot_seat, action)
-                    except _Stale:
+                        await self.play.apply(t, t.bot_seat, action)
+                    except Stale:
                         continue  # rebuilt: think again about the table as it is
         except asyncio.CancelledError:
             raise
         except TableError as e:
-            log.error("computer move in match %s failed: %s", t.id, e.message)
-        except Exception:  # noqa: BLE001 - keep the server up; the move is retried on reload
+            log.warning("computer move in match %s failed: %s", t.id, e.message)
+        except Exception:  # noqa: BLE001 - keep the server up; the move is retried later
             log.exception("computer move in match %s failed", t.id)
         finally:
             renewer.cancel()
-            if distributed:
-                with contextlib.suppress(Exception):
-                    await self.broker.release(t.id)
+            await claims.release(t.id)
 
-    async def _try_lease(self, match_id: str) -> bool:
-        try:
-            return await self.broker.acquire(match_id, self.lease_seconds)
-        except Exception as e:  # noqa: BLE001 - broker down: another process's scan retries
-            log.warning("could not take the computer-turn lease of %s: %s", match_id, e)
-            return False
-
-    async def _renew_lease(self, t: Table) -> None:
-        """Renew the lease every third of its life; end (so the driver stops) if lost."""
+    async def _keep_claim(self, match_id: str, lost: asyncio.Event) -> None:
+        """Renew the claim every third of its life; set ``lost`` when another has it."""
         while True:
-            await asyncio.sleep(self.lease_seconds / 3)
-            try:
-                if not await self.broker.renew(t.id, self.lease_seconds):
-                    return
-            except Exception as e:  # noqa: BLE001 - broker away: the lease may lapse
-                log.warning("could not renew the lease of %s: %s", t.id, e)
+            await asyncio.sleep(self.claims.ttl / 3)
+            if not await self.claims.renew(match_id):
+                lost.set()
+                return
 
     # ------------------------------------------------------------------ take-over
 
-    async def _resume_all(self) -> None:
+    async def resume_all(self) -> None:
+        """After a start: drive every computer turn left waiting (one process alone)."""
         try:
-            ids = await self._db(self.store.ids_with_status, "playing", "computer")
-        except (StoreError, TableError) as e:
-            log.error("Cannot resume computer turns: %s", e)
+            ids = await self.play.db.run(self.play.db.store.ids_with_status, "playing",
+                                         "computer")
+        except TableError as e:
+            log.error("Cannot resume computer turns: %s", e.message)
             return
         for mid in ids:
             try:
-                t = await self.table(mid)
+                await self.registry.get(mid)  # told to this part: kicked if due
             except TableError as e:
                 log.error("Cannot resume match %s: %s", mid, e.message)
-                continue
-            self._kick_bot(t)
 
-    async def _scan_forever(self) -> None:
+    async def scan_forever(self) -> None:
         """Many processes: take over computer turns whose driver is gone. A turn left
-        waiting longer than a moment whose lease nobody holds is driven here (the lease
-        makes sure by one process only; the version check makes a lost race harmless)."""
+        waiting longer than a moment whose claim nobody holds is driven here (the claim
+        makes sure by one process only)."""
+        db = self.play.db
         while True:
             await asyncio.sleep(self.scan_seconds)
+            if not db.available:
+                continue
             try:
-                ids = await self._db(
-                    self.store.computer_turns, time.time() - self.scan_seconds
-                )
+                ids = await db.run(db.store.computer_turns, time.time() - self.scan_seconds)
                 now = time.monotonic()
                 for mid in ids:
                     if self._scan_skip.get(mid, 0.0) > now:
@@ -143,21 +226,22 @@ class ComputerTurns(Actions):
                         await self._take_over(mid)
                     except TableError as e:  # this match only: the others still go on
                         self._scan_skip[mid] = now + 60.0
-                        log.warning("cannot drive computer turn of match %s: %s", mid, e.message)
+                        log.warning("cannot drive computer turn of match %s: %s", mid,
+                                    e.message)
             except asyncio.CancelledError:
                 raise
-            except Exception as e:  # noqa: BLE001 - database or broker away: try again
+            except Exception as e:  # noqa: BLE001 - database away: try again
                 log.warning("scanning for computer turns failed: %s", e)
 
     async def _take_over(self, mid: str) -> None:
         """Drive the computer's waiting turn in ``mid`` here, unless its driver lives on."""
-        t = self.tables.get(mid)
+        t = self.registry.peek(mid)
         if t is not None and t.bot_task is not None and not t.bot_task.done():
             return
-        if not await self.broker.acquire(mid, self.lease_seconds):
+        if not await self.claims.acquire(mid):
             return
-        await self.broker.release(mid)  # _bot_run takes it again for itself
-        t = await self.table(mid)
+        await self.claims.release(mid)  # the driver takes it again for itself
+        t = await self.registry.get(mid)
         async with t.lock:
-            await self._refresh_locked(t)
-        self._kick_bot(t)
+            await self.registry.refresh(t)
+        self.kick(t)

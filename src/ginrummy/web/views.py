@@ -1,126 +1,211 @@
-"""What each seat is shown: its own STATE (R11), built once per version and pushed to its
-sockets after every committed change."""
+"""What each seat is shown: its own STATE (R11), built once per version, and the messages
+that carry it to the seat's sockets.
+
+Everything here is a function of a :class:`~.table.Table` (and of whether moves are
+paused while the database is away): :func:`state` is one seat's STATE (the bot protocol's
+VIEW plus the table's comforts: legal moves, the seat's own arrangement, exact discard
+figures, the score sheet, and what the rules reveal at a hand's end), :func:`state_text`
+its encoded push. Callers must not modify what these return: each is shared by every
+socket of the seat and by the HTTP answer.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from ..cards import to_mask
-from ..melds import arrangements_mask
-from . import extras
-from .table import Table, dumps
+from ..cards import Card, to_mask
+from ..hand import Phase, View
+from ..knowledge import Knowledge
+from ..melds import arrangements_mask, deadwood_by_discard_mask
+from .errors import DB_DOWN
+from .table import Table
 
-__all__ = ["TableViews"]
+__all__ = ["comforts", "dumps", "state", "state_text", "status_of"]
+
+_orjson: Any
+try:
+    import orjson as _orjson
+except ImportError:  # optional: only faster
+    _orjson = None
 
 
-class TableViews:
-    """Each seat's STATE of a table and the push of it to the seat's WebSockets."""
+def dumps(obj: Any) -> str:
+    """JSON text of a message: with orjson when it is installed (several times faster on
+    the STATE pushed to both seats after every action), else the standard library."""
+    if _orjson is not None:
+        return str(_orjson.dumps(obj).decode())
+    return json.dumps(obj, separators=(",", ":"))
 
-    def status_of(self, t: Table) -> str:
-        """``waiting`` (friend not joined), ``playing`` or ``finished``."""
-        if t.match.is_over():
-            return "finished"
-        if t.stored.opponent == "friend" and not t.stored.joined:
-            return "waiting"
-        return "playing"
 
-    def state(self, t: Table, seat: int) -> dict[str, Any]:
-        """What ``seat`` sees (R11): its view, legal moves, its own arrangement, the score
-        sheet, and at a hand's end what the rules reveal (nothing after a dead hand).
-        Every change bumps the version, so a seat's STATE is built once per version (the
-        broadcast and the HTTP answer share it); callers must not modify it."""
-        cached = t.state_cache.get(seat)
-        if cached is not None and cached[0] == t.stored.version:
-            return cached[1]
-        out = self._build_state(t, seat)
+def status_of(t: Table) -> str:
+    """``waiting`` (friend not joined), ``playing`` or ``finished``."""
+    if t.match.is_over():
+        return "finished"
+    if t.stored.opponent == "friend" and not t.stored.joined:
+        return "waiting"
+    return "playing"
+
+
+def state(t: Table, seat: int, paused: bool = False) -> dict[str, Any]:
+    """What ``seat`` sees (R11): its view, legal moves, its own arrangement, the score
+    sheet, and at a hand's end what the rules reveal (nothing after a dead hand). Every
+    change bumps the version, so a seat's STATE is built once per version (the pushes
+    and the HTTP answers share it). While the database is away (``paused``) it carries
+    the sentence saying that moves are paused."""
+    cached = t.state_cache.get(seat)
+    if cached is not None and cached[0] == t.stored.version:
+        out = cached[1]
+    else:
+        out = _build_state(t, seat)
         t.state_cache[seat] = (t.stored.version, out)
-        return out
+    if paused:
+        return out | {"paused": DB_DOWN}
+    return out
 
-    def _build_state(self, t: Table, seat: int) -> dict[str, Any]:
-        m = t.match
-        sm = t.stored
-        hand = m.hand
-        v = m.view(seat)
-        legal = [a.to_json() for a in v.legal]
-        knock = sorted({a.card for a in v.legal if a.knock and a.card is not None})
-        arr = arrangements_mask(to_mask(v.hand))[0]
-        status = self.status_of(t)
-        hand_over: dict[str, Any] | None = None
-        r = hand.result
-        if r is not None:
-            arrangements: list[dict[str, Any]] | None = None
-            layoffs: list[dict[str, Any]] = []
-            sd = r.showdown
-            if sd is not None and r.knocker is not None:
-                pair = [sd.knocker_arrangement, sd.defender_arrangement]
-                if r.knocker == 1:
-                    pair.reverse()
-                arrangements = [a.to_json() for a in pair]
-                layoffs = [{"card": str(c), "meld": i} for c, i in sd.layoffs]
-            hand_over = {
-                "hand": hand.hand_index,
-                "result": r.to_json(),
-                "hands": [[str(c) for c in h] for h in v.revealed] if v.revealed else None,
-                "arrangements": arrangements,
-                "layoffs": layoffs,
-                "ready": list(sm.ready),
-            }
-        sheet = []
-        running = [0, 0]
-        for h in m.hands:
-            if h.result is None:
-                continue
-            if h.result.scorer is not None:
-                running[h.result.scorer] += h.result.points
-            sheet.append(
-                {
-                    "hand": h.hand_index,
-                    "result": h.result.result,
-                    "scorer": h.result.scorer,
-                    "points": h.result.points,
-                    "scores": list(running),
-                }
-            )
-        other = 1 - seat
-        waiting = status == "waiting" or (
-            status == "playing"
-            and (
-                m.to_play == other
-                or (hand_over is not None and sm.ready[seat] and not sm.ready[other])
-            )
-        )
-        outcome = m.outcome()
-        return extras.state_extras(v) | {
-            "id": sm.id,
-            "seat": seat,
-            "version": sm.version,
-            "status": status,
-            "players": list(sm.players),
-            "opponent": sm.opponent,
-            "bot": sm.bot_level,
-            "options": m.options.to_json(),
-            "scores": list(m.scores),
-            "winner": outcome.winner if outcome else None,
-            "end_reason": outcome.reason if outcome else None,
-            "view": v.to_json(),
-            "legal": legal,
-            "my_turn": bool(legal),
-            "arrangement": arr.to_json(),
-            "knock_discards": [str(c) for c in knock],
-            "hand_over": hand_over,
-            "score_sheet": sheet,
-            "waiting_for_opponent": waiting,
-            "friend_joined_at": sm.joined_at,
+
+def state_text(t: Table, seat: int, paused: bool = False) -> str:
+    """The encoded push of ``seat``'s STATE, ``{"type": "state", "version": V, "state":
+    STATE}``, encoded once per version for every socket of the seat."""
+    if paused:
+        return dumps({"type": "state", "version": t.version,
+                      "state": state(t, seat, paused=True)})
+    cached = t.text_cache.get(seat)
+    if cached is not None and cached[0] == t.stored.version:
+        return cached[1]
+    text = dumps({"type": "state", "version": t.version, "state": state(t, seat)})
+    t.text_cache[seat] = (t.stored.version, text)
+    return text
+
+
+def _build_state(t: Table, seat: int) -> dict[str, Any]:
+    m = t.match
+    sm = t.stored
+    hand = m.hand
+    v = m.view(seat)
+    legal = [a.to_json() for a in v.legal]
+    knock = sorted({a.card for a in v.legal if a.knock and a.card is not None})
+    arr = arrangements_mask(to_mask(v.hand))[0]
+    status = status_of(t)
+    hand_over: dict[str, Any] | None = None
+    r = hand.result
+    if r is not None:
+        arrangements: list[dict[str, Any]] | None = None
+        layoffs: list[dict[str, Any]] = []
+        sd = r.showdown
+        if sd is not None and r.knocker is not None:
+            pair = [sd.knocker_arrangement, sd.defender_arrangement]
+            if r.knocker == 1:
+                pair.reverse()
+            arrangements = [a.to_json() for a in pair]
+            layoffs = [{"card": str(c), "meld": i} for c, i in sd.layoffs]
+        hand_over = {
+            "hand": hand.hand_index,
+            "result": r.to_json(),
+            "hands": [[str(c) for c in h] for h in v.revealed] if v.revealed else None,
+            "arrangements": arrangements,
+            "layoffs": layoffs,
+            "ready": list(sm.ready),
         }
+    sheet = []
+    running = [0, 0]
+    for h in m.hands:
+        if h.result is None:
+            continue
+        if h.result.scorer is not None:
+            running[h.result.scorer] += h.result.points
+        sheet.append(
+            {
+                "hand": h.hand_index,
+                "result": h.result.result,
+                "scorer": h.result.scorer,
+                "points": h.result.points,
+                "scores": list(running),
+            }
+        )
+    other = 1 - seat
+    waiting = status == "waiting" or (
+        status == "playing"
+        and (
+            m.to_play == other
+            or (hand_over is not None and sm.ready[seat] and not sm.ready[other])
+        )
+    )
+    outcome = m.outcome()
+    return comforts(v) | {
+        "id": sm.id,
+        "seat": seat,
+        "version": sm.version,
+        "status": status,
+        "players": list(sm.players),
+        "opponent": sm.opponent,
+        "bot": sm.bot_level,
+        "options": m.options.to_json(),
+        "scores": list(m.scores),
+        "winner": outcome.winner if outcome else None,
+        "end_reason": outcome.reason if outcome else None,
+        "view": v.to_json(),
+        "legal": legal,
+        "my_turn": bool(legal),
+        "arrangement": arr.to_json(),
+        "knock_discards": [str(c) for c in knock],
+        "hand_over": hand_over,
+        "score_sheet": sheet,
+        "waiting_for_opponent": waiting,
+        "friend_joined_at": sm.joined_at,
+        "paused": None,
+    }
 
-    def _broadcast(self, t: Table) -> None:
-        """Queue each connected seat's own STATE (called under the table lock, after the
-        change is committed, so every browser sees changes in order)."""
-        texts: dict[int, str] = {}
-        for s in list(t.subscribers):
-            if s.closed:
-                t.subscribers.discard(s)
-                continue
-            if s.seat not in texts:
-                texts[s.seat] = dumps({"type": "state", "state": self.state(t, s.seat)})
-            s.push_text(texts[s.seat])
+
+def _cards(mask: int) -> list[str]:
+    return [str(Card.from_index(i)) for i in range(52) if mask >> i & 1]
+
+
+def comforts(view: View) -> dict[str, Any]:
+    """What the page shows beside the view, exactly as the core computes it (R2, R6, R11).
+
+    ``opponent_known``: cards the opponent took from the discard pile and still holds.
+    ``discard_options`` (only while this seat is to discard, else null): for each card of
+    the 11, the deadwood of the 10 left (``leaves``), whether discarding it is legal (R5),
+    knocks (R6) or is gin. ``best_discard``: the legal discard leaving the least deadwood
+    (ties: the higher card goes, then the later card in R1 order).
+
+    >>> from ginrummy.match import Match
+    >>> from ginrummy.hand import Action
+    >>> m = Match(seed=3)
+    >>> v = m.view(m.to_play)
+    >>> comforts(v)["discard_options"] is None
+    True
+    """
+    k = Knowledge.of(view)
+    out: dict[str, Any] = {
+        "opponent_known": _cards(k.opp_known),
+        "discard_options": None,
+        "best_discard": None,
+    }
+    if view.phase is not Phase.DISCARD or view.to_play != view.seat or len(view.hand) != 11:
+        return out
+    leaves = deadwood_by_discard_mask(to_mask(view.hand))
+    legal = {a.card for a in view.legal if a.act == "discard" and a.card is not None}
+    knocks = {a.card for a in view.legal if a.act == "discard" and a.knock and a.card}
+    options = []
+    best: tuple[int, int, int] | None = None
+    best_card: Card | None = None
+    for c in sorted(view.hand, key=lambda c: c.index):
+        left = leaves[c.index]
+        ok = c in legal
+        options.append(
+            {
+                "card": str(c),
+                "leaves": left,
+                "legal": ok,
+                "knock": c in knocks,
+                "gin": c in knocks and left == 0,
+            }
+        )
+        key = (left, -c.points, -c.index)
+        if ok and (best is None or key < best):
+            best, best_card = key, c
+    out["discard_options"] = options
+    out["best_discard"] = str(best_card) if best_card is not None else None
+    return out

@@ -31,7 +31,7 @@ from sqlalchemy import Connection, Engine, MetaData, create_engine, inspect, tex
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
-from ..store import StoreError
+from ..store.engine import StoreError
 
 __all__ = [
     "LOCK_KEY",
@@ -57,9 +57,10 @@ HERE = Path(__file__).resolve().parent
 LOCK_KEY = 0x67696E72756D6D79
 """The PostgreSQL advisory lock taken while upgrading (the bytes of "ginrummy")."""
 
-SCHEMA_MODULES = ("ginrummy.web.store", "ginrummy.web.extras", "ginrummy.web.reviews")
+SCHEMA_MODULES = ("ginrummy.web.store.schema",)
 """Modules defining tables of the web table's database, on a module-level MetaData (any
-name; imported by :func:`target_metadata`); a module defining a new table is added here."""
+name; imported by :func:`target_metadata`): every table is in :mod:`ginrummy.web.store.schema`;
+a module defining a table elsewhere would have to be added here."""
 
 
 class MigrationError(StoreError):

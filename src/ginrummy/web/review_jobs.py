@@ -1,12 +1,10 @@
-"""The review and hint endpoints of the web table (docs/web-api.md, "Reviews and hints").
+"""Review jobs and hints at the web table (docs/web-api.md, "Reviews and hints").
 
-``POST /api/matches/{id}/review`` starts the review the seat may see (see
-:mod:`.reviews`) unless it is stored or running, and reports; ``GET`` only reports; the
-page polls with ``POST`` until ``status`` is ``done``. ``POST /api/matches/{id}/hint``
-gives the evaluator's suggestion for the seat's decision at hand (tables against the
-computer only) and records that the decision was hinted. The review page is
-``/review/{id}#token=TOKEN``. Every computation runs in worker processes, never on the
-event loop.
+:class:`ReviewJobs` starts the review a seat may see (see :mod:`.reviews`) unless it is
+stored or running, reports where it stands, and gives the evaluator's suggestion for a
+seat's decision at hand (tables against the computer only), recording that the decision
+was hinted. Every computation runs in worker processes of its own (which end with the
+server), never on the event loop; at most one job runs per match, claimed in the database.
 """
 
 from __future__ import annotations
@@ -15,21 +13,16 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import multiprocessing
 import time
-from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, Response
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
-
 from ..match import Match
+from .database import Database
+from .errors import TableError
 from .reviews import (
     ReviewSettings,
-    ReviewStore,
     assemble,
     hint_once,
     part_key,
@@ -37,9 +30,10 @@ from .reviews import (
     review_scope,
     run_job,
 )
-from .service import Service, Table, TableError
+from .table import Table
+from .workers import new_pool
 
-__all__ = ["ReviewService", "register"]
+__all__ = ["ReviewJobs"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -47,33 +41,19 @@ MAX_HINTS_WAITING = 8
 """Hints queued for the hint worker at most; more are refused with 503 (try again)."""
 
 
-def _lower_priority() -> None:
-    """Reviews yield the CPU to the serving process and to the computer's moves."""
-    import os
-
-    with contextlib.suppress(AttributeError, OSError):
-        os.nice(10)
-
-
-class ReviewService:
+class ReviewJobs:
     """Runs review jobs (one per match at a time, claimed in the database) and hints in
     worker processes of its own, and answers the endpoints from what is stored."""
 
-    def __init__(self, service: Service, settings: ReviewSettings | None = None) -> None:
-        self.service = service
+    def __init__(self, db: Database, settings: ReviewSettings | None = None) -> None:
+        self.db = db
         self.settings = settings if settings is not None else ReviewSettings.from_env()
-        self.store = ReviewStore(service.store.engine)
-        self.db_url = service.store.url
+        self.store = db.store.reviews
+        self.db_url = db.store.url
         self._pool: ProcessPoolExecutor | None = None
         self._hint_pool: ProcessPoolExecutor | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.hints_waiting = 0
-
-    @staticmethod
-    def _new_pool(workers: int) -> ProcessPoolExecutor:
-        # spawn: a forked copy of a server with threads and sockets is unsafe.
-        return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_lower_priority)
 
     def close(self) -> None:
         """Stop the workers; a job cut short is re-run by the next request once its
@@ -144,12 +124,7 @@ class ReviewService:
         return (202 if running else 200), out
 
     async def _db(self, fn: Any, *args: Any) -> Any:
-        try:
-            return await asyncio.to_thread(fn, *args)
-        except Exception as e:  # noqa: BLE001 - a database error: refuse, never a traceback
-            log.exception("review database error")
-            raise TableError(503, f"The database is not available ({type(e).__name__}).") \
-                from None
+        return await self.db.run(fn, *args)
 
     def _launch(self, mid: str, job: str, record: dict[str, Any],
                 parts: list[tuple[int, int]]) -> None:
@@ -164,7 +139,7 @@ class ReviewService:
         beat = loop.create_task(self._beat(mid, job))
         try:
             if self._pool is None:
-                self._pool = self._new_pool(max(1, s.workers))
+                self._pool = new_pool(max(1, s.workers))
             await loop.run_in_executor(self._pool, run_job, self.db_url, mid, job, record,
                                        parts, s.budget_ms, s.samples)
         except asyncio.CancelledError:
@@ -174,8 +149,8 @@ class ReviewService:
             if isinstance(e, BrokenProcessPool):
                 self._pool = None  # a worker died: the next job gets a fresh pool
             with contextlib.suppress(Exception):
-                await asyncio.to_thread(self.store.finish, mid, job,
-                                        f"The review failed ({type(e).__name__}); try again.")
+                await self.db.run(self.store.finish, mid, job,
+                                  f"The review failed ({type(e).__name__}); try again.")
         finally:
             beat.cancel()
 
@@ -185,7 +160,7 @@ class ReviewService:
         while True:
             await asyncio.sleep(max(0.2, self.settings.stale_seconds / 4))
             with contextlib.suppress(Exception):
-                if not await asyncio.to_thread(self.store.beat, mid, job):
+                if not await self.db.run(self.store.beat, mid, job):
                     return
 
     # ------------------------------------------------------------------ hints
@@ -215,7 +190,7 @@ class ReviewService:
         if self.hints_waiting >= MAX_HINTS_WAITING:
             raise TableError(503, "The coach is busy: ask again in a moment.")
         if self._hint_pool is None:
-            self._hint_pool = self._new_pool(1)
+            self._hint_pool = new_pool(1)
         seed = int.from_bytes(
             hashlib.sha256(f"hint/{t.id}/{hand_i}/{action_i}".encode()).digest()[:6], "big")
         self.hints_waiting += 1
@@ -231,47 +206,3 @@ class ReviewService:
             self.hints_waiting -= 1
         await self._db(self.store.record_hint, t.id, hand_i, action_i, seat, got["best"])
         return where | got
-
-
-def register(app: FastAPI, service: Service, static_dir: Path,
-             limit: Callable[[str, Request], Awaitable[None]] | None = None) -> ReviewService:
-    """Add the review page and the review and hint endpoints to the app (``limit``: the
-    app's rate limit, counted as "actions"); the caller closes the returned service at
-    shutdown."""
-    from .app import _bearer
-
-    reviews = ReviewService(service)
-    app.state.reviews = reviews
-
-    async def seat_of(match_id: str, request: Request) -> tuple[Table, int]:
-        if limit is not None:
-            await limit("actions", request)
-        t = await service.table(match_id)
-        return t, await service.authenticate_fresh(t, _bearer(request))
-
-    @app.get("/review/{match_id}", include_in_schema=False)
-    async def review_page(match_id: str) -> Response:
-        path = static_dir / "review.html"
-        if path.is_file():
-            return FileResponse(path, media_type="text/html",
-                                headers={"Cache-Control": "no-cache"})
-        return HTMLResponse("<!doctype html><title>Gin Rummy</title><p>Not installed.</p>")
-
-    @app.post("/api/matches/{match_id}/review")
-    async def start_review(match_id: str, request: Request) -> JSONResponse:
-        t, seat = await seat_of(match_id, request)
-        status, body = await reviews.review(t, seat, start=True)
-        return JSONResponse(body, status_code=status)
-
-    @app.get("/api/matches/{match_id}/review")
-    async def get_review(match_id: str, request: Request) -> JSONResponse:
-        t, seat = await seat_of(match_id, request)
-        _, body = await reviews.review(t, seat, start=False)
-        return JSONResponse(body)
-
-    @app.post("/api/matches/{match_id}/hint")
-    async def hint(match_id: str, request: Request) -> dict[str, Any]:
-        t, seat = await seat_of(match_id, request)
-        return await reviews.hint(t, seat)
-
-    return reviews

@@ -1,110 +1,44 @@
 """Durable storage of web matches (SQLAlchemy 2): one row per match, one row per action.
 
-A match is stored as its settings (options, players, seed, opponent, token hashes) plus
-the actions played; each hand's deal is derived from (seed, hand index), so replaying the
-rows rebuilds the match exactly. Every change is one transaction that also bumps the
-match's version, checked against the version the change was based on (no lost updates).
-Works with SQLite (default, embedded) and PostgreSQL (``postgresql+psycopg://...``).
+A match is stored as its settings (options, players, seed, deal scheme, opponent, token
+hashes) plus the actions played; each hand's deal is derived from (seed, hand index) by
+the match's deal scheme (:mod:`ginrummy.fairness`), so replaying the rows rebuilds the
+match exactly. Every change is one transaction that also bumps the match's version,
+checked against the version the change was based on (no lost updates). Works with SQLite
+(default, embedded) and PostgreSQL (``postgresql+psycopg://...``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
-    Engine,
-    Float,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    bindparam,
-    create_engine,
-    delete,
-    event,
-    insert,
-    or_,
-    select,
-    update,
+from sqlalchemy import Engine, bindparam, delete, insert, or_, select, text, update
+
+from ...fairness import DEAL_SCHEME, LEGACY_SCHEME
+from ..seeds import SeedCipher
+from .claims import ClaimStore
+from .engine import DEFAULT_DB_URL, StaleVersionError, StoreError, open_engine
+from .rematches import RematchStore
+from .reviews import ReviewStore
+from .schema import (
+    actions_table,
+    claims_table,
+    hints_table,
+    matches_table,
+    rematches_table,
+    reviews_table,
+    salts_table,
 )
-from sqlalchemy.engine.interfaces import DBAPIConnection
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError
-from sqlalchemy.pool import ConnectionPoolEntry
 
-from .seeds import SeedCipher
-
-__all__ = [
-    "Change",
-    "DEFAULT_DB_URL",
-    "NO_TOKEN",
-    "StaleVersionError",
-    "Store",
-    "StoreError",
-    "StoredAction",
-    "StoredMatch",
-    "hash_token",
-    "open_engine",
-    "resolve_db_url",
-]
-
-DEFAULT_DB_URL = "sqlite:///ginrummy.sqlite3"
-
-metadata = MetaData()
-
-matches_table = Table(
-    "matches",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("token_hash0", String(64), nullable=False, index=True),
-    Column("token_hash1", String(64), nullable=False, index=True),
-    Column("options", Text, nullable=False),
-    Column("players", Text, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("first_dealer", Integer, nullable=False),
-    Column("opponent", String(16), nullable=False),
-    Column("bot_level", String(32), nullable=True),
-    Column("bot_name", String(64), nullable=True),
-    Column("version", Integer, nullable=False),
-    Column("status", String(16), nullable=False),
-    Column("joined", Boolean, nullable=False),
-    Column("hands_dealt", Integer, nullable=False),
-    Column("ready", String(16), nullable=False),
-    Column("score0", Integer, nullable=False),
-    Column("score1", Integer, nullable=False),
-    Column("winner", Integer, nullable=True),
-    Column("to_play", Integer, nullable=True),
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-    Column("invite_hash", String(64), nullable=True),
-    Column("seed_enc", Text, nullable=True),
-    Column("joined_at", Float, nullable=True),
-)
+__all__ = ["Change", "NO_TOKEN", "Store", "StoredAction", "StoredMatch"]
 
 NO_TOKEN = ""
 """The token hash of a seat nobody holds yet (a friend's seat before the invite is used):
 no SHA-256 digest equals it, so no token opens that seat."""
-
-actions_table = Table(
-    "actions",
-    metadata,
-    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
-    Column("seq", Integer, primary_key=True),
-    Column("hand", Integer, nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("action", Text, nullable=False),
-)
-
 
 _BULK_UPDATE = (
     update(matches_table)
@@ -129,20 +63,6 @@ still at the expected version)."""
 
 class _SomeStale(Exception):
     """A bulk commit bumped fewer rows than it had changes: roll back and go one by one."""
-
-
-class StoreError(RuntimeError):
-    """The database cannot be opened or used; the message says which and why."""
-
-
-class StaleVersionError(StoreError):
-    """A change was based on a version that is no longer current (someone acted first)."""
-
-
-def hash_token(token: str) -> str:
-    """The SHA-256 hex digest stored instead of a seat token (a leaked database leaks no
-    tokens)."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,10 +91,12 @@ class Change:
     winner: int | None
     to_play: int | None
     token_hash1: str | None = None
-    """Set only when the friend takes seat 1 with the invite: the new token's hash (stored
-    only if the seat is still free)."""
+    """Set only when the friend takes seat 1: the new token's hash (stored only if the
+    seat is still free)."""
     joined_at: float | None = None
     """With ``token_hash1``: when the seat was claimed (Unix seconds)."""
+    players: tuple[str, str] | None = None
+    """Set only when a player is (re)named: both names."""
 
 
 @dataclass(slots=True)
@@ -203,7 +125,10 @@ class StoredMatch:
     updated_at: float = 0.0
     invite_hash: str | None = None
     joined_at: float | None = None
-    """When the friend's seat was claimed with the invite (Unix seconds), else None."""
+    """When the friend's seat was claimed (Unix seconds), else None."""
+    deal_scheme: str = DEAL_SCHEME
+    """How the seed deals (:data:`ginrummy.fairness.DEAL_SCHEMES`); matches stored before
+    the scheme was recorded read as ``python-random/1``, the scheme they were dealt with."""
     actions: list[StoredAction] = field(default_factory=list)
 
     def token_hash(self, seat: int) -> str:
@@ -250,39 +175,32 @@ def _row_to_match(row: Any, cipher: SeedCipher | None = None) -> StoredMatch:
         updated_at=float(m["updated_at"]),
         invite_hash=m.get("invite_hash"),
         joined_at=m.get("joined_at"),
+        deal_scheme=m.get("deal_scheme") or LEGACY_SCHEME,
     )
-
-
-def _sqlite_pragmas(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
-    """WAL lets readers run beside the writer; synchronous=FULL syncs every commit, so an
-    acknowledged action survives a crash or power cut; busy_timeout waits out brief locks."""
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=FULL")
-    cur.execute("PRAGMA busy_timeout=10000")
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.close()
 
 
 class Store:
     """The match database. All methods are synchronous and thread-safe (one connection
-    per call from the engine's pool); the web service runs them off the event loop."""
+    per call from the engine's pool); the web layer runs them off the event loop. Every
+    statement the web layer runs is here or in the stores this one holds:
+    :attr:`rematches`, :attr:`claims` and :attr:`reviews`."""
 
     def __init__(
         self, url: str = DEFAULT_DB_URL, cipher: SeedCipher | None = None, migrate: bool = True
     ) -> None:
         """Open the database at ``url``, first bringing its schema to the head revision
-        (:mod:`.migrations`); with ``migrate=False`` only check that it is there already.
+        (:mod:`..migrations`); with ``migrate=False`` only check that it is there already.
         Raises StoreError (MigrationError for the schema) with a one-line reason."""
+        from .. import migrations
+
         self.url = url
         self.cipher = cipher
-        """Encrypts new matches' seeds (None: stored in plain, as older versions did)."""
+        """Encrypts new matches' seeds and salts (None: stored in plain, as older
+        versions did)."""
         self.engine: Engine = open_engine(url)
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         # Bulk commits need the driver to count the rows an executemany changed.
         self._bulk_ok = bool(self.engine.dialect.supports_sane_multi_rowcount)
-        from . import migrations  # imports this module: only once it is loaded
-
         try:
             if migrate:
                 migrations.upgrade(self.engine)
@@ -291,17 +209,27 @@ class Store:
         except StoreError:
             self.engine.dispose()
             raise
+        self.rematches = RematchStore(self.engine)
+        self.claims = ClaimStore(self.engine)
+        self.reviews = ReviewStore(self.engine)
 
     def close(self) -> None:
         """Release the engine's connections."""
         self.engine.dispose()
 
+    def ping(self) -> None:
+        """One round trip to the database (raises while it is unavailable)."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+
     # ------------------------------------------------------------------ writes
 
-    def create(self, m: StoredMatch) -> None:
-        """Insert a new match (its hand 0 already dealt, version 0)."""
+    def create(self, m: StoredMatch, salt: str | None = None) -> None:
+        """Insert a new match (its hand 0 already dealt, version 0) and, in the same
+        transaction, its secret salt (docs/fairness.md), encrypted like the seed."""
         now = time.time()
         m.created_at = m.updated_at = now
+        cipher = self.cipher
         with self.engine.begin() as conn:
             conn.execute(
                 insert(matches_table).values(
@@ -310,10 +238,8 @@ class Store:
                     token_hash1=m.token_hash1,
                     options=json.dumps(m.options),
                     players=json.dumps(m.players),
-                    seed=0 if self.cipher is not None else m.seed,
-                    seed_enc=(
-                        self.cipher.encrypt(m.seed, m.id) if self.cipher is not None else None
-                    ),
+                    seed=0 if cipher is not None else m.seed,
+                    seed_enc=cipher.encrypt(m.seed, m.id) if cipher is not None else None,
                     first_dealer=m.first_dealer,
                     opponent=m.opponent,
                     bot_level=m.bot_level,
@@ -330,8 +256,15 @@ class Store:
                     created_at=now,
                     updated_at=now,
                     invite_hash=m.invite_hash,
+                    joined_at=m.joined_at,
+                    deal_scheme=m.deal_scheme,
                 )
             )
+            if salt is not None:
+                row: dict[str, str | None] = {"salt": salt, "salt_enc": None}
+                if cipher is not None:
+                    row = {"salt": "", "salt_enc": cipher.encrypt_text(salt, _salt_aad(m.id))}
+                conn.execute(insert(salts_table).values(match_id=m.id, **row))
 
     def commit_change(
         self,
@@ -366,9 +299,10 @@ class Store:
         database error, in which case none of them is stored.
 
         The usual batch goes as two bulk statements (all version bumps, then all new
-        actions); only if some change turns out stale, or a seat is being taken, is the
-        batch redone change by change to tell which ones stand."""
-        if self._bulk_ok and all(ch.token_hash1 is None for ch in changes):
+        actions); only if some change turns out stale, or a seat is being taken or a
+        player named, is the batch redone change by change to tell which ones stand."""
+        if self._bulk_ok and all(ch.token_hash1 is None and ch.players is None
+                                 for ch in changes):
             try:
                 return self._commit_bulk(changes)
             except _SomeStale:
@@ -424,10 +358,12 @@ class Store:
                     .where(matches_table.c.version == ch.expected_version)
                 )
                 extra: dict[str, Any] = {}
-                if ch.token_hash1 is not None:  # the invite is used once: only a free seat
+                if ch.token_hash1 is not None:  # a seat is taken once: only a free seat
                     q = q.where(matches_table.c.token_hash1 == NO_TOKEN)
                     extra["token_hash1"] = ch.token_hash1
                     extra["joined_at"] = ch.joined_at or now  # shown to both seats
+                if ch.players is not None:
+                    extra["players"] = json.dumps(list(ch.players))
                 res = conn.execute(
                     q.values(
                         **extra,
@@ -486,6 +422,18 @@ class Store:
         ]
         return m
 
+    def versions(self, match_ids: Iterable[str]) -> dict[str, int]:
+        """The stored version of each of these matches (absent: no such match): how a
+        process learns of other processes' changes while the broker is away."""
+        ids = sorted(set(match_ids))
+        out: dict[str, int] = {}
+        with self.engine.connect() as conn:
+            for i in range(0, len(ids), 500):
+                q = select(matches_table.c.id, matches_table.c.version).where(
+                    matches_table.c.id.in_(ids[i:i + 500]))
+                out.update((str(r[0]), int(r[1])) for r in conn.execute(q).all())
+        return out
+
     def find_by_token_hashes(self, hashes: Iterable[str]) -> list[StoredMatch]:
         """Matches having a seat whose token hash is among ``hashes`` (rows only, no
         actions), most recently changed first."""
@@ -501,6 +449,17 @@ class Store:
                 .order_by(matches_table.c.updated_at.desc())
             ).all()
         return [_row_to_match(r, self.cipher) for r in rows]
+
+    def finished_by_token_hashes(self, hashes: Iterable[str]) -> list[StoredMatch]:
+        """The finished matches having a seat among ``hashes``, each with all its actions
+        (for a player's record), oldest change first."""
+        rows = [m for m in self.find_by_token_hashes(hashes) if m.status == "finished"]
+        out = []
+        for row in reversed(rows):
+            full = self.load(row.id)
+            if full is not None:
+                out.append(full)
+        return out
 
     def ids_with_status(self, status: str, opponent: str | None = None) -> list[str]:
         """Ids of matches in ``status`` (and with that opponent kind, if given)."""
@@ -524,9 +483,30 @@ class Store:
         with self.engine.connect() as conn:
             return [str(r[0]) for r in conn.execute(q).all()]
 
+    def salt(self, match_id: str) -> str | None:
+        """The match's secret salt (None for matches made before salts)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(salts_table.c.salt, salts_table.c.salt_enc)
+                .where(salts_table.c.match_id == match_id)
+            ).first()
+        if row is None:
+            return None
+        if not row.salt_enc:
+            return str(row.salt)
+        if self.cipher is None:
+            raise StoreError("This database's salts are encrypted: the seed key is needed.")
+        try:
+            return self.cipher.decrypt_text(row.salt_enc, _salt_aad(match_id))
+        except ValueError as e:
+            raise StoreError(f"Cannot read the salt of match {match_id}: {e}.") from None
+
+    # ------------------------------------------------------------------ pruning
+
     def prune_abandoned(self, before: float) -> list[str]:
         """Delete unfinished matches last changed before ``before`` (Unix seconds), with
-        their actions; returns their ids."""
+        everything stored about them (actions, salt, rematch links, reviews, hints, turn
+        claims), in one transaction; returns their ids."""
         with self.engine.begin() as conn:
             ids = [
                 str(r[0])
@@ -538,57 +518,15 @@ class Store:
                 ).all()
             ]
             if ids:
-                conn.execute(delete(actions_table).where(actions_table.c.match_id.in_(ids)))
+                for table in (actions_table, salts_table, reviews_table, hints_table,
+                              claims_table):
+                    conn.execute(delete(table).where(table.c.match_id.in_(ids)))
+                conn.execute(delete(rematches_table).where(or_(
+                    rematches_table.c.old_id.in_(ids), rematches_table.c.new_id.in_(ids))))
                 conn.execute(delete(matches_table).where(matches_table.c.id.in_(ids)))
         return ids
 
 
-def resolve_db_url(db: str | None) -> str:
-    """A database URL from ``--db``: a URL as given, a plain path as an SQLite file.
-
-    >>> resolve_db_url("games.sqlite3")
-    'sqlite:///games.sqlite3'
-    """
-    if not db:
-        return DEFAULT_DB_URL
-    if "://" in db:
-        return db
-    return f"sqlite:///{db}"
-
-
-def open_engine(url: str) -> Engine:
-    """The SQLAlchemy engine for ``url`` (an SQLite file is created 0600, with WAL and
-    full syncs); raises StoreError for a URL or driver that cannot be used."""
-    path = sqlite_path(url)
-    if path is not None:
-        _private_file(path)
-    try:
-        engine = create_engine(url, future=True, pool_pre_ping=True)
-    except (ArgumentError, NoSuchModuleError) as e:
-        raise StoreError(f"Cannot use the database URL {url!r}: {e}") from None
-    except ImportError as e:
-        raise StoreError(f"The database driver for {url!r} is not installed: {e}") from None
-    if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
-    return engine
-
-
-def sqlite_path(url: str) -> str | None:
-    """The file of an SQLite URL (None for other databases and in-memory SQLite)."""
-    for prefix in ("sqlite:///", "sqlite+pysqlite:///"):
-        if url.startswith(prefix):
-            path = url[len(prefix):].split("?", 1)[0]
-            return path if path and path != ":memory:" else None
-    return None
-
-
-def _private_file(path: str) -> None:
-    """Create the SQLite file readable by its owner only (0600), or tighten an existing
-    one: it holds every match (SQLite gives its -wal and -shm files the same mode)."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-        os.close(fd)
-        if os.stat(path).st_mode & 0o077:
-            os.chmod(path, 0o600)
-    except OSError:
-        pass  # a missing folder etc.: the engine says what is wrong
+def _salt_aad(match_id: str) -> str:
+    """What a stored salt is bound to: its match, as a salt (never readable as a seed)."""
+    return f"salt:{match_id}"

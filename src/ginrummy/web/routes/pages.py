@@ -1,5 +1,5 @@
-"""The pages around the table: Learn to play, a not-found page, and what installs the site
-as an app (the web app manifest and a service worker that says so when offline).
+"""The pages: the lobby, the table, the review, How to play, Your record, Learn to play,
+the not-found page, and what installs the site as an app; and their static files.
 
 * ``GET /learn``: the guided first hand. It is the table page (``play.html``) run on a
   fixed, prepared deal (``static/learn/lesson.json``, built from the core by
@@ -10,8 +10,6 @@ as an app (the web app manifest and a service worker that says so when offline).
 * A request for a page that does not exist (a ``GET`` or ``HEAD`` outside ``/api/`` from
   a browser, which asks for ``text/html``) gets a 404 *page* with the site's header;
   everything else keeps the JSON ``{"error": ...}`` answer (docs/web-api.md).
-
-Self-contained: :func:`register` is called once, after the app's own error handlers.
 """
 
 from __future__ import annotations
@@ -23,15 +21,34 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-__all__ = ["register", "wants_page"]
+from ..site import Site
+
+__all__ = ["STATIC_DIR", "page", "register", "wants_page"]
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
 Handler = Callable[[Request, Any], Response | Awaitable[Response]]
+
+_PLACEHOLDER = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Gin Rummy</title></head><body><h1>Gin Rummy</h1>
+<p>The {what} page is not installed. The JSON API is at <code>/api/</code>.</p>
+</body></html>"""
 
 _NOT_FOUND = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Page not found · Gin Rummy</title></head><body><h1>Page not found</h1>
 <p>There is no page at this address. <a href="/">Go to the lobby</a>.</p></body></html>"""
+
+
+def page(name: str, what: str, static_dir: Path = STATIC_DIR) -> Response:
+    """A page of the static folder (never cached stale), or a placeholder saying it is
+    not installed."""
+    path = static_dir / name
+    if path.is_file():
+        return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(_PLACEHOLDER.format(what=what))
 
 
 def wants_page(request: Request) -> bool:
@@ -44,9 +61,10 @@ def wants_page(request: Request) -> bool:
     )
 
 
-def register(app: FastAPI, static_dir: Path) -> None:
-    """Add the routes of this module and the not-found page to ``app`` (whose own handler
-    for HTTP errors, registered before, still answers everything else)."""
+def register(app: FastAPI, site: Site, static_dir: Path = STATIC_DIR) -> None:
+    """Add the pages, mount the static files, and answer a browser's request for a page
+    that does not exist with the not-found page (the app's own handler for HTTP errors,
+    registered before, still answers everything else)."""
 
     def static(name: str, media_type: str, **headers: str) -> Response:
         path = static_dir / name
@@ -54,6 +72,26 @@ def register(app: FastAPI, static_dir: Path) -> None:
             return Response(status_code=404)
         return FileResponse(path, media_type=media_type,
                             headers={"Cache-Control": "no-cache", **headers})
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> Response:
+        return page("index.html", "lobby", static_dir)
+
+    @app.get("/play/{match_id}", include_in_schema=False)
+    async def play_page(match_id: str) -> Response:
+        return page("play.html", "table", static_dir)
+
+    @app.get("/review/{match_id}", include_in_schema=False)
+    async def review_page(match_id: str) -> Response:
+        return page("review.html", "review", static_dir)
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules_page() -> Response:
+        return page("rules.html", "How to play", static_dir)
+
+    @app.get("/record", include_in_schema=False)
+    async def record_page() -> Response:
+        return page("record.html", "Your record", static_dir)
 
     @app.get("/learn", include_in_schema=False)
     async def learn() -> Response:
@@ -66,6 +104,9 @@ def register(app: FastAPI, static_dir: Path) -> None:
     @app.get("/sw.js", include_in_schema=False)
     async def service_worker() -> Response:
         return static("sw.js", "text/javascript")
+
+    if static_dir.is_dir():
+        app.mount("/static", StaticFiles(directory=static_dir), name="static")
 
     previous: Handler | None = app.exception_handlers.get(StarletteHTTPException)
 

@@ -1,0 +1,55 @@
+"""Checks of request bodies that several parts share: names, lists of seat tokens, and the
+version a change is based on. Each refusal is a TableError 400 with the sentence to show."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import TableError
+
+__all__ = ["MAX_NAME", "check_tokens", "clean_name", "version_of"]
+
+MAX_NAME = 30
+"""Longest player name, in characters."""
+
+
+def clean_name(value: Any, default: str) -> str:
+    """A player's name as the lobby sends it: spaces collapsed, at most 30 printable
+    characters; empty or absent gives ``default``. Raises TableError 400 otherwise.
+
+    >>> clean_name("  Ann   Lee ", "You")
+    'Ann Lee'
+    """
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise TableError(400, "The name must be text.")
+    name = " ".join(value.split())
+    if not name:
+        return default
+    if len(name) > MAX_NAME or any(not ch.isprintable() for ch in name):
+        raise TableError(400, f"A name is at most {MAX_NAME} printable characters.")
+    return name
+
+
+def check_tokens(body: Any, most: int) -> list[str]:
+    """The ``tokens`` of a ``{"tokens": [...]}`` request (at most ``most``); 400 else."""
+    if not isinstance(body, Mapping) or not isinstance(body.get("tokens"), list):
+        raise TableError(400, "Send {\"tokens\": [\"...\", ...]}.")
+    tokens = body["tokens"]
+    if len(tokens) > most:
+        raise TableError(400, f"At most {most} tokens at a time.")
+    if not all(isinstance(x, str) and 0 < len(x) <= 200 for x in tokens):
+        raise TableError(400, "Each token must be non-empty text.")
+    return list(tokens)
+
+
+def version_of(body: Mapping[str, Any]) -> int:
+    """The ``version`` a request is based on; 400 unless it is an integer."""
+    v = body.get("version")
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TableError(
+            400, "Send the 'version' of the state you are acting on, e.g. {\"version\": 17}."
+        )
+    return v

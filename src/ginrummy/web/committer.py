@@ -1,0 +1,132 @@
+"""The one path from an accepted change to the database, the broker and the pushes.
+
+Every change of a match (an action, a ``next``, a friend taking the seat, a new name) is
+played on a copy of the table's match and handed to :meth:`Committer.commit`, which
+
+1. stores it with a version bump checked against the version it was based on (one
+   transaction; group-committed with other tables' changes),
+2. only then swaps the copy into the table (so nothing that was not stored is ever shown:
+   a refused commit leaves the table exactly as it was),
+3. queues the "changed" event for the other processes (:class:`~.broker.Outbox`: kept
+   until the broker takes it), and
+4. pushes each connected seat of this process its own STATE.
+
+A commit that finds the match moved on (another process changed it first) rebuilds the
+table from the database, pushes it, and raises :class:`Stale`, so the caller checks its
+request again against the table as it is.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..match import Match
+from .broker import Outbox
+from .database import Database
+from .registry import TableRegistry
+from .sockets import SocketHub
+from .store import Change, StaleVersionError, StoredAction
+from .table import Table
+
+__all__ = ["Committer", "Edit", "Stale"]
+
+log = logging.getLogger("ginrummy.web")
+
+
+class Stale(Exception):
+    """A commit found the stored version moved on (another process changed the match):
+    the table has been rebuilt from the database; check the request again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """A change to the stored row beyond the match itself (all optional)."""
+
+    ready: tuple[bool, bool] | None = None
+    joined: bool | None = None
+    token_hash1: str | None = None
+    """The friend takes seat 1: the new token's hash (stored only if the seat is free)."""
+    joined_at: float | None = None
+    players: tuple[str, str] | None = None
+    game: bool = True
+    """Whether the game itself changed (a move or a deal): moves based on an older version
+    become stale. A join or a new name changes no card."""
+
+
+class Committer:
+    """Commits changes (see the module docstring)."""
+
+    def __init__(self, db: Database, registry: TableRegistry, hub: SocketHub,
+                 outbox: Outbox | None) -> None:
+        self.db = db
+        self.registry = registry
+        self.hub = hub
+        self.outbox = outbox
+        self.after_commit: list[Callable[[Table], None]] = []
+        """Told of each table just changed (after the pushes): the computer's turns."""
+
+    async def commit(self, t: Table, seat: int, new: Match, played: bool = False,
+                     edit: Edit = Edit()) -> None:
+        """Store the change that turned ``t.match`` into ``new`` (``played``: it is one
+        action by ``seat``, the last of ``new``'s current hand), then show it.
+        Called under the table lock; raises :class:`Stale` or TableError (503: nothing
+        stored, nothing changed)."""
+        sm = t.stored
+        stored_action = None
+        if played:
+            op = new.hand.history[-1]
+            stored_action = StoredAction(t.next_seq, len(new.hands) - 1, seat,
+                                         op.action.to_json())
+        ready = edit.ready if edit.ready is not None else (sm.ready[0], sm.ready[1])
+        joined = edit.joined if edit.joined is not None else sm.joined
+        status = _status(new, sm.opponent, joined)
+        change = Change(sm.id, sm.version, stored_action, status, joined, len(new.hands),
+                        ready, new.scores, new.winner, new.to_play, edit.token_hash1,
+                        edit.joined_at, edit.players)
+        try:
+            version = await self.db.write(change)
+        except StaleVersionError:
+            # Another process changed the match first: rebuild from the database and show
+            # that (the caller checks its request again).
+            await self.registry.rebuild(t)
+            self.hub.broadcast(t)
+            raise Stale from None
+        t.match = new
+        sm.version = version
+        sm.status = status
+        sm.joined = joined
+        sm.ready = list(ready)
+        sm.hands_dealt = len(new.hands)
+        sm.scores = list(new.scores)
+        sm.winner = new.winner
+        sm.to_play = new.to_play
+        if edit.token_hash1 is not None:
+            sm.token_hash1 = edit.token_hash1
+            sm.joined_at = edit.joined_at
+        if edit.players is not None:
+            sm.players = list(edit.players)
+            new.players = edit.players
+        if stored_action is not None:
+            t.next_seq += 1
+        if edit.game:
+            t.base_version = version
+        if self.outbox is not None:
+            self.outbox.put(sm.id, version)
+        self.hub.broadcast(t)
+        for cb in list(self.after_commit):
+            try:
+                cb(t)
+            except Exception:  # noqa: BLE001 - a listener never undoes a commit
+                log.exception("after-commit listener failed")
+
+
+def _status(m: Match, opponent: str, joined: bool) -> str:
+    """The stored status of a match in this state (the rule of :func:`.views.status_of`)."""
+    if m.is_over():
+        return "finished"
+    if opponent == "friend" and not joined:
+        return "waiting"
+    return "playing"
+

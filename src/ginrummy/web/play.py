@@ -1,0 +1,175 @@
+"""Playing at a table: each change checked (seat, version, phase, legality), then committed.
+
+:class:`Play` answers a seat's moves, its ``next`` between hands and its requests for the
+state. A move is checked against the table as it is in memory, played on a copy of the
+match, and handed to the :class:`~.committer.Committer`: acknowledged (and shown) only once
+stored. A move based on a version this copy has not seen yet (its change event is still on
+the way from another process) first catches the copy up.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from ..fairness import deal_for
+from ..hand import Action, HandOverError, IllegalActionError, NotYourTurnError
+from ..match import MatchOverError
+from .checks import version_of
+from .committer import Committer, Edit, Stale
+from .database import Database
+from .errors import TableError
+from .registry import TableRegistry
+from .table import Table
+from .views import state
+
+__all__ = ["Play"]
+
+log = logging.getLogger("ginrummy.web")
+
+STALE_RETRIES = 2
+"""A request is checked again this many times when another process changed the table
+first (each time against the table rebuilt from the database)."""
+
+
+class Play:
+    """Moves, ``next`` and state requests of seats (see the module docstring)."""
+
+    def __init__(self, registry: TableRegistry, committer: Committer, db: Database) -> None:
+        self.registry = registry
+        self.committer = committer
+        self.db = db
+
+    def state(self, t: Table, seat: int) -> dict[str, Any]:
+        """The seat's STATE now (saying so while moves are paused)."""
+        return state(t, seat, not self.db.available)
+
+    def _check_version(self, t: Table, seat: int, version: int,
+                       oldest: int | None = None) -> None:
+        """409 unless ``version`` is from ``oldest`` (default: the last change to the game)
+        up to the current version."""
+        lo = t.base_version if oldest is None else oldest
+        if not lo <= version <= t.version:
+            raise TableError(
+                409,
+                f"The table has moved on (you sent version {version}, it is now at "
+                f"{t.version}): here is the current state.",
+                self.state(t, seat),
+            )
+
+    async def _fresh_for(self, t: Table, version: int) -> None:
+        """Many processes: a request based on a version this copy has not seen yet first
+        catches the copy up. Under the table lock."""
+        if self.registry.broker.distributed and version > t.version:
+            await self.registry.refresh(t)
+
+    async def apply(self, t: Table, seat: int, action: Action) -> None:
+        """Check one action by ``seat``, store it, then show it; under the table lock.
+        Raises TableError (refused: nothing changed) or Stale."""
+        m = t.match
+        if m.is_over():
+            raise TableError(409, "The match is over.")
+        if m.awaiting_deal():
+            raise TableError(409, "This hand is over: start the next hand first.")
+        try:
+            m.verify(action, seat)
+        except (NotYourTurnError, HandOverError, MatchOverError) as e:
+            raise TableError(409, str(e)) from None
+        except IllegalActionError as e:
+            raise TableError(400, str(e)) from None
+        new = m.copy()
+        new.play(action, seat)
+        hand_ended = new.hand.is_over()
+        ready = None
+        if hand_ended:
+            ready = (t.bot_seat == 0, t.bot_seat == 1)
+        joined = True if seat == 1 else None  # acting with seat 1's token is joining
+        await self.committer.commit(t, seat, new, played=True,
+                                    edit=Edit(ready=ready, joined=joined))
+        t.hand_end_version = t.version if hand_ended else None
+        if hand_ended and t.bot is not None and t.bot_seat is not None:
+            try:
+                t.bot.hand_over(new.view(t.bot_seat), new.hand.result)
+            except Exception:  # noqa: BLE001 - a bot's bookkeeping never stops the table
+                log.exception("bot hand_over failed")
+
+    async def act(self, t: Table, seat: int, body: Any,
+                  want_state: bool = True) -> dict[str, Any] | None:
+        """``POST .../actions``: ``{"action": ACTION, "version": N}`` -> STATE (None when
+        ``want_state`` is false: a WebSocket gets it from the push)."""
+        if not isinstance(body, Mapping):
+            raise TableError(400, "The request body must be a JSON object.")
+        version = version_of(body)
+        if "action" not in body:
+            raise TableError(
+                400, "Send the 'action', e.g. {\"act\": \"draw\", \"from\": \"stock\"}."
+            )
+        try:
+            action = Action.from_json(body["action"])
+        except IllegalActionError as e:
+            raise TableError(400, str(e)) from None
+        for _ in range(STALE_RETRIES):
+            async with t.lock:
+                await self._fresh_for(t, version)
+                self._check_version(t, seat, version)
+                try:
+                    await self.apply(t, seat, action)
+                except Stale:
+                    continue  # rebuilt from the database: check the request again
+                return self.state(t, seat) if want_state else None
+        raise TableError(409, "The table changed elsewhere: reload the page to see it.")
+
+    async def next_hand(self, t: Table, seat: int, body: Any) -> dict[str, Any]:
+        """``POST .../next``: the seat is ready for the next hand; the hand is dealt once
+        both are (the computer always is)."""
+        if not isinstance(body, Mapping):
+            raise TableError(400, "The request body must be a JSON object.")
+        version = version_of(body)
+        for _ in range(STALE_RETRIES):
+            async with t.lock:
+                try:
+                    return await self._next_once(t, seat, version)
+                except Stale:
+                    continue  # rebuilt from the database: check the request again
+        raise TableError(409, "The table changed elsewhere: reload the page to see it.")
+
+    async def _next_once(self, t: Table, seat: int, version: int) -> dict[str, Any]:
+        await self._fresh_for(t, version)
+        m = t.match
+        sm = t.stored
+        end = t.hand_end_version if m.awaiting_deal() else None
+        self._check_version(t, seat, version, end)
+        if m.is_over():
+            raise TableError(409, "The match is over.")
+        if not m.awaiting_deal():
+            raise TableError(409, "The hand is still being played.")
+        if sm.ready[seat]:
+            return self.state(t, seat)
+        ready = [r or s == seat for s, r in enumerate(sm.ready)]
+        new = m.copy()
+        dealt = all(ready)
+        if dealt:
+            new.start_hand(deal_for(sm.seed, len(new.hands), sm.deal_scheme))
+            ready = [False, False]
+        await self.committer.commit(
+            t, seat, new,
+            edit=Edit(ready=(ready[0], ready[1]), joined=True if seat == 1 else None,
+                      game=True))
+        if dealt:
+            t.hand_end_version = None
+        return self.state(t, seat)
+
+    async def seat_state(self, t: Table, seat: int) -> dict[str, Any]:
+        """The seat's STATE; the friend's first visit with seat 1's token marks the match
+        as joined (matches made before invite codes)."""
+        for _ in range(STALE_RETRIES):
+            async with t.lock:
+                if seat == 1 and not t.stored.joined and self.db.available:
+                    try:
+                        await self.committer.commit(t, seat, t.match.copy(),
+                                                    edit=Edit(joined=True, game=False))
+                    except Stale:
+                        continue
+                return self.state(t, seat)
+        raise TableError(409, "The table changed elsewhere: reload the page to see it.")

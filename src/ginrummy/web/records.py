@@ -1,0 +1,193 @@
+"""What anyone may read of a match, and a player's own record.
+
+* :meth:`Records.record`: the ``ginrummy/1`` record, the whole match once finished (sealed
+  with its salt, commitment and deal scheme, so ``ginrummy verify`` checks every deal);
+  before that only the hands the rules have shown both players (R11).
+* :meth:`Records.replay`: a finished match step by step, both hands shown (built once,
+  off the event loop, and cached: :mod:`.replays`).
+* :meth:`Records.fairness`: the commitment from the start; the seed and salt once over.
+* :meth:`Records.player_record`: this browser's finished matches summed up (wins by level,
+  gins, undercuts, points per hand, longest winning streak).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+from ..fairness import commitment, seal
+from ..hand import HandResult
+from ..match import Match
+from .checks import check_tokens
+from .database import Database
+from .errors import TableError
+from .replays import ReplayCache
+from .store import StoredMatch, hash_token
+from .table import Table, build_match
+
+__all__ = ["MAX_RECORD_TOKENS", "Records", "match_stats", "summarize", "takewhile_revealed"]
+
+MAX_RECORD_TOKENS = 200
+
+
+class Records:
+    """Records, replays, fairness proofs and players' records (see the module docstring)."""
+
+    def __init__(self, db: Database, replays: ReplayCache | None = None) -> None:
+        self.db = db
+        self.replays = replays if replays is not None else ReplayCache()
+
+    async def record(self, t: Table) -> dict[str, Any]:
+        """The ``ginrummy/1`` record: the whole match once finished (with its fairness
+        members). Before that it shows no hand the rules never revealed (R11): no seed (it
+        would tell the deals to come), no hand in play, and no dead hand (R7 shows neither
+        hand); a record is a prefix of the match, so it stops at the first dead hand."""
+        async with t.lock:
+            rec = t.match.to_record()
+            over = t.match.is_over()
+            if not over:
+                rec.pop("seed", None)
+                rec["hands"] = list(
+                    takewhile_revealed(rec["hands"], [h.result for h in t.match.hands])
+                )
+        if over and "seed" in rec:
+            salt = await self.db.read(self.db.store.salt, t.id)
+            if salt is not None:
+                rec = seal(rec, salt, t.stored.deal_scheme)
+        return rec
+
+    async def replay(self, t: Table, step: int | None) -> dict[str, Any]:
+        """The whole table at one step of a finished match (both hands shown)."""
+        async with t.lock:
+            if not t.match.is_over():
+                raise TableError(409, "The replay opens once the match is finished.")
+            rec = t.match.to_record()
+            sm = t.stored
+        hands = [[(a["seat"], {k: v for k, v in a.items() if k != "seat"})
+                  for a in h["actions"]] for h in rec["hands"]]
+        frames = await self.replays.frames(
+            sm.id, sm.options, sm.seed, sm.first_dealer, list(sm.players), hands,
+            sm.deal_scheme,
+        )
+        last = len(frames) - 1
+        if step is None:
+            step = 0
+        if step < 0 or step > last:
+            raise TableError(400, f"The step must be from 0 to {last}.")
+        return frames[step]
+
+    async def fairness(self, t: Table) -> dict[str, Any]:
+        """``GET .../fairness``: the commitment from the start; the seed and salt (and the
+        scheme the deals follow) once the match is over, never before (R11: they would
+        tell the deals to come)."""
+        over = t.match.is_over()
+        salt = await self.db.read(self.db.store.salt, t.id)
+        if salt is None:
+            return {"commitment": None, "deal_scheme": None, "seed": None, "seed_text": None,
+                    "salt": None, "over": over}
+        return {
+            "commitment": commitment(t.stored.seed, salt),
+            "deal_scheme": t.stored.deal_scheme,
+            "seed": t.stored.seed if over else None,
+            "seed_text": str(t.stored.seed) if over else None,  # exact in JavaScript too
+            "salt": salt if over else None,
+            "over": over,
+        }
+
+    async def player_record(self, body: Any) -> dict[str, Any]:
+        """``POST /api/record``: ``{"tokens": [...]}`` (this browser's seats) -> the
+        finished matches they sat at, oldest first, and their totals (:func:`summarize`)."""
+        tokens = check_tokens(body, MAX_RECORD_TOKENS)
+        hashes = {hash_token(x) for x in tokens}
+        full = await self.db.read(self.db.store.finished_by_token_hashes, list(hashes))
+        rows = await _in_thread(_record_rows, full, hashes)
+        return {"matches": rows, "summary": summarize(rows)}
+
+
+async def _in_thread(fn: Any, *args: Any) -> Any:
+    return await asyncio.to_thread(fn, *args)
+
+
+def _record_rows(matches: list[StoredMatch], hashes: set[str]) -> list[dict[str, Any]]:
+    """One row per seat of these finished matches held by ``hashes`` (replaying each
+    match: done off the event loop)."""
+    out = []
+    for full in matches:
+        m = build_match(full)
+        for seat in (0, 1):
+            if full.token_hash(seat) in hashes:
+                level = full.bot_level if full.opponent == "computer" else "friend"
+                out.append({"id": full.id, "seat": seat, "opponent": full.opponent,
+                            "level": level or "computer", "players": full.players,
+                            "finished_at": full.updated_at, **match_stats(m, seat)})
+    out.sort(key=lambda r: float(r["finished_at"]))
+    return out
+
+
+def takewhile_revealed(
+    hands: list[dict[str, Any]], results: list[HandResult | None]
+) -> Iterator[dict[str, Any]]:
+    """The record's hands up to (not including) the first that is not over or ended dead
+    (R7): those are the hands whose cards the rules have shown both players."""
+    for h, r in zip(hands, results, strict=True):
+        if r is None or r.result == "dead":
+            return
+        yield h
+
+
+def match_stats(m: Match, seat: int) -> dict[str, Any]:
+    """One finished match from ``seat``'s side: won, points, hands, gins and undercuts
+    scored (R9)."""
+    hands = [r for r in m.results() if r is not None]
+    mine = [r for r in hands if r.scorer == seat]
+    outcome = m.outcome()
+    winner = outcome.winner if outcome else None
+    return {
+        "won": winner == seat,
+        "tie": outcome is not None and winner is None,
+        "points": m.scores[seat],
+        "against": m.scores[1 - seat],
+        "hands": len(hands),
+        "gins": sum(1 for r in mine if r.result == "gin"),
+        "undercuts": sum(1 for r in mine if r.result == "undercut"),
+        "knocks": sum(1 for r in hands if r.knocker == seat and r.result != "gin"),
+    }
+
+
+def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Totals over finished matches in time order (oldest first): wins by opponent level,
+    gins, undercuts, average points per hand, longest and current winning streak.
+
+    >>> r = [{"level": "easy", "won": True, "tie": False, "points": 100, "hands": 4,
+    ...       "gins": 1, "undercuts": 0},
+    ...      {"level": "easy", "won": False, "tie": False, "points": 20, "hands": 6,
+    ...       "gins": 0, "undercuts": 1}]
+    >>> s = summarize(r)
+    >>> s["by_level"]["easy"], s["points_per_hand"], s["longest_streak"]
+    ({'played': 2, 'won': 1, 'lost': 1, 'tied': 0}, 12.0, 1)
+    """
+    by_level: dict[str, dict[str, int]] = {}
+    streak = longest = 0
+    for r in rows:
+        b = by_level.setdefault(r["level"], {"played": 0, "won": 0, "lost": 0, "tied": 0})
+        b["played"] += 1
+        if r["won"]:
+            b["won"] += 1
+            streak += 1
+            longest = max(longest, streak)
+        else:
+            b["tied" if r["tie"] else "lost"] += 1
+            streak = 0
+    hands = sum(r["hands"] for r in rows)
+    return {
+        "played": len(rows),
+        "won": sum(1 for r in rows if r["won"]),
+        "by_level": by_level,
+        "gins": sum(r["gins"] for r in rows),
+        "undercuts": sum(r["undercuts"] for r in rows),
+        "hands": hands,
+        "points_per_hand": round(sum(r["points"] for r in rows) / hands, 2) if hands else None,
+        "longest_streak": longest,
+        "current_streak": streak,
+    }

@@ -1,0 +1,78 @@
+"""What every route shares: reading a JSON body, the caller's address and seat token, and
+checking a seat token with the limit on refused ones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request, WebSocket
+from fastapi.responses import JSONResponse
+
+from ..errors import TableError
+from ..guard import JSONError, parse_json
+from ..site import Site
+from ..table import Table
+
+__all__ = ["MAX_BODY", "bearer", "client_address", "error", "json_body", "seat_table",
+           "seat_with_token"]
+
+MAX_BODY = 16 * 1024
+"""Largest request body or socket message accepted (413 beyond)."""
+
+
+def error(status: int, message: str, extra: dict[str, Any] | None = None) -> JSONResponse:
+    """A refusal: ``{"error": SENTENCE, ...}`` with its status."""
+    body: dict[str, Any] = {"error": message}
+    if extra:
+        body.update(extra)
+    return JSONResponse(body, status_code=status)
+
+
+async def json_body(request: Request) -> Any:
+    """The parsed JSON body; TableError 400 with the parser's reason if it is not JSON
+    (or nests deeper than any request needs)."""
+    raw = await request.body()
+    if not raw.strip():
+        raise TableError(400, "The request needs a JSON body.")
+    try:
+        return parse_json(raw)
+    except UnicodeDecodeError:
+        raise TableError(400, "The request body is not valid JSON: it is not UTF-8 text.") from None
+    except JSONError as e:
+        raise TableError(400, str(e)) from None
+
+
+def client_address(conn: Request | WebSocket) -> str:
+    """The client's address for limits (behind a trusted proxy, uvicorn has already put
+    the forwarded address here)."""
+    return conn.client.host if conn.client else "unknown"
+
+
+def bearer(request: Request) -> str | None:
+    """The seat token of ``Authorization: Bearer TOKEN``, if any."""
+    auth = request.headers.get("authorization", "")
+    scheme, _, token = auth.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+async def seat_with_token(site: Site, t: Table, token: str | None, address: str) -> int:
+    """The seat of ``t`` this token holds. Refused tokens are counted per address
+    (``rate_auth``); past the limit the address's tokens are refused (429) untried."""
+    rates = site.rates
+    if not rates.allowed("auth", address):
+        raise TableError(429, f"Too many refused seat tokens: at most {rates.describe('auth')} "
+                         "from one address. Wait a moment and try again.")
+    try:
+        return await site.registry.seat_of(t, token)
+    except TableError as e:
+        if e.status in (401, 403):
+            await rates.hit("auth", address)
+        raise
+
+
+async def seat_table(site: Site, match_id: str, request: Request) -> tuple[Table, int]:
+    """The table of ``match_id`` and the seat whose token the request carries."""
+    t = await site.registry.get(match_id)
+    return t, await seat_with_token(site, t, bearer(request), client_address(request))

@@ -1,0 +1,194 @@
+"""The seat's live connection: ``WS /api/matches/{id}/ws`` (docs/web-api.md).
+
+The socket authenticates with its first message, is counted against the caps (per seat and
+per address, across processes), gets its seat's STATE at once and after every change
+wherever it was made, beats while nothing happens, and is closed with a code and a reason
+whenever it cannot be kept in step, so the page reconnects. Messages: ``action``, ``next``,
+``state``, ``ping`` (answered ``pong``; with ``"version"``, a page behind also gets the
+state), ``auth``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+
+from ..errors import TableError
+from ..guard import JSONError, origin_allowed, parse_json
+from ..site import Site
+from ..sockets import RECONNECT, Subscriber
+from ..table import Table
+from .common import MAX_BODY, client_address, seat_with_token
+
+__all__ = ["register"]
+
+log = logging.getLogger("ginrummy.web")
+
+
+def _scheme(websocket: WebSocket) -> str:
+    """The page's scheme as this request came in (``https`` for ``wss``; behind a trusted
+    proxy, uvicorn has applied X-Forwarded-Proto)."""
+    return "https" if websocket.url.scheme in ("wss", "https") else "http"
+
+
+def register(app: FastAPI, site: Site) -> None:
+    """Add the WebSocket route."""
+    settings = site.settings
+
+    @app.websocket("/api/matches/{match_id}/ws")
+    async def ws(websocket: WebSocket, match_id: str) -> None:
+        origin = websocket.headers.get("origin")
+        if not origin_allowed(origin, websocket.headers.get("host"), _scheme(websocket),
+                              settings.allowed_origins):
+            log.warning("refused a WebSocket from origin %r", origin)
+            await websocket.close(code=4403)  # before accept: the handshake gets a 403
+            return
+        address = client_address(websocket)
+        await websocket.accept()
+        try:
+            if not await site.rates.hit("sockets", address):
+                raise TableError(429, f"Too many connections: at most "
+                                 f"{site.rates.describe('sockets')} from one address.")
+            t = await site.registry.get(match_id)
+            token = websocket.query_params.get("token")  # deprecated: logs would show it
+            if token is None:
+                token = await _first_auth(websocket, settings.ws_auth_seconds)
+            seat = await seat_with_token(site, t, token, address)
+        except TableError as e:
+            await _refuse(websocket, e)
+            return
+        except WebSocketDisconnect:
+            return
+
+        async def close_socket(code: int, reason: str) -> None:
+            await websocket.close(code=code, reason=reason)
+
+        sub = Subscriber(t.id, seat, address, websocket.send_text, close_socket)
+        try:
+            await site.hub.admit(sub)
+        except TableError as e:
+            await _refuse(websocket, e)
+            return
+        writer = asyncio.get_running_loop().create_task(sub.run())
+        try:
+            await _serve(site, websocket, t, sub)
+        finally:
+            await site.hub.remove(sub)  # closes it: the writer closes the socket
+            await writer
+
+
+async def _refuse(websocket: WebSocket, e: TableError) -> None:
+    """One error message, then close with 4000 + status."""
+    with contextlib.suppress(Exception):
+        await websocket.send_json({"type": "error", "status": e.status, "message": e.message})
+        await websocket.close(code=4000 + e.status)
+
+
+async def _serve(site: Site, websocket: WebSocket, t: Table, sub: Subscriber) -> None:
+    """Push the seat's state, then answer messages until the socket closes or is closed."""
+    settings = site.settings
+    try:
+        await site.play.seat_state(t, sub.seat)  # the friend's first visit joins
+    except TableError as e:
+        if e.status != 503:  # database away: the last state, with moves paused
+            sub.push({"type": "error", "status": e.status, "message": e.message})
+    site.hub.send_state(t, sub)
+    closed = asyncio.get_running_loop().create_task(sub.ended.wait())
+    recv: asyncio.Task[Any] | None = None
+    try:
+        while not sub.closed:
+            if recv is None:
+                recv = asyncio.get_running_loop().create_task(websocket.receive())
+            done, _ = await asyncio.wait({recv, closed}, timeout=settings.ws_idle_seconds,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if recv not in done:
+                if not sub.closed:  # idle: the page reconnects when it comes back
+                    sub.close(RECONNECT, "Nothing was sent for a long time: reconnect.")
+                break
+            msg = recv.result()
+            recv = None
+            if msg["type"] == "websocket.disconnect":
+                break
+            text = msg.get("text")
+            if text is None:
+                try:
+                    text = (msg.get("bytes") or b"").decode("utf-8")
+                except UnicodeDecodeError:
+                    text = "\ufffd"
+            try:
+                if not await site.rates.hit("actions", sub.address):
+                    raise TableError(
+                        429, f"Too many requests: at most {site.rates.describe('actions')} "
+                        "from one address. Wait a moment and try again.")
+                await _message(site, t, sub, text)
+            except TableError as e:
+                sub.push(_error(e))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        closed.cancel()
+        if recv is not None:
+            recv.cancel()
+
+
+def _error(e: TableError) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "error", "status": e.status, "message": e.message}
+    if e.state is not None:
+        out["state"] = e.state
+    return out
+
+
+async def _first_auth(websocket: WebSocket, timeout: float) -> str:
+    """The token of the socket's first message, ``{"type": "auth", "token": T}`` (kept
+    out of the URL, so no access log ever shows it); 401 when it does not come in time."""
+    try:
+        msg = await asyncio.wait_for(websocket.receive(), timeout)
+    except TimeoutError:
+        raise TableError(401, "Send {\"type\": \"auth\", \"token\": \"...\"} first.") from None
+    if msg["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(int(msg.get("code") or 1000))
+    text = msg.get("text") or ""
+    if len(text) > MAX_BODY:
+        raise TableError(413, f"The message is too large: at most {MAX_BODY // 1024} KiB.")
+    try:
+        body = parse_json(text, "message")
+    except JSONError as e:
+        raise TableError(400, str(e)) from None
+    if not (isinstance(body, dict) and body.get("type") == "auth"
+            and isinstance(body.get("token"), str)):
+        raise TableError(401, "Send {\"type\": \"auth\", \"token\": \"...\"} first.")
+    return str(body["token"])
+
+
+async def _message(site: Site, t: Table, sub: Subscriber, text: str) -> None:
+    """Handle one message; a refusal is raised (the caller answers this socket only).
+    Accepted changes reach every socket through the pushes."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BODY:
+        raise TableError(413, f"The message is too large: at most {MAX_BODY // 1024} KiB.")
+    try:
+        msg = parse_json(text, "message")
+    except JSONError as e:
+        raise TableError(400, str(e)) from None
+    if not isinstance(msg, dict):
+        raise TableError(400, "A message must be a JSON object.")
+    kind = msg.get("type")
+    if kind == "action":
+        await site.play.act(t, sub.seat, msg, want_state=False)
+    elif kind == "next":
+        await site.play.next_hand(t, sub.seat, msg)
+    elif kind == "state":
+        await site.play.seat_state(t, sub.seat)
+        site.hub.send_state(t, sub)
+    elif kind == "ping":
+        sub.push({"type": "pong"})
+        v = msg.get("version")
+        if isinstance(v, int) and not isinstance(v, bool) and v < t.version:
+            site.hub.send_state(t, sub)  # the page missed a change: here it is
+    elif kind == "auth":
+        return  # already authenticated (e.g. with the deprecated URL token)
+    else:
+        raise TableError(400, f"Unknown message type {kind!r}: use 'action' or 'next'.")

@@ -1,0 +1,136 @@
+"""The web table composed: each part made once, given the parts it calls, and started.
+
+Parts call each other only through public methods, in one direction (the arrows of
+docs/architecture.md); where a lower part must tell a higher one something (a table entered
+memory, a change was stored, the database or the broker came back) it calls the listeners
+that part registered. :class:`Site` is the one place that knows every part: the HTTP and
+WebSocket routes (:mod:`.routes`) are given it and use the parts they need.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+from .broker import Broker, LocalBroker, Outbox
+from .committer import Committer
+from .computer import ComputerDriver
+from .database import Database
+from .guard import Limits, Settings
+from .lobby import Lobby
+from .play import Play
+from .rates import RateLimits
+from .records import Records
+from .registry import TableRegistry
+from .rematches import Rematches
+from .review_jobs import ReviewJobs
+from .sockets import SocketHub
+from .store import Store
+from .turns import ComputerTurns, TurnClaims
+
+__all__ = ["Site"]
+
+log = logging.getLogger("ginrummy.web")
+
+
+class Site:
+    """Every part of one server process (see the module docstring and
+    docs/architecture.md)."""
+
+    def __init__(
+        self,
+        store: Store,
+        broker: Broker | None = None,
+        driver: ComputerDriver | None = None,
+        settings: Settings | None = None,
+        limits: Limits | None = None,
+        bot_delay: float | tuple[float, float] = (0.6, 1.2),
+        resume: bool = True,
+        idle_seconds: float = 600.0,
+        lease_seconds: float = 3.0,
+        scan_seconds: float = 1.0,
+        rate_storage: str = "memory://",
+    ) -> None:
+        self.settings = settings if settings is not None else Settings()
+        self.limits = limits if limits is not None else Limits()
+        self.broker = broker if broker is not None else LocalBroker()
+        self.store = store
+        self.resume = resume
+        self.db = Database(store)
+        self.outbox = Outbox(self.broker) if self.broker.distributed else None
+        self.hub = SocketHub(self.limits, self.broker, paused=lambda: not self.db.available,
+                             heartbeat_seconds=self.settings.ws_heartbeat_seconds)
+        self.registry = TableRegistry(self.db, self.hub, self.broker, self.limits,
+                                      idle_seconds=idle_seconds)
+        self.committer = Committer(self.db, self.registry, self.hub, self.outbox)
+        self.play = Play(self.registry, self.committer, self.db)
+        self.driver = driver if driver is not None else ComputerDriver()
+        self.claims = TurnClaims(self.broker, self.db, ttl=lease_seconds)
+        self.turns = ComputerTurns(self.registry, self.play, self.driver, self.claims,
+                                   bot_delay=bot_delay, scan_seconds=scan_seconds)
+        self.lobby = Lobby(self.registry, self.committer, self.db)
+        self.rematches = Rematches(self.registry, self.lobby, self.db)
+        self.records = Records(self.db)
+        self.reviews = ReviewJobs(self.db)
+        self.rates = RateLimits(self.settings, rate_storage)
+        self.db.on_down.append(self._database_down)
+        self.db.on_up.append(self._database_up)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def start(self) -> None:
+        """Connect to the broker, start the background work (sweeping idle tables,
+        heartbeats, polling while the broker is away, publishing, taking over computer
+        turns) and resume computer turns left pending by a stop."""
+        await self.broker.start(self.registry.changed_elsewhere, self._broker_back)
+        self._spawn(self.registry.sweep_forever())
+        self._spawn(self.hub.heartbeat_forever(self.registry.peek))
+        if self.outbox is not None:
+            self._spawn(self.outbox.run_forever())
+            self._spawn(self.registry.poll_forever())
+            self._spawn(self.turns.scan_forever())
+        elif self.resume:
+            self._spawn(self.turns.resume_all())
+
+    async def stop(self) -> None:
+        """Stop computer players and background work, close the sockets (the pages
+        reconnect to another process), and release the database and the broker."""
+        self.reviews.close()
+        for t in list(self.registry.tables.values()):
+            if t.bot_task is not None:
+                t.bot_task.cancel()
+        self.hub.close_all("The server is restarting: reconnect.")
+        for task in list(self._tasks):
+            task.cancel()
+        self.registry.stop()
+        if self.outbox is not None and len(self.outbox):
+            # the last changes' events, if the broker takes them at once (else the other
+            # processes catch up by polling)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.outbox.flush(), 2.0)
+        await self.broker.close()
+        d = self.driver
+        log.info("computer decisions: %d in the pool, %d by the fallback bot", d.pooled,
+                 d.fallbacks)
+        d.close()
+        self.db.close()
+
+    def _database_down(self) -> None:
+        """Every seat is shown its last state, with moves paused."""
+        self.hub.broadcast_all(self.registry.tables.values())
+
+    def _database_up(self) -> None:
+        """Every table catches up (a change in flight when the database went away may
+        have been stored after all) and every seat is pushed its state: moves resume."""
+        self.registry.refresh_all(force_push=True)
+
+    def _broker_back(self) -> None:
+        """Events may have been missed while the broker was away: catch every table up."""
+        self.registry.refresh_all()

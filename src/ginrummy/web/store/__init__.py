@@ -1,0 +1,42 @@
+"""The web table's database: every statement the web layer runs is in this package.
+
+:class:`Store` (:mod:`.matches`) holds matches and their actions, salts and the stores of
+the other tables: :class:`RematchStore`, :class:`ClaimStore` (computer-turn claims while the
+broker is away) and :class:`ReviewStore`. :mod:`.schema` defines every table; the
+migrations (:mod:`ginrummy.web.migrations`) create and upgrade them.
+"""
+
+from .claims import ClaimStore
+from .engine import (
+    DEFAULT_DB_URL,
+    StaleVersionError,
+    StoreError,
+    hash_token,
+    open_engine,
+    resolve_db_url,
+    sqlite_path,
+)
+from .matches import NO_TOKEN, Change, Store, StoredAction, StoredMatch
+from .rematches import RematchLink, RematchStore
+from .reviews import ReviewStore
+from .schema import metadata
+
+__all__ = [
+    "Change",
+    "ClaimStore",
+    "DEFAULT_DB_URL",
+    "NO_TOKEN",
+    "RematchLink",
+    "RematchStore",
+    "ReviewStore",
+    "StaleVersionError",
+    "Store",
+    "StoreError",
+    "StoredAction",
+    "StoredMatch",
+    "hash_token",
+    "metadata",
+    "open_engine",
+    "resolve_db_url",
+    "sqlite_path",
+]

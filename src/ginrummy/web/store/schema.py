@@ -1,0 +1,143 @@
+"""Every table of the web table's database, on one MetaData (:data:`metadata`).
+
+The schema itself is made and upgraded by the migrations (:mod:`ginrummy.web.migrations`,
+one revision per change), never by ``create_all``; ``tests/web/test_migrations.py`` fails
+while these definitions and the head revision differ. Only the store modules beside this
+one run statements on these tables.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+__all__ = [
+    "actions_table",
+    "claims_table",
+    "hints_table",
+    "matches_table",
+    "metadata",
+    "rematches_table",
+    "reviews_table",
+    "salts_table",
+]
+
+metadata = MetaData()
+
+matches_table = Table(
+    "matches",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("token_hash0", String(64), nullable=False, index=True),
+    Column("token_hash1", String(64), nullable=False, index=True),
+    Column("options", Text, nullable=False),
+    Column("players", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("first_dealer", Integer, nullable=False),
+    Column("opponent", String(16), nullable=False),
+    Column("bot_level", String(32), nullable=True),
+    Column("bot_name", String(64), nullable=True),
+    Column("version", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("joined", Boolean, nullable=False),
+    Column("hands_dealt", Integer, nullable=False),
+    Column("ready", String(16), nullable=False),
+    Column("score0", Integer, nullable=False),
+    Column("score1", Integer, nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("to_play", Integer, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("invite_hash", String(64), nullable=True),
+    Column("seed_enc", Text, nullable=True),
+    Column("joined_at", Float, nullable=True),
+    Column("deal_scheme", String(32), nullable=True),
+)
+"""One row per match: settings, token hashes, the secret seed (``seed_enc`` encrypted;
+``seed`` holds older versions' plain seeds, else 0), the version every change bumps, and
+the summary the lobby lists. ``deal_scheme`` names how the seed deals
+(:mod:`ginrummy.fairness`); null for matches stored before it was recorded, which were all
+dealt with ``python-random/1``."""
+
+actions_table = Table(
+    "actions",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("hand", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+)
+"""One row per accepted action, in order (``seq`` from 0)."""
+
+rematches_table = Table(
+    "rematches",
+    metadata,
+    Column("old_id", String(32), primary_key=True),
+    Column("new_id", String(32), nullable=False),
+    Column("offered_by", String(1), nullable=False),
+    Column("invite", String(64), nullable=True),
+    Column("pending", Boolean, nullable=True),
+)
+"""A finished match's rematch: the new match, which old seat asked, and whether the other
+player has still to accept (``pending``). The other player takes the new match's seat with
+the old match's seat token, so no invite code is kept: ``invite`` is no longer written
+(it held older versions' plain codes; revision 0003 cleared it)."""
+
+salts_table = Table(
+    "deal_salts",
+    metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("salt", String(64), nullable=False),
+    Column("salt_enc", Text, nullable=True),
+)
+"""Each match's secret salt (docs/fairness.md), revealed with the seed when the match is
+over. Encrypted like the seed (``salt_enc``; ``salt`` is then empty); older versions' rows
+hold it in plain in ``salt``."""
+
+claims_table = Table(
+    "turn_claims",
+    metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("holder", String(64), nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+"""Computer-turn claims kept in the database while the broker is away: which process
+drives a match's computer turn, until when (the broker's leases, in the database)."""
+
+reviews_table = Table(
+    "reviews",
+    metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("status", String(16), nullable=False),  # idle | running | failed
+    Column("job", String(32), nullable=True),  # the running job's claim
+    Column("started_at", Float, nullable=True),
+    Column("beat_at", Float, nullable=True),
+    Column("done", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("parts", Text, nullable=False),  # JSON {"HAND:SEAT": {"decisions", "luck"}}
+    Column("error", Text, nullable=True),
+)
+"""One row per reviewed match: the stored parts and the state of its (single) job."""
+
+hints_table = Table(
+    "review_hints",
+    metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("hand", Integer, primary_key=True),
+    Column("action", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("hint", Text, nullable=False),  # the suggested action (JSON)
+    Column("shown_at", Float, nullable=False),
+)
+"""Every decision at which a seat was shown a hint (hand index, action index in the hand)."""
