@@ -180,7 +180,7 @@ def create_app(
     """The web table's ASGI app over the database at ``db_url``; computer moves wait
     ``bot_delay`` seconds (a number, or a (low, high) range drawn per move); tables idle
     for ``idle_seconds`` leave memory until their next use. With ``broker_url`` (Redis)
-    any number of such apps serve the same tables (INTERFACES §8). Raises StoreError,
+    any number of such apps serve the same tables (docs/deploy.md). Raises StoreError,
     BrokerError or SeedKeyError with a clear message when one cannot be used; the schema
     is upgraded first unless ``migrate`` is false (then it must be at head already)."""
     settings = settings if settings is not None else Settings()

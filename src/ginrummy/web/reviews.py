@@ -153,8 +153,8 @@ def _worker_store(db_url: str) -> ReviewStore:
 
 
 def part_of(review: Review, hand: int, seat: int) -> dict[str, Any]:
-    """The stored part of one (hand, seat): its graded decisions (§7 objects with the
-    reason) and the seat's luck in that hand."""
+    """The stored part of one (hand, seat): its graded decisions (as docs/review.md shows
+    them, with the reason) and the seat's luck in that hand."""
     hands = review.to_json()["hands"]
     decisions = hands[0]["decisions"] if hands else []
     return {"decisions": decisions, "luck": round(review.luck(seat), 5)}
@@ -205,8 +205,9 @@ class _Lost(Exception):
 
 def assemble(match: Match, scope: Scope, parts: dict[str, Any],
              hinted: Iterable[tuple[int, int]]) -> dict[str, Any]:
-    """The §7 review object of ``scope`` from stored parts, each decision with its
-    ``hinted`` flag; the per-seat summaries as ``ginrummy review --json`` gives them."""
+    """The review object (docs/review.md) of ``scope`` from stored parts, each decision
+    with its ``hinted`` flag; the per-seat summaries as ``ginrummy review --json`` gives
+    them."""
     hinted = set(hinted)
     hands = []
     by_seat: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
