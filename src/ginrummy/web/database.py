@@ -46,9 +46,11 @@ class Database:
     """The :class:`Store` off the event loop, with group commits and the database's health
     (see the module docstring)."""
 
-    def __init__(self, store: Store, probe_seconds: float = 0.5) -> None:
+    def __init__(self, store: Store, probe_seconds: float = 0.5,
+                 watch_seconds: float = 2.0) -> None:
         self.store = store
         self.probe_seconds = probe_seconds
+        self.watch_seconds = watch_seconds
         self.available = True
         """False from a failure that shows the database is away until a probe reaches it."""
         self.on_down: list[Callable[[], None]] = []
@@ -156,6 +158,21 @@ class Database:
             except Exception:  # noqa: BLE001 - one listener never stops the others
                 log.exception("database-down listener failed")
         self._prober = asyncio.get_running_loop().create_task(self._probe())
+
+    async def watch_forever(self) -> None:
+        """Look at the database every ``watch_seconds`` while it is there (one ``SELECT
+        1``), so its going away is noticed, and shown, even while nobody plays."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.watch_seconds)
+            if not self.available:
+                continue
+            try:
+                await loop.run_in_executor(self._executor, self.store.ping)
+            except asyncio.CancelledError:
+                raise
+            except BaseException as e:
+                self._refusal(e)
 
     async def _probe(self) -> None:
         loop = asyncio.get_running_loop()

@@ -238,6 +238,8 @@ class TableRegistry:
                     self.hub.broadcast(t, force=True)
         except TableError as e:
             log.warning("could not catch up match %s: %s", t.id, e.message)
+            if e.status != 503:  # not merely the database away: this copy cannot be
+                self.evict(t, "The table was reloaded: reconnect.")  # kept in step
         finally:
             self._refreshing.discard(t.id)
         if self.tables.get(t.id) is t:

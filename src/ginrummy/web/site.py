@@ -91,6 +91,7 @@ class Site:
         turns) and resume computer turns left pending by a stop."""
         await self.broker.start(self.registry.changed_elsewhere, self._broker_back)
         self._spawn(self.registry.sweep_forever())
+        self._spawn(self.db.watch_forever())
         self._spawn(self.hub.heartbeat_forever(self.registry.peek))
         if self.outbox is not None:
             self._spawn(self.outbox.run_forever())

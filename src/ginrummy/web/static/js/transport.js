@@ -1,8 +1,18 @@
 // Talking to the table's server: the JSON API for moves, a WebSocket for live STATE, and
 // polling while the socket is down. Every STATE that arrives goes to one callback.
+//
+// The socket is watched both ways: the page pings every PING_MS with the version it shows
+// (the server sends the state if the page is behind), the server beats while nothing
+// happens (with the table's version: a page behind asks for the state), and a socket that
+// brings nothing for SILENT_MS is taken for dead and reopened. While the server's database
+// is away the STATE says so (`paused`): the page shows that moves are paused, and clears
+// it when a state without it arrives.
 
 import { api } from "./api.js";
 import { base, store } from "./state.js";
+
+const PING_MS = 10000;
+const SILENT_MS = 35000;
 
 let onState = () => {};
 let onError = () => {};
@@ -11,16 +21,33 @@ let ws = null;
 let backoff = 500;
 let pollTimer = 0;
 let reconnectTimer = 0;
+let pingTimer = 0;
+let lastHeard = 0;
+let pausedShown = false;
 
 /** Hook the controller in: new STATE, a refusal sentence, a connection line (or ""). */
 export function setHandlers(handlers) {
   ({ onState, onError, onStatus } = handlers);
 }
 
+/** Hand a STATE to the controller, showing or clearing "moves are paused". */
+function gotState(state) {
+  if (state && state.paused) {
+    onStatus(state.paused);
+    pausedShown = true;
+  } else if (pausedShown) {
+    pausedShown = false;
+    onStatus(ws && ws.readyState === WebSocket.OPEN ? "" : RECONNECTING);
+  }
+  onState(state);
+}
+
+const RECONNECTING = "Live connection lost: reconnecting… (the table still updates every few seconds)";
+
 /** Fetch the seat's STATE once; on a bad link, hands the server's sentence to `fatal`. */
 export async function refresh(fatal) {
   try {
-    onState(await api(base(), { token: store.token }));
+    gotState(await api(base(), { token: store.token }));
   } catch (e) {
     if ([401, 403, 404].includes(e.status) && fatal) fatal(e.message);
     else onStatus("The table cannot be reached. Retrying…");
@@ -55,17 +82,26 @@ export function connect(fatal) {
     socket.send(JSON.stringify({ type: "auth", token: store.token }));
     backoff = 500;
     stopPolling();
-    onStatus("");
+    if (!pausedShown) onStatus("");
+    lastHeard = Date.now();
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => watch(socket, fatal), PING_MS);
   };
   socket.onmessage = (ev) => {
+    lastHeard = Date.now();
     let msg;
     try {
       msg = JSON.parse(ev.data);
     } catch {
       return;
     }
-    if (msg.type === "state") onState(msg.state);
-    else if (msg.type === "error") {
+    if (msg.type === "state") gotState(msg.state);
+    else if (msg.type === "beat") {
+      // the table is at a version this page has not shown: ask for it
+      if (store.S && typeof msg.version === "number" && msg.version > store.S.version) {
+        socket.send(JSON.stringify({ type: "state" }));
+      }
+    } else if (msg.type === "error") {
       onError(msg.message || "That was refused.");
       if (msg.status === 409) refresh(fatal);
     }
@@ -73,6 +109,7 @@ export function connect(fatal) {
   socket.onclose = (ev) => {
     if (ws !== socket) return;
     ws = null;
+    clearInterval(pingTimer);
     if ([1008, 4401, 4403, 4404].includes(ev.code)) {
       refresh(fatal); // the GET says exactly what is wrong with the link
       return;
@@ -81,9 +118,30 @@ export function connect(fatal) {
   };
 }
 
+/** Every PING_MS: ping with the version shown, or drop a socket that went silent. */
+function watch(socket, fatal) {
+  if (ws !== socket) return;
+  if (Date.now() - lastHeard > SILENT_MS) {
+    ws = null; // taken for dead: reopen (its close event, if any, is ignored)
+    clearInterval(pingTimer);
+    try {
+      socket.close();
+    } catch {
+      /* already gone */
+    }
+    scheduleReconnect(fatal);
+    return;
+  }
+  try {
+    socket.send(JSON.stringify({ type: "ping", version: store.S ? store.S.version : -1 }));
+  } catch {
+    /* the close event follows */
+  }
+}
+
 function scheduleReconnect(fatal) {
   if (store.fatal) return;
-  onStatus("Live connection lost: reconnecting… (the table still updates every few seconds)");
+  if (!pausedShown) onStatus(RECONNECTING);
   startPolling();
   refresh(fatal);
   const wait = backoff + Math.random() * 250;
@@ -97,7 +155,7 @@ export async function post(path, body) {
   store.busy = true;
   document.body.classList.add("busy");
   try {
-    onState(await api(path, { method: "POST", token: store.token, body: { ...body, version: store.S.version } }));
+    gotState(await api(path, { method: "POST", token: store.token, body: { ...body, version: store.S.version } }));
     return true;
   } catch (e) {
     onError(e.message);
