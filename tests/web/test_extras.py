@@ -1,6 +1,6 @@
-"""The table's comforts (web/extras.py): exact hints in STATE from the core (R2, R6, R11),
-a friend's name, "Play again" for the computer and between friends, and the player's
-record over finished matches."""
+"""The table's comforts: exact hints in STATE from the core (R2, R6, R11; web/views.py), a
+friend's name (web/lobby.py), "Play again" for the computer and between friends
+(web/rematches.py), and the player's record over finished matches (web/records.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
 from ginrummy import fairness
 from ginrummy.cards import Card, parse_cards, to_mask
@@ -192,6 +193,12 @@ def test_rematch_between_friends_needs_the_friend_to_accept(client: TestClient) 
     assert waiting["options"] == end["options"]
     seen = client.get(f"/api/matches/{mid}/rematch", headers=auth(tokens[0])).json()
     assert seen == {"offered_by": 1, "accepted": False}
+    with site(client).store.engine.connect() as conn:  # no code that opens Ann's seat
+        kept = conn.execute(text("SELECT invite, pending FROM rematches WHERE old_id = :i"),
+                            {"i": mid}).one()
+        seat = conn.execute(text("SELECT invite_hash, token_hash1 FROM matches WHERE "
+                                 "id = :i"), {"i": new_id}).one()
+    assert tuple(kept) == (None, True) and tuple(seat) == (None, "")
     dup = client.post(f"/api/matches/{mid}/rematch", headers=auth(tokens[1]), json={})
     assert dup.status_code == 409
     accepted = client.post(f"/api/matches/{mid}/rematch", headers=auth(tokens[0]), json={})
