@@ -14,7 +14,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from ginrummy.fairness import deal_for
+from ginrummy import fairness
+from ginrummy.bots import make_bot
+from ginrummy.fairness import LEGACY_SCHEME, deal_for
+from ginrummy.match import Match
+from ginrummy.options import Options
 from ginrummy.web.app import create_app
 from ginrummy.web.seeds import SeedCipher, load_key
 from ginrummy.web.store import (
@@ -213,3 +217,43 @@ def test_older_database_gains_the_invite_column(tmp_path: Path) -> None:
         assert got.token_hash1 == sm.token_hash1
     finally:
         s.close()
+
+
+def test_a_match_stored_before_deal_schemes_keeps_its_deals_and_verifies(db_url: str) -> None:
+    """Rows without a deal scheme were all dealt with python-random/1: the table deals
+    them so (the one dealer, ginrummy.fairness, told the stored scheme), and their
+    finished record names that scheme and verifies. New matches deal ginrummy-deal/1."""
+    seed, salt = 99, "ab" * 16
+    m = Match(Options(), seed=seed, first_dealer=0, players=("A", "B"), auto_deal=False)
+    bots = [make_bot("simple", 1), make_bot("simple", 2)]
+    acts: list[StoredAction] = []
+    while not m.is_over():
+        m.start_hand(deal_for(seed, len(m.hands), LEGACY_SCHEME))
+        while not m.hand.is_over():
+            seat = m.to_play
+            assert seat is not None
+            a = bots[seat].decide(m.view(seat))
+            m.play(a, seat)
+            acts.append(StoredAction(len(acts), len(m.hands) - 1, seat, a.to_json()))
+    store = Store(db_url, SeedCipher(load_key(None, None)))
+    sm = _row(seed=seed, first_dealer=0, status="playing", joined=True,
+              deal_scheme=LEGACY_SCHEME)
+    store.create(sm, salt)
+    assert store.commit_batch([
+        Change(sm.id, i, a, "finished" if i == len(acts) - 1 else "playing", True,
+               a.hand + 1, (False, False), tuple(m.scores), m.winner, None)
+        for i, a in enumerate(acts)
+    ]) == list(range(1, len(acts) + 1))
+    with store.engine.begin() as conn:  # as older versions stored it: no scheme at all
+        conn.execute(text("UPDATE matches SET deal_scheme = NULL WHERE id = :i"),
+                     {"i": sm.id})
+    store.close()
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        rec = c.get(f"/api/matches/{sm.id}/record").json()
+        assert rec["deal_scheme"] == LEGACY_SCHEME and fairness.verify_record(rec).ok
+        assert c.get(f"/api/matches/{sm.id}/fairness").json()["deal_scheme"] == LEGACY_SCHEME
+        last = c.get(f"/api/matches/{sm.id}/replay?step=0").json()
+        assert last["upcard"] == str(deal_for(seed, 0, LEGACY_SCHEME).upcard)
+        new = create(c, opponent="friend")
+        assert c.get(f"/api/matches/{new['id']}/fairness").json()["deal_scheme"] == \
+            fairness.DEAL_SCHEME
