@@ -204,9 +204,11 @@ class SocketHub:
 
     # ------------------------------------------------------------------ pushes
 
-    def send_state(self, t: Table, sub: Subscriber) -> None:
-        """Push one socket its seat's current STATE."""
-        sub.push_text(state_text(t, sub.seat, self.paused()), t.version)
+    def send_state(self, t: Table, sub: Subscriber, force: bool = False) -> None:
+        """Push one socket its seat's current STATE, unless it was pushed this version
+        already (``force``: even so, e.g. the page asked for it)."""
+        if force or sub.version < t.version:
+            sub.push_text(state_text(t, sub.seat, self.paused()), t.version)
 
     def broadcast(self, t: Table, force: bool = False) -> None:
         """Push each socket of ``t`` its seat's STATE (called after a change is stored,

@@ -182,12 +182,12 @@ async def _message(site: Site, t: Table, sub: Subscriber, text: str) -> None:
         await site.play.next_hand(t, sub.seat, msg)
     elif kind == "state":
         await site.play.seat_state(t, sub.seat)
-        site.hub.send_state(t, sub)
+        site.hub.send_state(t, sub, force=True)
     elif kind == "ping":
         sub.push({"type": "pong"})
         v = msg.get("version")
         if isinstance(v, int) and not isinstance(v, bool) and v < t.version:
-            site.hub.send_state(t, sub)  # the page missed a change: here it is
+            site.hub.send_state(t, sub, force=True)  # the page missed a change: here it is
     elif kind == "auth":
         return  # already authenticated (e.g. with the deprecated URL token)
     else:
