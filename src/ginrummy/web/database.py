@@ -17,6 +17,7 @@ already in memory go on meanwhile: players see the last state, with moves paused
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -47,8 +48,12 @@ class Database:
     (see the module docstring)."""
 
     def __init__(self, store: Store, probe_seconds: float = 0.5,
-                 watch_seconds: float = 2.0) -> None:
+                 watch_seconds: float = 2.0, gather_seconds: float = 0.003) -> None:
         self.store = store
+        self.gather_seconds = gather_seconds
+        """Under load (a commit ended moments ago), how long the writer waits for more
+        changes before committing: one disk sync then covers more of them."""
+        self._last_commit = 0.0
         self.probe_seconds = probe_seconds
         self.watch_seconds = watch_seconds
         self.available = True
@@ -124,7 +129,10 @@ class Database:
         return await fut
 
     async def _writer_loop(self) -> None:
+        loop = asyncio.get_running_loop()
         while self._pending:
+            if loop.time() - self._last_commit < 4 * self.gather_seconds:
+                await asyncio.sleep(self.gather_seconds)  # busy: gather a larger batch
             batch, self._pending = self._pending, []
             try:
                 results = await self.run(self.store.commit_batch, [c for c, _ in batch])
@@ -136,6 +144,7 @@ class Database:
                 if isinstance(e, asyncio.CancelledError):
                     raise
                 continue
+            self._last_commit = loop.time()
             for (c, f), r in zip(batch, results, strict=True):
                 if f.done():
                     continue
@@ -184,6 +193,8 @@ class Database:
                 continue
             break
         log.warning("the database is back")
+        with contextlib.suppress(Exception):
+            await loop.run_in_executor(self._executor, self.store.reconnect)
         self.available = True
         self._prober = None
         for cb in list(self.on_up):

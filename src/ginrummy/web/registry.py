@@ -167,7 +167,7 @@ class TableRegistry:
         sm.actions = []  # played into the match; not kept twice
         t.base_version = sm.version
         t.read_at = time.monotonic()
-        t.forget_views()
+        t.forget_views(history=True)
         t.bot = None  # the computer's turns attach a fresh one
         t.bot_seat = 1 if sm.opponent == "computer" else None
         t.hand_end_version = _hand_end_of(t) if match.awaiting_deal() else None
@@ -177,7 +177,7 @@ class TableRegistry:
     async def refresh(self, t: Table) -> None:
         """Read what other processes stored since this copy (only the new actions) and
         play it forward; push the seats their new views. Under the table lock."""
-        sm = await self.db.read(self.db.store.load, t.id, t.next_seq)
+        sm = await self.db.read(self.db.store.tail, t.stored, t.next_seq)
         if sm is None:
             self.evict(t, "The match is gone.")
             raise TableError(404, f"There is no match {t.id!r}.")

@@ -16,9 +16,10 @@ from .engine import (
     resolve_db_url,
     sqlite_path,
 )
-from .matches import NO_TOKEN, Change, Store, StoredAction, StoredMatch
+from .matches import Store
 from .rematches import RematchLink, RematchStore
 from .reviews import ReviewStore
+from .rows import NO_TOKEN, Change, StoredAction, StoredMatch
 from .schema import metadata
 
 __all__ = [

@@ -77,6 +77,10 @@ def open_engine(url: str) -> Engine:
     args: dict[str, Any] = {}
     if url.startswith("postgresql"):
         args["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT}
+        # the database threads each keep a connection for the hot reads, the writer one:
+        # room for those and for everything else
+        args["pool_size"] = 16
+        args["max_overflow"] = 8
     try:
         engine = create_engine(url, future=True, pool_pre_ping=True, **args)
     except (ArgumentError, NoSuchModuleError) as e:

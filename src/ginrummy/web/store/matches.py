@@ -10,20 +10,22 @@ checked against the version the change was based on (no lost updates). Works wit
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Engine, bindparam, delete, insert, or_, select, text, update
 
-from ...fairness import DEAL_SCHEME, LEGACY_SCHEME
+from ...fairness import LEGACY_SCHEME
 from ..seeds import SeedCipher
 from .claims import ClaimStore
 from .engine import DEFAULT_DB_URL, StaleVersionError, StoreError, open_engine
+from .hot import Reader, Writer
 from .rematches import RematchStore
 from .reviews import ReviewStore
+from .rows import NO_TOKEN, Change, SomeStale, StoredAction, StoredMatch, ready_text
 from .schema import (
     actions_table,
     claims_table,
@@ -34,11 +36,7 @@ from .schema import (
     salts_table,
 )
 
-__all__ = ["Change", "NO_TOKEN", "Store", "StoredAction", "StoredMatch"]
-
-NO_TOKEN = ""
-"""The token hash of a seat nobody holds yet (a friend's seat before the invite is used):
-no SHA-256 digest equals it, so no token opens that seat."""
+__all__ = ["Store"]
 
 _BULK_UPDATE = (
     update(matches_table)
@@ -59,85 +57,6 @@ _BULK_UPDATE = (
 )
 """Every version bump of a group commit in one executemany (each row only if its match is
 still at the expected version)."""
-
-
-class _SomeStale(Exception):
-    """A bulk commit bumped fewer rows than it had changes: roll back and go one by one."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredAction:
-    """One stored action: its place in the match, the hand, the seat and the action JSON."""
-
-    seq: int
-    hand: int
-    seat: int
-    action: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One accepted change of a match: the version it was based on, the action (if any)
-    and the match's new summary fields."""
-
-    match_id: str
-    expected_version: int
-    action: StoredAction | None
-    status: str
-    joined: bool
-    hands_dealt: int
-    ready: tuple[bool, ...]
-    scores: tuple[int, ...]
-    winner: int | None
-    to_play: int | None
-    token_hash1: str | None = None
-    """Set only when the friend takes seat 1: the new token's hash (stored only if the
-    seat is still free)."""
-    joined_at: float | None = None
-    """With ``token_hash1``: when the seat was claimed (Unix seconds)."""
-    players: tuple[str, str] | None = None
-    """Set only when a player is (re)named: both names."""
-
-
-@dataclass(slots=True)
-class StoredMatch:
-    """A match row as stored (and, when loaded with :meth:`Store.load`, its actions)."""
-
-    id: str
-    token_hash0: str
-    token_hash1: str
-    options: dict[str, Any]
-    players: list[str]
-    seed: int
-    first_dealer: int
-    opponent: str
-    bot_level: str | None
-    bot_name: str | None
-    version: int = 0
-    status: str = "playing"
-    joined: bool = True
-    hands_dealt: int = 1
-    ready: list[bool] = field(default_factory=lambda: [False, False])
-    scores: list[int] = field(default_factory=lambda: [0, 0])
-    winner: int | None = None
-    to_play: int | None = None
-    created_at: float = 0.0
-    updated_at: float = 0.0
-    invite_hash: str | None = None
-    joined_at: float | None = None
-    """When the friend's seat was claimed (Unix seconds), else None."""
-    deal_scheme: str = DEAL_SCHEME
-    """How the seed deals (:data:`ginrummy.fairness.DEAL_SCHEMES`); matches stored before
-    the scheme was recorded read as ``python-random/1``, the scheme they were dealt with."""
-    actions: list[StoredAction] = field(default_factory=list)
-
-    def token_hash(self, seat: int) -> str:
-        """The stored token hash of ``seat``."""
-        return self.token_hash0 if seat == 0 else self.token_hash1
-
-
-def _ready_text(ready: Sequence[bool]) -> str:
-    return "".join("1" if r else "0" for r in ready)
 
 
 def _row_to_match(row: Any, cipher: SeedCipher | None = None) -> StoredMatch:
@@ -212,15 +131,32 @@ class Store:
         self.rematches = RematchStore(self.engine)
         self.claims = ClaimStore(self.engine)
         self.reviews = ReviewStore(self.engine)
+        self._writer: Writer | None = None
+        self._reader: Reader | None = None
+        with contextlib.suppress(ValueError):  # a driver the hot paths do not know
+            self._reader = Reader(self.engine)
+            if self._bulk_ok:
+                self._writer = Writer(self.engine)
 
     def close(self) -> None:
         """Release the engine's connections."""
+        if self._writer is not None:
+            self._writer.close()
+        if self._reader is not None:
+            self._reader.close()
         self.engine.dispose()
 
     def ping(self) -> None:
         """One round trip to the database (raises while it is unavailable)."""
         with self.engine.connect() as conn:
             conn.execute(text("SELECT 1"))
+
+    def reconnect(self) -> None:
+        """Drop the connections the hot paths keep (the database came back: those
+        opened before it went away are dead); each opens a fresh one when next used."""
+        for hot in (self._writer, self._reader):
+            if hot is not None:
+                hot.close()
 
     # ------------------------------------------------------------------ writes
 
@@ -248,7 +184,7 @@ class Store:
                     status=m.status,
                     joined=m.joined,
                     hands_dealt=m.hands_dealt,
-                    ready=_ready_text(m.ready),
+                    ready=ready_text(m.ready),
                     score0=m.scores[0],
                     score1=m.scores[1],
                     winner=m.winner,
@@ -304,8 +240,10 @@ class Store:
         if self._bulk_ok and all(ch.token_hash1 is None and ch.players is None
                                  for ch in changes):
             try:
+                if self._writer is not None:
+                    return self._writer.commit(changes)
                 return self._commit_bulk(changes)
-            except _SomeStale:
+            except SomeStale:
                 pass  # rolled back, nothing stored: sort the batch out one by one
         return self._commit_each(changes)
 
@@ -319,7 +257,7 @@ class Store:
                 "b_status": ch.status,
                 "b_joined": ch.joined,
                 "b_hands_dealt": ch.hands_dealt,
-                "b_ready": _ready_text(ch.ready),
+                "b_ready": ready_text(ch.ready),
                 "b_score0": ch.scores[0],
                 "b_score1": ch.scores[1],
                 "b_winner": ch.winner,
@@ -342,7 +280,7 @@ class Store:
         with self.engine.begin() as conn:
             res = conn.execute(_BULK_UPDATE, rows)
             if res.rowcount != len(rows):
-                raise _SomeStale  # leaving the block rolls the transaction back
+                raise SomeStale  # leaving the block rolls the transaction back
             if actions:
                 conn.execute(insert(actions_table), actions)
         return [ch.expected_version + 1 for ch in changes]
@@ -371,7 +309,7 @@ class Store:
                         status=ch.status,
                         joined=ch.joined,
                         hands_dealt=ch.hands_dealt,
-                        ready=_ready_text(ch.ready),
+                        ready=ready_text(ch.ready),
                         score0=ch.scores[0],
                         score1=ch.scores[1],
                         winner=ch.winner,
@@ -422,11 +360,24 @@ class Store:
         ]
         return m
 
+    def tail(self, known: StoredMatch, from_seq: int) -> StoredMatch | None:
+        """The match ``known`` as stored now, with its actions from ``from_seq`` on: how a
+        process catches a table up with what other processes stored (one statement, one
+        snapshot; the fields that never change, the seed among them, are ``known``'s).
+        None when the match is gone."""
+        if self._reader is not None:
+            return self._reader.tail(known, from_seq)
+        return self.load(known.id, from_seq)
+
     def versions(self, match_ids: Iterable[str]) -> dict[str, int]:
         """The stored version of each of these matches (absent: no such match): how a
         process learns of other processes' changes while the broker is away."""
         ids = sorted(set(match_ids))
         out: dict[str, int] = {}
+        if self._reader is not None:
+            for i in range(0, len(ids), 500):
+                out.update(self._reader.versions(ids[i:i + 500]))
+            return out
         with self.engine.connect() as conn:
             for i in range(0, len(ids), 500):
                 q = select(matches_table.c.id, matches_table.c.version).where(
