@@ -1,12 +1,14 @@
 """The one path from an accepted change to the database, the broker and the pushes.
 
 Every change of a match (an action, a ``next``, a friend taking the seat, a new name) is
-played on a copy of the table's match and handed to :meth:`Committer.commit`, which
+made under the table's lock, played on the table's match, and handed to
+:meth:`Committer.commit`, which
 
 1. stores it with a version bump checked against the version it was based on (one
    transaction; group-committed with other tables' changes),
-2. only then swaps the copy into the table (so nothing that was not stored is ever shown:
-   a refused commit leaves the table exactly as it was),
+2. only then bumps the table's version: every STATE is built for a version, under the
+   lock, so nothing that was not stored is ever shown; a refused commit takes the change
+   back, leaving the table exactly as it was,
 3. queues the "changed" event for the other processes (:class:`~.broker.Outbox`: kept
    until the broker takes it), and
 4. pushes each connected seat of this process its own STATE.
@@ -28,7 +30,7 @@ from .database import Database
 from .registry import TableRegistry
 from .sockets import SocketHub
 from .store import Change, StaleVersionError, StoredAction
-from .table import Table
+from .table import Table, take_back
 
 __all__ = ["Committer", "Edit", "Stale"]
 
@@ -67,12 +69,14 @@ class Committer:
         self.after_commit: list[Callable[[Table], None]] = []
         """Told of each table just changed (after the pushes): the computer's turns."""
 
-    async def commit(self, t: Table, seat: int, new: Match, played: bool = False,
+    async def commit(self, t: Table, seat: int, played: bool = False, dealt: bool = False,
                      edit: Edit = Edit()) -> None:
-        """Store the change that turned ``t.match`` into ``new`` (``played``: it is one
-        action by ``seat``, the last of ``new``'s current hand), then show it.
-        Called under the table lock; raises :class:`Stale` or TableError (503: nothing
-        stored, nothing changed)."""
+        """Store the change just made to ``t.match`` in place (``played``: one action by
+        ``seat``, the last of the current hand; ``dealt``: the last hand was dealt; or
+        neither, only the row's fields of ``edit``), then show it. Called under the table
+        lock; raises :class:`Stale` (the table rebuilt from the database) or TableError
+        (503: nothing stored, and the change taken back)."""
+        new = t.match
         sm = t.stored
         stored_action = None
         if played:
@@ -93,7 +97,10 @@ class Committer:
             await self.registry.rebuild(t)
             self.hub.broadcast(t)
             raise Stale from None
-        t.match = new
+        except BaseException:
+            if played or dealt:
+                t.match = take_back(new, dealt)
+            raise
         sm.version = version
         sm.status = status
         sm.joined = joined

@@ -154,7 +154,7 @@ class Lobby:
                 if name and name != sm.players[1]:
                     players = (sm.players[0], name)
                 try:
-                    await self.committer.commit(t, 1, t.match.copy(), edit=Edit(
+                    await self.committer.commit(t, 1, edit=Edit(
                         joined=True, token_hash1=hash_token(token), joined_at=time.time(),
                         players=players, game=False))
                 except Stale:
@@ -186,7 +186,7 @@ class Lobby:
                     return
                 players[seat] = name
                 try:
-                    await self.committer.commit(t, seat, t.match.copy(), edit=Edit(
+                    await self.committer.commit(t, seat, edit=Edit(
                         players=(players[0], players[1]), game=False))
                 except Stale:
                     continue  # changed elsewhere first: rebuilt, try again

@@ -78,19 +78,19 @@ class Play:
             raise TableError(409, str(e)) from None
         except IllegalActionError as e:
             raise TableError(400, str(e)) from None
-        new = m.copy()
-        new.play(action, seat)
-        hand_ended = new.hand.is_over()
+        m.play(action, seat)
+        hand_ended = m.hand.is_over()
         ready = None
         if hand_ended:
             ready = (t.bot_seat == 0, t.bot_seat == 1)
         joined = True if seat == 1 else None  # acting with seat 1's token is joining
-        await self.committer.commit(t, seat, new, played=True,
+        await self.committer.commit(t, seat, played=True,
                                     edit=Edit(ready=ready, joined=joined))
         t.hand_end_version = t.version if hand_ended else None
+        m = t.match
         if hand_ended and t.bot is not None and t.bot_seat is not None:
             try:
-                t.bot.hand_over(new.view(t.bot_seat), new.hand.result)
+                t.bot.hand_over(m.view(t.bot_seat), m.hand.result)
             except Exception:  # noqa: BLE001 - a bot's bookkeeping never stops the table
                 log.exception("bot hand_over failed")
 
@@ -147,13 +147,12 @@ class Play:
         if sm.ready[seat]:
             return self.state(t, seat)
         ready = [r or s == seat for s, r in enumerate(sm.ready)]
-        new = m.copy()
         dealt = all(ready)
         if dealt:
-            new.start_hand(deal_for(sm.seed, len(new.hands), sm.deal_scheme))
+            m.start_hand(deal_for(sm.seed, len(m.hands), sm.deal_scheme))
             ready = [False, False]
         await self.committer.commit(
-            t, seat, new,
+            t, seat, dealt=dealt,
             edit=Edit(ready=(ready[0], ready[1]), joined=True if seat == 1 else None,
                       game=True))
         if dealt:
@@ -167,7 +166,7 @@ class Play:
             async with t.lock:
                 if seat == 1 and not t.stored.joined and self.db.available:
                     try:
-                        await self.committer.commit(t, seat, t.match.copy(),
+                        await self.committer.commit(t, seat,
                                                     edit=Edit(joined=True, game=False))
                     except Stale:
                         continue

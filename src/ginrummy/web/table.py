@@ -22,7 +22,7 @@ from ..match import Match
 from ..options import Options
 from .store import StoredAction, StoredMatch
 
-__all__ = ["Table", "build_match", "catch_up"]
+__all__ = ["Table", "build_match", "catch_up", "take_back"]
 
 
 @dataclass(eq=False)
@@ -50,6 +50,9 @@ class Table:
     text_cache: dict[int, tuple[int, str]] = field(default_factory=dict)
     """Each seat's last pushed message, encoded, with its version (one encoding serves
     every socket of the seat, on every push and heartbeat of that version)."""
+    history_json: dict[int, tuple[int, list[dict[str, Any]]]] = field(default_factory=dict)
+    """Each seat's view of the current hand's history as JSON, with the hand's index: the
+    entries never change once made, so a STATE only encodes the new ones."""
     last_used: float = field(default_factory=time.monotonic)
     """When a request last used this table (monotonic seconds): idle tables are evicted
     from memory and rebuilt from the database on their next use."""
@@ -66,11 +69,14 @@ class Table:
         """The version this copy shows (the last change stored and read)."""
         return self.stored.version
 
-    def forget_views(self) -> None:
+    def forget_views(self, history: bool = False) -> None:
         """Drop the cached STATEs (after a change that is not a version bump of its own,
-        e.g. a rebuild)."""
+        e.g. a catch-up), and with ``history`` the history entries too (a rebuild: the
+        match read afresh may differ from the one in memory)."""
         self.state_cache.clear()
         self.text_cache.clear()
+        if history:
+            self.history_json.clear()
 
 
 def build_match(sm: StoredMatch) -> Match:
@@ -93,13 +99,25 @@ def build_match(sm: StoredMatch) -> Match:
     return m
 
 
+def take_back(m: Match, dealt: bool) -> Match:
+    """The match as it was before its last change (its last action, or with ``dealt`` the
+    deal of its last hand), replayed from its record: only after a commit failed, so the
+    table shows nothing that was not stored."""
+    rec = m.to_record()
+    if dealt:
+        rec["hands"].pop()
+    else:
+        rec["hands"][-1]["actions"].pop()
+    return Match.from_record(rec)
+
+
 def catch_up(t: Table, sm: StoredMatch) -> bool:
     """Bring ``t`` forward in place to the stored ``sm`` (whose ``actions`` are only those
     from ``t.next_seq`` on): deal the hands dealt since and play the new actions under the
     rules. Returns whether the game itself changed (new action or deal). Raises ValueError
-    (or the rules' errors) when the rows do not continue this table: rebuild it then.
-    The match is brought forward on a copy, swapped in only once all of it played."""
-    m = t.match.copy()
+    (or the rules' errors) when the rows do not continue this table: the caller rebuilds
+    it then (under the table's lock, so nobody sees the copy half brought forward)."""
+    m = t.match
     seq = t.next_seq
     changed = False
     for a in sm.actions:

@@ -21,7 +21,7 @@ from ..melds import arrangements_mask, deadwood_by_discard_mask
 from .errors import DB_DOWN
 from .table import Table
 
-__all__ = ["comforts", "dumps", "state", "state_text", "status_of"]
+__all__ = ["comforts", "dumps", "state", "state_text", "status_of", "view_json"]
 
 _orjson: Any
 try:
@@ -144,7 +144,7 @@ def _build_state(t: Table, seat: int) -> dict[str, Any]:
         "scores": list(m.scores),
         "winner": outcome.winner if outcome else None,
         "end_reason": outcome.reason if outcome else None,
-        "view": v.to_json(),
+        "view": view_json(t, v),
         "legal": legal,
         "my_turn": bool(legal),
         "arrangement": arr.to_json(),
@@ -155,6 +155,47 @@ def _build_state(t: Table, seat: int) -> dict[str, Any]:
         "friend_joined_at": sm.joined_at,
         "paused": None,
     }
+
+
+def view_json(t: Table, v: View) -> dict[str, Any]:
+    """``v.to_json()`` (the bot protocol's VIEW plus ``to_play``), with the history entries
+    of ``t``'s current hand encoded once per seat, not once per STATE (a hand's history
+    grows to sixty entries, and a STATE is built for both seats at every change).
+    tests/web/test_views.py checks it equals ``v.to_json()``."""
+    d: dict[str, Any] = {
+        "seat": v.seat,
+        "dealer": v.dealer,
+        "hand_index": v.hand_index,
+        "scores": list(v.scores),
+        "options": v.options.to_json(),
+        "knock_limit": v.knock_limit,
+        "phase": v.phase.value,
+        "to_play": v.to_play,
+        "hand": [str(c) for c in v.hand],
+        "upcard": str(v.upcard),
+        "discards": [str(c) for c in v.discards],
+        "stock_count": v.stock_count,
+        "history": _history_json(t, v),
+    }
+    if v.result is not None:
+        d["result"] = v.result.to_json()
+    if v.revealed is not None:
+        d["revealed"] = [[str(c) for c in h] for h in v.revealed]
+    return d
+
+
+def _history_json(t: Table, v: View) -> list[dict[str, Any]]:
+    """The view's history as JSON (a fresh list of shared entries: callers must not
+    modify them)."""
+    cached = t.history_json.get(v.seat)
+    hist = v.history
+    if cached is None or cached[0] != v.hand_index or len(cached[1]) > len(hist):
+        cached = (v.hand_index, [])
+        t.history_json[v.seat] = cached
+    entries = cached[1]
+    for k in range(len(entries), len(hist)):
+        entries.append(hist[k].to_json(v.seat))
+    return entries[:]
 
 
 def _cards(mask: int) -> list[str]:

@@ -89,7 +89,9 @@ async def _refuse(websocket: WebSocket, e: TableError) -> None:
 
 
 async def _serve(site: Site, websocket: WebSocket, t: Table, sub: Subscriber) -> None:
-    """Push the seat's state, then answer messages until the socket closes or is closed."""
+    """Push the seat's state, then answer messages until the socket closes or is closed.
+    A socket the server closes (its writer sends the close frame with a reason) ends here
+    when the page answers the close, or when a dead peer misses its protocol pings."""
     settings = site.settings
     try:
         await site.play.seat_state(t, sub.seat)  # the friend's first visit joins
@@ -97,21 +99,16 @@ async def _serve(site: Site, websocket: WebSocket, t: Table, sub: Subscriber) ->
         if e.status != 503:  # database away: the last state, with moves paused
             sub.push({"type": "error", "status": e.status, "message": e.message})
     site.hub.send_state(t, sub)
-    closed = asyncio.get_running_loop().create_task(sub.ended.wait())
-    recv: asyncio.Task[Any] | None = None
+    idle = settings.ws_idle_seconds
     try:
         while not sub.closed:
-            if recv is None:
-                recv = asyncio.get_running_loop().create_task(websocket.receive())
-            done, _ = await asyncio.wait({recv, closed}, timeout=settings.ws_idle_seconds,
-                                         return_when=asyncio.FIRST_COMPLETED)
-            if recv not in done:
-                if not sub.closed:  # idle: the page reconnects when it comes back
-                    sub.close(RECONNECT, "Nothing was sent for a long time: reconnect.")
+            try:
+                async with asyncio.timeout(idle):
+                    msg = await websocket.receive()
+            except TimeoutError:  # idle: the page reconnects when it comes back
+                sub.close(RECONNECT, "Nothing was sent for a long time: reconnect.")
                 break
-            msg = recv.result()
-            recv = None
-            if msg["type"] == "websocket.disconnect":
+            if msg["type"] == "websocket.disconnect" or sub.closed:
                 break
             text = msg.get("text")
             if text is None:
@@ -129,10 +126,6 @@ async def _serve(site: Site, websocket: WebSocket, t: Table, sub: Subscriber) ->
                 sub.push(_error(e))
     except WebSocketDisconnect:
         pass
-    finally:
-        closed.cancel()
-        if recv is not None:
-            recv.cancel()
 
 
 def _error(e: TableError) -> dict[str, Any]:

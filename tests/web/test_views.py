@@ -1,0 +1,40 @@
+"""A seat's STATE is built fast (each history entry encoded once per seat) and exactly as
+the core shows it: ``views.view_json`` equals the core's ``View.to_json`` at every step of
+whole matches, for both seats, results and revealed hands included."""
+
+from __future__ import annotations
+
+import random
+
+from ginrummy.fairness import deal_for
+from ginrummy.match import Match
+from ginrummy.web.store import StoredMatch
+from ginrummy.web.table import Table
+from ginrummy.web.views import view_json
+
+
+def test_view_json_is_the_cores_view_at_every_step() -> None:
+    rng = random.Random(5)
+    for seed in range(3):
+        m = Match(seed=seed, first_dealer=seed % 2, players=("A", "B"), auto_deal=False)
+        sm = StoredMatch(id=f"m{seed}", token_hash0="", token_hash1="", options={},
+                         players=["A", "B"], seed=seed, first_dealer=seed % 2,
+                         opponent="friend", bot_level=None, bot_name=None)
+        t = Table(sm, m, next_seq=0)
+        steps = 0
+        while not m.is_over() and steps < 400:
+            m.start_hand(deal_for(seed, len(m.hands)))
+            while not m.hand.is_over():
+                for s in (0, 1):
+                    v = m.view(s)
+                    assert view_json(t, v) == v.to_json()
+                legal = m.legal_actions()
+                knocks = [a for a in legal if a.knock]
+                m.play(knocks[0] if knocks and rng.random() < 0.7 else rng.choice(legal),
+                       m.to_play)
+                steps += 1
+            for s in (0, 1):  # the hand's end: result, and both hands unless dead
+                v = m.view(s)
+                assert view_json(t, v) == v.to_json()
+            if steps % 3 == 0:
+                t.forget_views(history=True)  # a rebuild starts the entries afresh
