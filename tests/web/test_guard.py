@@ -5,6 +5,8 @@ lapsing while Redis is away."""
 from __future__ import annotations
 
 import asyncio
+import os
+import time
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -55,3 +57,28 @@ def test_limit_counts_locally_when_the_shared_counter_is_away() -> None:
 
     assert _run(play()) == [True, True, True, False]
     assert rate.describe("actions") == "3 per 1 minute"
+
+
+def test_limits_hold_across_processes_through_redis(redis_url: str) -> None:
+    """Two processes' counters (two RateLimits) on one Redis: hits on either count against
+    one limit once they have synced; a new client starts afresh."""
+    client = f"10.{os.getpid() % 250}.{int(time.time()) % 250}.7"  # fresh in a shared Redis
+    a = RateLimits(Settings(rate_actions="4/minute"), redis_url)
+    b = RateLimits(Settings(rate_actions="4/minute"), redis_url)
+
+    async def play() -> list[bool]:
+        out = [await a.hit("actions", client), await a.hit("actions", client),
+               await b.hit("actions", client)]
+        assert a.shared is not None and b.shared is not None
+        await a.shared.sync()
+        await b.shared.sync()
+        out.append(await b.hit("actions", client))  # the 4th, counted on b
+        await b.shared.sync()
+        await a.shared.sync()
+        out.append(await a.hit("actions", client))  # a 5th, on a, which counted only 2
+        out.append(await a.hit("actions", client + "0"))
+        await a.shared.close()
+        await b.shared.close()
+        return out
+
+    assert _run(play()) == [True, True, True, True, False, True]

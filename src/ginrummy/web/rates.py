@@ -2,16 +2,21 @@
 Redis too, so a limit holds across processes and never lapses while Redis is away.
 
 Every request of a kind (``create``, ``join``, ``lookup``, ``actions``, ``reads``,
-``pages``, ``sockets``, ``auth``) is counted here first (:class:`LocalWindows`, a moving
-window of timestamps per client); with a broker it is then counted in Redis as well (the
-``limits`` library's moving window). A request is allowed only when both allow it. This
+``pages``, ``sockets``, ``auth``) is counted here exactly (:class:`LocalWindows`, a moving
+window of timestamps per client). With a broker the processes also share their counts
+(:class:`SharedCounts`): each adds its clients' new hits to Redis in one batch every
+``sync_seconds`` (buckets of a sixth of the window) and reads back those clients' totals
+over the window; a request is refused once the shared total, with the hits not yet
+added, reaches the limit. A request costs no round trip to Redis, and the shared count
+lags by at most a sync. A request is allowed only when both counts allow it; this
 process's own count is never more than the shared one, so it changes no answer while
-Redis is up; while Redis is away it goes on counting (the shared count is skipped, and
-tried again a second later), and once Redis is back both hold again.
+Redis is up, and while Redis is away it goes on counting alone.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
 from collections import deque
@@ -28,10 +33,6 @@ KINDS = ("create", "join", "lookup", "actions", "reads", "pages", "sockets", "au
 
 SWEEP_SECONDS = 10.0
 """How often the local windows drop the clients with nothing left in them."""
-
-RETRY_SHARED_SECONDS = 1.0
-"""After the shared counter failed, how long only the local one counts."""
-
 
 class LocalWindows:
     """Moving windows in memory: for each key, the times of its hits within the window
@@ -81,6 +82,94 @@ class LocalWindows:
         return len(self._hits)
 
 
+class SharedCounts:
+    """Hits of every process counted in Redis, added and read in batches (see the module
+    docstring). Keys: ``ginrummy:rate:KIND:CLIENT:BUCKET`` (integers, expiring after the
+    window)."""
+
+    BUCKETS = 6
+    """Buckets per window: the shared window slides in sixths of itself."""
+
+    def __init__(self, url: str, windows: dict[str, float], amounts: dict[str, int],
+                 sync_seconds: float = 0.5) -> None:
+        import redis.asyncio as aioredis
+
+        self.redis: Any = aioredis.Redis.from_url(url, socket_connect_timeout=2,
+                                                  socket_timeout=5)
+        self.windows = windows
+        self.amounts = amounts
+        self.sync_seconds = sync_seconds
+        self._pending: dict[tuple[str, str], int] = {}
+        self._known: dict[tuple[str, str], tuple[int, float]] = {}
+        self.available = True
+
+    def total(self, key: tuple[str, str]) -> int:
+        """The shared count of ``key`` over its window as last read, plus this process's
+        hits since (0 while Redis is away: the local count holds alone)."""
+        if not self.available:
+            return 0
+        known = self._known.get(key)
+        base = 0
+        if known is not None and time.monotonic() - known[1] < self.windows[key[0]]:
+            base = known[0]
+        return base + self._pending.get(key, 0)
+
+    def add(self, key: tuple[str, str]) -> None:
+        """Count one hit (added to Redis at the next sync)."""
+        self._pending[key] = self._pending.get(key, 0) + 1
+
+    async def sync(self) -> None:
+        """Add the pending hits and read back the totals of those clients and of the
+        clients already past half their limit (others' hits may tip them over), in one
+        round trip."""
+        pending, self._pending = self._pending, {}
+        hot = [k for k, (n, _) in self._known.items()
+               if k not in pending and 2 * n >= self.amounts[k[0]]]
+        if not pending and not hot:
+            return
+        now = time.time()
+        keys = list(pending) + hot
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for kind, client in keys:
+                    width = self.windows[kind] / self.BUCKETS
+                    b = int(now // width)
+                    name = f"ginrummy:rate:{kind}:{client}:"
+                    pipe.incrby(name + str(b), pending.get((kind, client), 0))
+                    pipe.expire(name + str(b), int(self.windows[kind] + width) + 1)
+                    pipe.mget([name + str(b - i) for i in range(self.BUCKETS)])
+                out = await pipe.execute()
+        except Exception:
+            for k, n in pending.items():  # kept for the next try
+                self._pending[k] = self._pending.get(k, 0) + n
+            if self.available:
+                log.warning("shared rate counters unavailable: counting in this process")
+            self.available = False
+            return
+        if not self.available:
+            log.warning("shared rate counters back")
+        self.available = True
+        seen = time.monotonic()
+        for i, key in enumerate(keys):
+            values = out[3 * i + 2]
+            self._known[key] = (sum(int(v) for v in values if v is not None), seen)
+
+    async def sync_forever(self) -> None:
+        """Sync every ``sync_seconds``; forget clients whose counts have aged out."""
+        while True:
+            await asyncio.sleep(self.sync_seconds)
+            await self.sync()
+            now = time.monotonic()
+            for key in [k for k, (_, at) in self._known.items()
+                        if now - at > self.windows[k[0]]]:
+                del self._known[key]
+
+    async def close(self) -> None:
+        """Release the connection."""
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+
 class RateLimits:
     """Per-client limits by kind (see the module docstring)."""
 
@@ -89,35 +178,24 @@ class RateLimits:
 
         self.items = {kind: parse(getattr(settings, f"rate_{kind}")) for kind in KINDS}
         self.local = LocalWindows()
-        self._shared: Any = None
-        self._storage: Any = None
-        self._shared_off_until = 0.0
+        self.shared: SharedCounts | None = None
         if storage_uri.startswith(("redis://", "rediss://")):
-            from limits.aio.storage import RedisStorage
-            from limits.aio.strategies import MovingWindowRateLimiter
-
-            self._storage = RedisStorage(
-                "async+" + storage_uri, implementation="redispy", key_prefix="ginrummy-limits"
-            )
-            self._shared = MovingWindowRateLimiter(self._storage)
-
-    def _local_hit(self, kind: str, client: str) -> bool:
-        item = self.items[kind]
-        return self.local.hit((kind, client), item.amount, float(item.get_expiry()))
+            self.shared = SharedCounts(
+                storage_uri, {k: float(i.get_expiry()) for k, i in self.items.items()},
+                {k: i.amount for k, i in self.items.items()})
 
     async def hit(self, kind: str, client: str) -> bool:
         """Count one request; False when the client is over its limit for ``kind``."""
-        if not self._local_hit(kind, client):
+        item = self.items[kind]
+        key = (kind, client)
+        shared = self.shared
+        if shared is not None and shared.total(key) >= item.amount:
             return False
-        if self._shared is None or time.monotonic() < self._shared_off_until:
-            return True
-        try:
-            return bool(await self._shared.hit(self.items[kind], kind, client))
-        except Exception:  # noqa: BLE001 - Redis away: the local count holds meanwhile
-            if self._shared_off_until == 0.0 or time.monotonic() >= self._shared_off_until:
-                log.warning("shared rate counters unavailable: counting in this process")
-            self._shared_off_until = time.monotonic() + RETRY_SHARED_SECONDS
-            return True
+        if not self.local.hit(key, item.amount, float(item.get_expiry())):
+            return False
+        if shared is not None:
+            shared.add(key)
+        return True
 
     def allowed(self, kind: str, client: str) -> bool:
         """Whether a request of ``kind`` would be allowed now by this process's count

@@ -93,6 +93,8 @@ class Site:
         self._spawn(self.registry.sweep_forever())
         self._spawn(self.db.watch_forever())
         self._spawn(self.hub.heartbeat_forever(self.registry.peek))
+        if self.rates.shared is not None:
+            self._spawn(self.rates.shared.sync_forever())
         if self.outbox is not None:
             self._spawn(self.outbox.run_forever())
             self._spawn(self.registry.poll_forever())
@@ -117,6 +119,8 @@ class Site:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.outbox.flush(), 2.0)
         await self.broker.close()
+        if self.rates.shared is not None:
+            await self.rates.shared.close()
         d = self.driver
         log.info("computer decisions: %d in the pool, %d by the fallback bot", d.pooled,
                  d.fallbacks)
