@@ -198,10 +198,12 @@ def _all_latest(tables: list[Table], store: Store, deadline: float) -> None:
                       left)
 
 
-def _close(tables: list[Table]) -> None:
+def _close(tables: list[Table], servers: tuple[Serve, ...] = ()) -> None:
     for t in tables:
         for s in t.seats:
             s.close()
+    for srv in servers:  # shown when the test failed
+        print(f"--- server on port {srv.port}:\n{srv.output()[-4000:]}")
 
 
 def _silent(tables: list[Table]) -> list[tuple[str, float]]:
@@ -238,7 +240,7 @@ def test_redis_killed_mid_match(serves: list[Serve], postgres_url: str,
         assert _silent(tables) == []
         assert "could not publish" in a.output() + b.output()  # the outage was felt
     finally:
-        _close(tables)
+        _close(tables, (a, b))
         store.close()
 
 
@@ -282,7 +284,7 @@ def test_postgres_stopped_mid_match(serves: list[Serve], postgres: OwnPostgres,
             t.check_stored(store)
         assert _silent(tables) == []
     finally:
-        _close(tables)
+        _close(tables, (a, b))
         store.close()
 
 
@@ -319,7 +321,7 @@ def test_serve_killed_during_a_computer_turn(serves: list[Serve], postgres_url: 
         assert all(s.connects >= 2 for s in (friend.seats[0], computer.seats[0]))
         assert _silent(tables) == []
     finally:
-        _close(tables)
+        _close(tables, (a, b))
         store.close()
 
 

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
@@ -34,9 +35,14 @@ MAX_RECORD_TOKENS = 200
 class Records:
     """Records, replays, fairness proofs and players' records (see the module docstring)."""
 
-    def __init__(self, db: Database, replays: ReplayCache | None = None) -> None:
+    def __init__(self, db: Database, replays: ReplayCache | None = None,
+                 stats_cache: int = 20000) -> None:
         self.db = db
         self.replays = replays if replays is not None else ReplayCache()
+        self.stats_cache = stats_cache
+        self._stats: OrderedDict[str, dict[int, dict[str, Any]]] = OrderedDict()
+        """Each finished match's row per seat (a finished match never changes): a player's
+        record replays only the matches it has not seen yet."""
 
     async def record(self, t: Table) -> dict[str, Any]:
         """The ``ginrummy/1`` record: the whole match once finished (with its fairness
@@ -100,29 +106,33 @@ class Records:
         finished matches they sat at, oldest first, and their totals (:func:`summarize`)."""
         tokens = check_tokens(body, MAX_RECORD_TOKENS)
         hashes = {hash_token(x) for x in tokens}
-        full = await self.db.read(self.db.store.finished_by_token_hashes, list(hashes))
-        rows = await _in_thread(_record_rows, full, hashes)
+        store = self.db.store
+        found = await self.db.read(store.find_by_token_hashes, list(hashes))
+        finished = [sm for sm in found if sm.status == "finished"]
+        for sm in finished:
+            if sm.id not in self._stats:
+                full = await self.db.read(store.load, sm.id)
+                if full is not None:
+                    self._stats[sm.id] = await asyncio.to_thread(_seat_rows, full)
+            else:
+                self._stats.move_to_end(sm.id)
+        while len(self._stats) > self.stats_cache:
+            self._stats.popitem(last=False)
+        rows = [dict(self._stats[sm.id][seat]) for sm in finished if sm.id in self._stats
+                for seat in (0, 1) if sm.token_hash(seat) in hashes]
+        rows.sort(key=lambda r: float(r["finished_at"]))
         return {"matches": rows, "summary": summarize(rows)}
 
 
-async def _in_thread(fn: Any, *args: Any) -> Any:
-    return await asyncio.to_thread(fn, *args)
-
-
-def _record_rows(matches: list[StoredMatch], hashes: set[str]) -> list[dict[str, Any]]:
-    """One row per seat of these finished matches held by ``hashes`` (replaying each
-    match: done off the event loop)."""
-    out = []
-    for full in matches:
-        m = build_match(full)
-        for seat in (0, 1):
-            if full.token_hash(seat) in hashes:
-                level = full.bot_level if full.opponent == "computer" else "friend"
-                out.append({"id": full.id, "seat": seat, "opponent": full.opponent,
-                            "level": level or "computer", "players": full.players,
-                            "finished_at": full.updated_at, **match_stats(m, seat)})
-    out.sort(key=lambda r: float(r["finished_at"]))
-    return out
+def _seat_rows(full: StoredMatch) -> dict[int, dict[str, Any]]:
+    """Both seats' rows of a finished match, for a player's record (replaying the match:
+    done off the event loop)."""
+    m = build_match(full)
+    level = full.bot_level if full.opponent == "computer" else "friend"
+    return {seat: {"id": full.id, "seat": seat, "opponent": full.opponent,
+                   "level": level or "computer", "players": full.players,
+                   "finished_at": full.updated_at, **match_stats(m, seat)}
+            for seat in (0, 1)}
 
 
 def takewhile_revealed(

@@ -17,6 +17,7 @@ import contextlib
 import logging
 import random
 import time
+from typing import Any
 
 from ..bots import bot_names, make_bot
 from .broker import Broker
@@ -45,6 +46,7 @@ class TurnClaims:
         self.holder = broker.process_id
         self.fallbacks = 0
         """Claims taken in the database because the broker was away."""
+        self._in_db: set[str] = set()
 
     async def acquire(self, match_id: str) -> bool:
         """Take the claim unless another process holds it."""
@@ -71,16 +73,20 @@ class TurnClaims:
         """Give the claim back (wherever it was taken)."""
         with contextlib.suppress(Exception):  # else the lease expires by itself
             await self.broker.release(match_id)
-        if self.broker.distributed and self.fallbacks:
+        if match_id in self._in_db:
+            self._in_db.discard(match_id)
             with contextlib.suppress(TableError):  # else the claim expires by itself
                 await self.db.run(self.db.store.claims.release, match_id, self.holder)
 
     async def _db_claim(self, match_id: str) -> bool:
         try:
-            return await self.db.run(self.db.store.claims.acquire, match_id, self.holder,
-                                     self.ttl)
+            ok = await self.db.run(self.db.store.claims.acquire, match_id, self.holder,
+                                   self.ttl)
         except TableError:
             return False  # neither is there: nobody can store the move anyway
+        if ok:
+            self._in_db.add(match_id)
+        return ok
 
 
 def bot_seed(t: Table) -> int:
@@ -147,7 +153,9 @@ class ComputerTurns:
         if not await claims.acquire(t.id):
             return
         lost = asyncio.Event()
-        renewer = asyncio.get_running_loop().create_task(self._keep_claim(t.id, lost))
+        me = asyncio.current_task()
+        assert me is not None
+        renewer = asyncio.get_running_loop().create_task(self._keep_claim(t.id, lost, me))
         try:
             while self.registry.peek(t.id) is t and self.to_move(t):
                 version = t.version
@@ -182,11 +190,17 @@ class ComputerTurns:
         finally:
             renewer.cancel()
             await claims.release(t.id)
+            # a change made while this was ending found it still running: look again
+            asyncio.get_running_loop().call_soon(self.kick, t)
 
-    async def _keep_claim(self, match_id: str, lost: asyncio.Event) -> None:
-        """Renew the claim every third of its life; set ``lost`` when another has it."""
+    async def _keep_claim(self, match_id: str, lost: asyncio.Event,
+                          driver: asyncio.Task[Any]) -> None:
+        """Renew the claim every third of its life while ``driver`` runs; set ``lost``
+        when another process has it."""
         while True:
             await asyncio.sleep(self.claims.ttl / 3)
+            if driver.done():
+                return  # never outlive the drive (a claim kept for nobody blocks the turn)
             if not await self.claims.renew(match_id):
                 lost.set()
                 return
@@ -225,7 +239,8 @@ class ComputerTurns:
                     try:
                         await self._take_over(mid)
                     except TableError as e:  # this match only: the others still go on
-                        self._scan_skip[mid] = now + 60.0
+                        if e.status != 503:  # (the database away: tried again next scan)
+                            self._scan_skip[mid] = now + 60.0
                         log.warning("cannot drive computer turn of match %s: %s", mid,
                                     e.message)
             except asyncio.CancelledError:

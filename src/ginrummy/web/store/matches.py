@@ -401,17 +401,6 @@ class Store:
             ).all()
         return [_row_to_match(r, self.cipher) for r in rows]
 
-    def finished_by_token_hashes(self, hashes: Iterable[str]) -> list[StoredMatch]:
-        """The finished matches having a seat among ``hashes``, each with all its actions
-        (for a player's record), oldest change first."""
-        rows = [m for m in self.find_by_token_hashes(hashes) if m.status == "finished"]
-        out = []
-        for row in reversed(rows):
-            full = self.load(row.id)
-            if full is not None:
-                out.append(full)
-        return out
-
     def ids_with_status(self, status: str, opponent: str | None = None) -> list[str]:
         """Ids of matches in ``status`` (and with that opponent kind, if given)."""
         q = select(matches_table.c.id).where(matches_table.c.status == status)

@@ -50,7 +50,7 @@ export async function refresh(fatal) {
     gotState(await api(base(), { token: store.token }));
   } catch (e) {
     if ([401, 403, 404].includes(e.status) && fatal) fatal(e.message);
-    else onStatus("The table cannot be reached. Retrying…");
+    else onStatus("The table cannot be reached: reconnecting…");
   }
 }
 
