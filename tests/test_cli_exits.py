@@ -121,7 +121,8 @@ def test_the_top_level_help_names_every_command_and_the_statuses(
 
 
 @pytest.mark.parametrize("argv, defaults", [
-    (["play"], ["(default medium)", "(default 100)", "(default none: the review depends on the match alone",
+    (["play"], ["(default medium)", "(default 100)",
+                "(default none: the review depends on the match alone",
                 "(default: a fresh secret one"]),
     (["match"], ["(default 2)", "(default 100)", "(default 1)", "(default 10)",
                  "(default: a random one"]),

@@ -51,10 +51,10 @@ class ExpertBot(StrongBot):
     paired standard errors behind the leader, the deals doubled up to ``samples``);
     without it, all candidates get ``samples`` deals. ``budget_ms`` caps the time;
     ``shortlist`` (None: all) plain discards (by ``strong``'s score) are weighed, and the
-    default is overruled when the gain exceeds ``z`` paired standard errors. In a share ``quick`` of the sampled
-    deals the opponent knocks as soon as it may (players differ: ``simple`` does, ``marjj``
-    does not); ``knocks`` lets the search call off ``strong``'s knocks, ``add_knocks``
-    weigh knocks where ``strong`` plays on. With ``adapt`` > 0
+    default is overruled when the gain exceeds ``z`` paired standard errors. In a share
+    ``quick`` of the sampled deals the opponent knocks as soon as it may (players differ:
+    ``simple`` does, ``marjj`` does not); ``knocks`` lets the search call off ``strong``'s
+    knocks, ``add_knocks`` weigh knocks where ``strong`` plays on. With ``adapt`` > 0
     that share follows the knocking habit the opponent has shown in this match
     (:meth:`hand_over`), the prior counting as ``adapt`` hands.
     """
