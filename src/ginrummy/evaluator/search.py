@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .. import kernel
 from ..equity import after_hand, relative_stakes
@@ -23,13 +23,10 @@ from ..kernel import action_code, reference, spec
 from ..kernel.reference import Random
 from ..knowledge import Knowledge
 from ..melds import deadwood_mask
-from .belief import Belief, opponent_steps
+from .belief import Belief, BeliefParams, opponent_steps
 from .evaluation import ActionValue, Evaluation
 
-if TYPE_CHECKING:
-    from . import Evaluator
-
-__all__ = ["FIRST_CHUNK", "GROW", "Search"]
+__all__ = ["FIRST_CHUNK", "GROW", "Search", "SearchSettings"]
 
 FIRST_CHUNK = 4
 """Deals in the first batch when a time limit applies (to measure the speed)."""
@@ -44,6 +41,17 @@ def phase_code(view: View) -> int:
     return spec.DISCARD if view.phase is Phase.DISCARD else spec.DRAW
 
 
+class SearchSettings(Protocol):
+    """What a search reads of its evaluator (:class:`ginrummy.evaluator.Evaluator` has it)."""
+
+    belief: BeliefParams
+    kernel: str | None
+    quick: float
+    club: float
+    style: int
+    knock_bias: float
+
+
 class Search:
     """Deals sampled from the belief for ``view`` and ``actions`` played out on them.
 
@@ -52,7 +60,7 @@ class Search:
     action ``i`` (an action left out of a later batch stops there).
     """
 
-    def __init__(self, ev: Evaluator, view: View, k: Knowledge, actions: list[Action],
+    def __init__(self, ev: SearchSettings, view: View, k: Knowledge, actions: list[Action],
                  belief_class: type[Belief], seed: int) -> None:
         self.view = view
         self.actions = actions

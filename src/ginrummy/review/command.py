@@ -122,7 +122,7 @@ def _fail(args: argparse.Namespace, message: str, hand: int | None = None,
 
 def run(argv: list[str]) -> int:
     """Run the command; exit 0, or 1 with §3's error object on bad input."""
-    from . import review_match
+    from .reviewing import review_match
 
     args = build_parser().parse_args(argv)
     try:
