@@ -218,7 +218,10 @@ def test_computer_match_survives_kill_9_of_its_driving_process(
     cid, tok, moved = _to_computer_turn(a)
     a.kill9()  # A holds the computer's turn: it is thinking (its 2 s pause)
     killed_at = time.monotonic()
-    assert b.get(cid, tok)["version"] == moved["version"]  # not played yet
+    # Not played yet. B may show an older version still: A's "changed" event for the
+    # human's last move can die with A (B catches up by its poll or the take-over), and a
+    # read is never a promise of the latest version, only of no lost move.
+    assert b.get(cid, tok)["version"] <= moved["version"]
     while True:
         now = b.get(cid, tok)
         if now["version"] > moved["version"]:
