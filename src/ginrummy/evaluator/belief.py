@@ -40,7 +40,7 @@ how they came to be held:
    searched for (:meth:`Belief.fits_history`, the steps from :func:`opponent_steps`).
    ``simple``'s real hand always passes. Measured by ``scripts/calibration.py
    --exact-quick``: it sharpens the card chances against ``simple`` by next to nothing
-   (docs/bots.md, "Reading a quick knocker exactly"), at eight times the cost a sample.
+   (docs/bots-history.md, "Reading a quick knocker exactly"), at eight times the cost a sample.
 
 The stock is the rest of the unseen cards in a uniformly random order.
 ``scripts/calibration.py`` measures how well these probabilities match what happens.
