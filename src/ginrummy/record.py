@@ -99,7 +99,7 @@ def _apply_end(match: Match, record: Mapping[str, Any]) -> None:
             seat = record.get("resigned_by")
             if not _is_seat(seat):
                 raise RecordError("A resigned match needs a 'resigned_by' of 0 or 1.")
-            match.resign(seat)
+            match.resign(0 if seat == 0 else 1)
         elif not match.can_abort():
             raise RecordError("The record says the match was aborted, but the first hand's "
                               "first discard was made.")
