@@ -5,6 +5,7 @@ time is out (marked in the history and the record), three in a row losing the ma
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
@@ -199,3 +200,48 @@ def test_short_clock_runs_out_the_server_moves_and_three_in_a_row_lose(
     assert any(a["act"] == "draw" and a["from"] == "stock" for a in marked)
     back = match_from_record(rec)
     assert back.outcome() is not None and back.outcome().end == "timeout"  # type: ignore[union-attr]
+
+
+def test_between_hands_the_next_hand_is_dealt_when_the_wait_runs_out(
+        client: TestClient) -> None:
+    """Nobody is to play between hands (clock.deadline null); hand_over.deal_at says when
+    the table deals anyway. One seat presses "Next hand", the other never does: the next
+    hand is dealt at deal_at, and no timeout is counted (nothing of the game was decided)."""
+    mid, tokens = _friend(client, clock={"move": 3, "bank": 0})
+    rng = random.Random(4)
+    while True:  # both seats play at once: random legal moves, well within the clock
+        s = state(client, mid, tokens[0])
+        if s["hand_over"] is not None:
+            break
+        me = state(client, mid, tokens[s["view"]["to_play"]])
+        _act(client, mid, tokens[me["seat"]], rng.choice(me["legal"]))
+    assert s["status"] == "playing" and s["clock"]["deadline"] is None
+    deal_at = s["hand_over"]["deal_at"]
+    assert time.time() < deal_at <= time.time() + 3.5
+    r = client.post(f"/api/matches/{mid}/next", headers=auth(tokens[0]),
+                    json={"version": s["version"]})
+    assert r.status_code == 200 and r.json()["hand_over"]["deal_at"] == deal_at
+    end = time.monotonic() + 10
+    while time.monotonic() < end and state(client, mid, tokens[1])["hand_over"] is not None:
+        time.sleep(0.05)
+    s = state(client, mid, tokens[1])
+    assert s["hand_over"] is None and s["view"]["hand_index"] == 1
+    assert time.time() >= deal_at and s["clock"]["timeouts"] == [0, 0]
+    assert s["clock"]["deadline"] is not None  # the new hand's first decision is timed
+
+
+def test_a_computer_table_times_both_seats(client: TestClient) -> None:
+    m = create(client, opponent="computer", bot="easy", clock={"move": 30, "bank": 30})
+    s = wait_for_turn(client, m["id"], m["token"])
+    c = s["clock"]
+    assert c["move"] == 30 and c["deadline"] is not None
+    assert c["deadline"] <= time.time() + 60.5 and c["timeouts"] == [0, 0]
+
+
+def wait_for_turn(c: TestClient, mid: str, token: str) -> dict[str, Any]:
+    end = time.monotonic() + 10
+    while True:
+        s = state(c, mid, token)
+        if s["my_turn"] or time.monotonic() > end:
+            return s
+        time.sleep(0.02)

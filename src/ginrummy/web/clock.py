@@ -9,8 +9,10 @@ decision is out of time and the table plays the safe move for the seat (:mod:`.c
 The deadline of the decision awaited is ``start + move + bank``: a seat that plays at
 ``now`` keeps ``min(bank, deadline - now)`` of its bank (so time within ``move`` costs the
 bank nothing). Between hands, both seats get ``move`` seconds to press "Next hand" (no
-bank used, not a timeout): then the next hand is dealt anyway. The computer's seat is not
-timed (its deadline is null while it thinks).
+bank used, not a timeout): then the next hand is dealt anyway; STATE shows that moment as
+``hand_over.deal_at``, and ``clock.deadline`` is null then (nobody is to play). The
+computer's seat is timed like a person's (it moves well within any clock; should its
+driver stall past the deadline, the table plays the safe move for it too).
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from typing import Any
 
 from ..match import Match
 
-__all__ = ["MAX_BANK", "MAX_MOVE", "MIN_MOVE", "ClockSettings", "clock_json", "next_clock",
-           "parse_clock", "settings_of"]
+__all__ = ["MAX_BANK", "MAX_MOVE", "MIN_MOVE", "ClockSettings", "clock_json", "deal_at",
+           "next_clock", "parse_clock", "settings_of"]
 
 MIN_MOVE = 1
 MAX_MOVE = 600
@@ -68,8 +70,8 @@ def parse_clock(obj: Any) -> ClockSettings | None:
 
 def next_clock(settings: ClockSettings | None, banks: list[float] | None,
                deadline: float | None, waited_for: int | None, m: Match, playing: bool,
-               timed: tuple[bool, bool], restart: bool, acted: int | None,
-               timeout: bool, now: float) -> tuple[tuple[float, float] | None, float | None]:
+               restart: bool, acted: int | None, timeout: bool,
+               now: float) -> tuple[tuple[float, float] | None, float | None]:
     """The banks and the deadline after a change.
 
     ``waited_for``: the seat whose decision the old deadline timed (None between hands or
@@ -77,8 +79,7 @@ def next_clock(settings: ClockSettings | None, banks: list[float] | None,
     change that is no decision: a deal, a join, a name); ``timeout``: that decision was
     played by the table because the seat's time was out (its bank is then spent);
     ``restart``: the awaited decision changed (an action, a deal, the match starting or
-    ending), so a new deadline is set, else the old one stands; ``timed``: which seats
-    the clock runs for (not the computer's)."""
+    ending), so a new deadline is set, else the old one stands."""
     if settings is None:
         return None, None
     b = [float(x) for x in banks] if banks is not None else [float(settings.bank)] * 2
@@ -94,7 +95,7 @@ def next_clock(settings: ClockSettings | None, banks: list[float] | None,
     if m.awaiting_deal():
         return out, now + settings.move
     seat = m.to_play
-    if seat is None or not timed[seat]:
+    if seat is None:
         return out, None
     return out, now + settings.move + out[seat]
 
@@ -103,13 +104,23 @@ def clock_json(settings: ClockSettings | None, banks: list[float] | None,
                deadline: float | None, m: Match) -> dict[str, Any] | None:
     """STATE's ``clock``: ``{"move", "bank": [S0, S1], "deadline", "timeouts": [T0, T1]}``
     (``bank`` what is left of each seat's bank, ``deadline`` Unix seconds or null when
-    nothing is timed, ``timeouts`` each seat's turns lost to the clock in a row); None for
-    a table without a clock."""
+    nobody is to play: between hands too, where the stored deadline is when the next hand
+    is dealt anyway, :func:`deal_at`; ``timeouts`` each seat's turns lost to the clock in
+    a row); None for a table without a clock."""
     if settings is None:
         return None
     b = banks if banks is not None else [float(settings.bank)] * 2
-    return {"move": settings.move, "bank": [b[0], b[1]], "deadline": deadline,
+    shown = deadline if m.to_play is not None and not m.is_over() else None
+    return {"move": settings.move, "bank": [b[0], b[1]], "deadline": shown,
             "timeouts": list(m.timeouts)}
+
+
+def deal_at(settings: ClockSettings | None, deadline: float | None, m: Match) -> float | None:
+    """Between hands at a timed table: when the next hand is dealt without waiting for
+    "Next hand" (STATE's ``hand_over.deal_at``); else None."""
+    if settings is None or m.is_over() or not m.awaiting_deal():
+        return None
+    return deadline
 
 
 def settings_of(move: int | None, bank: int | None) -> ClockSettings | None:

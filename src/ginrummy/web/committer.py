@@ -97,7 +97,6 @@ class Committer:
         banks, deadline = next_clock(
             settings_of(sm.clock_move, sm.clock_bank), sm.banks, sm.deadline,
             sm.to_play if sm.deadline is not None else None, new, status == "playing",
-            (t.bot_seat != 0, t.bot_seat != 1),
             restart=played or dealt or status != sm.status,
             acted=seat if played else None, timeout=timeout, now=time.time())
         change = Change(sm.id, sm.version, stored_action, status, joined, len(new.hands),

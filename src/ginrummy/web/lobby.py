@@ -121,9 +121,7 @@ class Lobby:
         if clock is not None:
             sm.clock_move, sm.clock_bank = clock.move, clock.bank
             sm.banks = [float(clock.bank)] * 2
-            human = match.to_play is not None and not (
-                opponent == "computer" and match.to_play == 1)
-            if sm.status == "playing" and human:  # (a friend's table starts on joining)
+            if sm.status == "playing":  # (a friend's table starts when the friend joins)
                 sm.deadline = time.time() + clock.move + clock.bank
         await self.db.run(self.db.store.create, sm, salt)
         t = Table(sm, match, next_seq=0)

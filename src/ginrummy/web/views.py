@@ -18,7 +18,7 @@ from ..cards import Card, to_mask
 from ..hand import Phase, View
 from ..knowledge import Knowledge
 from ..melds import arrangements_mask, deadwood_by_discard_mask
-from .clock import clock_json, settings_of
+from .clock import clock_json, deal_at, settings_of
 from .errors import DB_DOWN
 from .table import Table
 
@@ -107,6 +107,8 @@ def _build_state(t: Table, seat: int) -> dict[str, Any]:
             "arrangements": arrangements,
             "layoffs": layoffs,
             "ready": list(sm.ready),
+            # a timed table deals the next hand at this moment anyway (Unix seconds)
+            "deal_at": deal_at(settings_of(sm.clock_move, sm.clock_bank), sm.deadline, m),
         }
     sheet = []
     running = [0, 0]
