@@ -47,6 +47,9 @@ def _record(c: TestClient, mid: str, token: str) -> dict[str, Any]:
 
 def test_resign_gives_the_match_to_the_opponent_for_both_seats(client: TestClient) -> None:
     mid, tokens = _friend(client)
+    ended: list[tuple[str, str | None, int | None, int | None]] = []
+    site(client).committer.match_over.append(
+        lambda t: ended.append((t.id, t.stored.end_reason, t.stored.winner, t.stored.ended_by)))
     r = _post(client, mid, tokens[0], "resign")
     assert r.status_code == 200, r.text
     s = r.json()
@@ -56,9 +59,15 @@ def test_resign_gives_the_match_to_the_opponent_for_both_seats(client: TestClien
     assert other["status"] == "finished" and other["end"] == "resigned"
     r = _post(client, mid, tokens[1], "resign")
     assert r.status_code == 409 and r.json()["error"] == "The match is over."
+    assert ended == [(mid, "resigned", 1, 0)]  # told once, for ratings (part B)
     rec = _record(client, mid, tokens[0])
     assert rec["end"] == "resigned" and rec["resigned_by"] == 0
     assert match_from_record(rec).winner == 1
+    # a match over in the middle of a hand still replays, to its last action
+    r = client.get(f"/api/matches/{mid}/replay?step=0")
+    assert r.status_code == 200, r.text
+    steps = r.json()["steps"]
+    assert client.get(f"/api/matches/{mid}/replay?step={steps}").status_code == 200
     # the ending is stored: a table rebuilt from the database shows it
     t = site(client).registry.peek(mid)
     assert t is not None

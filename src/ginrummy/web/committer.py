@@ -70,6 +70,12 @@ class Committer:
         self.outbox = outbox
         self.after_commit: list[Callable[[Table], None]] = []
         """Told of each table just changed (after the pushes): the computer's turns."""
+        self.match_over: list[Callable[[Table], None]] = []
+        """Told once of each match the commit just ended (by the process that stored the
+        ending; after the pushes): ``t.stored.end_reason`` says how (the record's ``end``),
+        ``t.stored.winner`` and ``t.stored.ended_by`` who. For ratings and the like, which
+        should also find, by a scan of finished matches, any ending whose process died
+        before telling."""
 
     async def commit(self, t: Table, seat: int, played: bool = False, dealt: bool = False,
                      edit: Edit = Edit(), timeout: bool = False) -> None:
@@ -116,6 +122,7 @@ class Committer:
             if played or dealt:
                 t.match = take_back(new, dealt)
             raise
+        ended = status == "finished" and sm.status != "finished"
         sm.version = version
         sm.status = status
         sm.joined = joined
@@ -141,7 +148,7 @@ class Committer:
         if self.outbox is not None:
             self.outbox.put(sm.id, version)
         self.hub.broadcast(t)
-        for cb in list(self.after_commit):
+        for cb in list(self.after_commit) + (list(self.match_over) if ended else []):
             try:
                 cb(t)
             except Exception:  # noqa: BLE001 - a listener never undoes a commit
