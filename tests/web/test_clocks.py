@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from ginrummy.match import TIMEOUT_LIMIT
 from ginrummy.record import match_from_record
 
-from .conftest import auth, create, invite_token, site, state
+from .conftest import LeakChecker, auth, create, invite_token, site, state
 
 
 def _friend(c: TestClient, **body: Any) -> tuple[str, list[str]]:
@@ -179,8 +179,10 @@ def test_short_clock_runs_out_the_server_moves_and_three_in_a_row_lose(
     busy = 1 - idle
     end = time.monotonic() + 20
     seen_timeout_mark = False
+    sink: list[tuple[int, dict[str, Any]]] = []
     while time.monotonic() < end:
         s = state(client, mid, tokens[busy])
+        sink += [(busy, s), (idle, state(client, mid, tokens[idle]))]
         if s["status"] == "finished":
             break
         if s["view"]["to_play"] == busy:  # the busy seat plays itself, at once
@@ -209,6 +211,10 @@ def test_short_clock_runs_out_the_server_moves_and_three_in_a_row_lose(
     assert any(a["act"] == "draw" and a["from"] == "stock" for a in marked)
     back = match_from_record(rec)
     assert back.outcome() is not None and back.outcome().end == "timeout"  # type: ignore[union-attr]
+    # R11: the moves the table played (a draw from the stock among them) showed the other
+    # seat nothing hidden, in any payload
+    checker = LeakChecker(rec)
+    assert sum(checker.check(seat, p) for seat, p in sink) > 0
 
 
 def test_between_hands_the_next_hand_is_dealt_when_the_wait_runs_out(

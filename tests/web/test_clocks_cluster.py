@@ -1,6 +1,7 @@
-"""A turn clock's deadline lives in the database: the process that set it is killed with
-SIGKILL, and another process of the deployment (same PostgreSQL, same Redis) plays the
-out-of-time move when it comes (docs/deploy.md, docs/web-api.md)."""
+"""Clocks and endings on many processes (same PostgreSQL, same Redis): a resignation
+stored by one process is known at once to another holding the table; a turn clock's
+deadline lives in the database: the process that set it is killed with SIGKILL, and
+another process plays the out-of-time move when it comes (docs/web-api.md)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,33 @@ from .cluster import Serve
 pytest.importorskip("redis")
 
 pytestmark = pytest.mark.postgres
+
+
+def _friend_on(server: Serve) -> tuple[str, list[str]]:
+    r = server.http.post("/api/matches", json={"opponent": "friend"})
+    assert r.status_code == 201, r.text
+    made = r.json()
+    code = made["invite_url"].split("#invite=", 1)[1]
+    r = server.http.post(f"/api/matches/{made['id']}/join", json={"invite": code})
+    assert r.status_code == 200, r.text
+    return made["id"], [made["token"], r.json()["token"]]
+
+
+def _resign_on_one_is_known_on_the_other(a: Serve, b: Serve) -> None:
+    """A resignation is no action: the other process learns it from the stored row."""
+    mid, tokens = _friend_on(a)
+    assert a.get(mid, tokens[1])["status"] == "playing"  # A holds the table in memory
+    r = b.http.post(f"/api/matches/{mid}/resign", headers={"Authorization":
+                                                           f"Bearer {tokens[1]}"})
+    assert r.status_code == 200 and r.json()["end"] == "resigned", r.text
+    end = time.monotonic() + 10
+    while (s := a.get(mid, tokens[0]))["status"] != "finished" and time.monotonic() < end:
+        time.sleep(0.05)
+    assert s["status"] == "finished" and s["end"] == "resigned"
+    assert s["winner"] == 0 and s["ended_by"] == 1
+    r = a.http.post(f"/api/matches/{mid}/abort", headers={"Authorization":
+                                                          f"Bearer {tokens[0]}"})
+    assert r.status_code == 409 and r.json()["error"] == "The match is over."
 
 
 def test_deadline_survives_kill_9_of_the_process_that_set_it(
@@ -35,6 +63,7 @@ def test_deadline_survives_kill_9_of_the_process_that_set_it(
     r = a.http.post(f"/api/matches/{mid}/join", json={"invite": code})
     assert r.status_code == 200, r.text
     tok1 = r.json()["token"]
+    _resign_on_one_is_known_on_the_other(a, b)
     s = a.get(mid, tok0)  # A stored the join, and with it the first deadline
     deadline = s["clock"]["deadline"]
     assert deadline is not None and deadline <= time.time() + 2.5
