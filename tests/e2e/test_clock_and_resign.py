@@ -70,3 +70,23 @@ def test_clocks_tick_time_runs_out_and_resign_through_the_page(
     assert s["clock"]["deadline"] is None
     ctx.close()
     assert errors == []
+
+
+def test_the_lobby_starts_a_timed_table_against_the_computer(
+    server: str, browser: Any, artifacts: Path
+) -> None:
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.get_by_test_id("clock-choice").select_option("20+120")
+    page.get_by_test_id("start-button").click()
+    page.wait_for_url("**/play/**")
+    page.get_by_test_id("clock-me").wait_for(state="visible")
+    assert "bank 2:00" in page.get_by_test_id("clock-opponent").inner_text()
+    page.get_by_test_id("abort-button").wait_for(state="visible")  # before any discard
+    page.screenshot(path=str(artifacts / "timed_computer_table.png"), animations="disabled")
+    ctx.close()
+    assert errors == []
