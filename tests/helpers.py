@@ -201,4 +201,5 @@ SAMPLE_SUMMARY = {
     "scores": [29, 114],
     "finished": True,
     "winner": 1,
+    "end": "target",
 }

@@ -18,7 +18,7 @@ from .cards import SUIT_SYMBOLS, Card, CardError, format_cards, parse_cards
 from .fairness import Verification, verify_record
 from .files import read_input
 from .hand import Hand
-from .match import Match
+from .match import TIMEOUT_LIMIT, Match, Termination
 from .melds import arrangements_mask, deadwood_by_discard_mask
 from .record import RecordError, loads, read_partial, summary
 
@@ -142,7 +142,7 @@ def _hand_story(match: Match, hand: Hand, index: int) -> list[str]:
              f"Up-card {_pretty([hand.deal.upcard])}, {limit}."]
     for s in (0, 1):
         lines.append(f"  {name(s)} holds {_pretty(sorted(hand.deal.hands[s]))}")
-    for op in hand.history:
+    for j, op in enumerate(hand.history):
         a = op.action
         if a.act == "pass":
             text = "passes on the up-card"
@@ -152,6 +152,8 @@ def _hand_story(match: Match, hand: Hand, index: int) -> list[str]:
         else:
             assert a.card is not None
             text = f"discards {_pretty([a.card])}" + (" and knocks" if a.knock else "")
+        if match.timed_out(index, j):
+            text += " (out of time: played by the table)"
         lines.append(f"  {name(op.seat)} {text}")
     r = hand.result
     if r is None:
@@ -215,6 +217,15 @@ def _print_match(match: Match) -> None:
     out = match.outcome()
     if out is None:
         print("The match is not over.")
+    elif out.reason is Termination.ABORTED:
+        print(f"The match was aborted after {out.hands} hand(s): no result.")
+    elif out.reason is Termination.RESIGNED and out.by is not None:
+        print(f"{_seat_name(match, out.by)} resigns: {_seat_name(match, 1 - out.by)} wins "
+              f"({out.scores[0]} - {out.scores[1]} after {out.hands} hands).")
+    elif out.reason is Termination.TIMEOUT and out.by is not None:
+        print(f"{_seat_name(match, out.by)} lost {TIMEOUT_LIMIT} turns in a row to the clock: "
+              f"{_seat_name(match, 1 - out.by)} wins ({out.scores[0]} - {out.scores[1]} "
+              f"after {out.hands} hands).")
     elif out.winner is None:
         print(f"The match ends tied at {out.scores[0]} after {out.hands} hands.")
     else:

@@ -25,9 +25,13 @@ from typing import Any
 from .hand import Action, Deal, Hand, HandResult, IllegalActionError, Operation, View
 from .options import Options
 
-__all__ = ["HAND_LIMIT", "Match", "MatchOverError", "Outcome", "Termination"]
+__all__ = ["END_OF", "HAND_LIMIT", "TIMEOUT_LIMIT", "Match", "MatchOverError", "Outcome",
+           "Termination"]
 
 HAND_LIMIT = 60
+
+TIMEOUT_LIMIT = 3
+"""Turns in a row that a seat may lose to its clock: the next one loses the match."""
 
 
 class MatchOverError(IllegalActionError):
@@ -35,13 +39,28 @@ class MatchOverError(IllegalActionError):
 
 
 class Termination(StrEnum):
-    """Why a match ended (R10): a player reached the target, or the hand limit came."""
+    """Why a match ended: a player reached the target or the hand limit came (R10), a
+    player resigned, a player lost :data:`TIMEOUT_LIMIT` turns in a row to the clock, or
+    the match was aborted before the first hand's first discard (no result)."""
 
     TARGET = "target"
     HAND_LIMIT = "hand_limit"
+    RESIGNED = "resigned"
+    TIMEOUT = "timeout"
+    ABORTED = "aborted"
 
     def __str__(self) -> str:
         return self.value
+
+
+END_OF: dict[Termination, str] = {
+    Termination.TARGET: "target",
+    Termination.HAND_LIMIT: "hand-cap",
+    Termination.RESIGNED: "resigned",
+    Termination.TIMEOUT: "timeout",
+    Termination.ABORTED: "aborted",
+}
+"""The record's ``end`` member for each way a match ends (docs/records.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +71,20 @@ class Outcome:
     scores: tuple[int, int]
     hands: int
     reason: Termination
+    by: int | None = None
+    """The seat that resigned or lost on time (None for the other endings)."""
 
     def result(self) -> str:
-        """``1-0``, ``0-1`` or ``1/2-1/2`` as in chess."""
+        """``1-0``, ``0-1`` or ``1/2-1/2`` as in chess (an aborted match: ``*``)."""
+        if self.reason is Termination.ABORTED:
+            return "*"
         return {0: "1-0", 1: "0-1", None: "1/2-1/2"}[self.winner]
+
+    @property
+    def end(self) -> str:
+        """The record's ``end`` member: ``target``, ``hand-cap``, ``resigned``,
+        ``timeout`` or ``aborted``."""
+        return END_OF[self.reason]
 
 
 class Match:
@@ -91,6 +120,8 @@ class Match:
         self.hands: list[Hand] = []
         self._scores = [0, 0]
         self._outcome: Outcome | None = None
+        self._timeouts = [0, 0]
+        self._timed_out: set[tuple[int, int]] = set()
         self.auto_deal = auto_deal
         if auto_deal:
             self.start_hand()
@@ -136,6 +167,15 @@ class Match:
     def winner(self) -> int | None:
         """The winning seat once over (None for a tie or while playing)."""
         return self._outcome.winner if self._outcome else None
+
+    @property
+    def timeouts(self) -> tuple[int, int]:
+        """Each seat's turns lost to the clock in a row (see :meth:`play`)."""
+        return (self._timeouts[0], self._timeouts[1])
+
+    def timed_out(self, hand: int, index: int) -> bool:
+        """Whether action ``index`` of hand ``hand`` was played for its seat on timeout."""
+        return (hand, index) in self._timed_out
 
     def awaiting_deal(self) -> bool:
         """Whether the last hand is over and the next one has not been dealt."""
@@ -184,17 +224,65 @@ class Match:
             return False
         return True
 
-    def play(self, action: Action, seat: int | None = None) -> Operation:
-        """Apply an action to the current hand; score it and deal on when it ends."""
+    def play(self, action: Action, seat: int | None = None, timeout: bool = False) -> Operation:
+        """Apply an action to the current hand; score it and deal on when it ends.
+
+        ``timeout``: the action was played for its seat because the seat's clock ran out
+        (the safe move a table makes). A turn that ends on timeout (a pass or a discard)
+        counts against the seat; any action the seat plays itself starts the count again;
+        the seat that loses :data:`TIMEOUT_LIMIT` turns in a row to the clock loses the
+        match (the scores stand as they are, R10).
+        """
         if self.is_over():
             raise MatchOverError("The match is over.")
         hand = self.hand
+        index = len(hand.history)
         op = hand.play(action, seat)
+        lost = False
+        if timeout:
+            self._timed_out.add((len(self.hands) - 1, index))
+            if action.act != "draw":  # the turn ended on timeout
+                self._timeouts[op.seat] += 1
+                lost = self._timeouts[op.seat] >= TIMEOUT_LIMIT
+        elif self._timeouts[op.seat]:
+            self._timeouts[op.seat] = 0
         if hand.result is not None:
-            self._hand_over(hand.result)
+            self._hand_over(hand.result, deal=not lost)
+        if lost and not self.is_over():
+            self._finish(1 - op.seat, Termination.TIMEOUT, op.seat)
         return op
 
-    def _hand_over(self, result: HandResult) -> None:
+    def resign(self, seat: int) -> Outcome:
+        """``seat`` resigns: the other seat wins the match at once, the scores as they
+        stand (R10 scoring is otherwise unchanged). Allowed at any time until the end."""
+        if seat not in (0, 1):
+            raise ValueError(f"A seat is 0 or 1, not {seat!r}.")
+        if self.is_over():
+            raise MatchOverError("The match is over.")
+        return self._finish(1 - seat, Termination.RESIGNED, seat)
+
+    def can_abort(self) -> bool:
+        """Whether the match may still be aborted: before the first hand's first discard
+        (the up-card offer and a first draw may have been played)."""
+        if self.is_over() or len(self.hands) > 1:
+            return False
+        return not self.hands or all(op.action.act != "discard" for op in self.hands[0].history)
+
+    def abort(self) -> Outcome:
+        """End the match with no result (no winner), before the first hand's first
+        discard; raises IllegalActionError after it."""
+        if self.is_over():
+            raise MatchOverError("The match is over.")
+        if not self.can_abort():
+            raise IllegalActionError(
+                "Too late to abort: the first hand's first discard has been made.")
+        return self._finish(None, Termination.ABORTED, None)
+
+    def _finish(self, winner: int | None, reason: Termination, by: int | None) -> Outcome:
+        self._outcome = Outcome(winner, self.scores, len(self.hands), reason, by)
+        return self._outcome
+
+    def _hand_over(self, result: HandResult, deal: bool = True) -> None:
         if result.scorer is not None:
             self._scores[result.scorer] += result.points
         target = self.options.target
@@ -206,7 +294,7 @@ class Match:
             winner = None if s0 == s1 else (0 if s0 > s1 else 1)
             self._outcome = Outcome(winner, self.scores, len(self.hands),
                                     Termination.HAND_LIMIT)
-        elif self.auto_deal:
+        elif self.auto_deal and deal:
             self.start_hand()
 
     def view(self, seat: int) -> View:
@@ -225,6 +313,8 @@ class Match:
         if twin.hands and not twin.hands[-1].is_over():
             twin.hands[-1] = twin.hands[-1].copy()
         twin._scores = list(self._scores)
+        twin._timeouts = list(self._timeouts)
+        twin._timed_out = set(self._timed_out)
         twin._rng = random.Random()
         twin._rng.setstate(self._rng.getstate())
         if self._deals is not None:

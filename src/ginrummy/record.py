@@ -18,7 +18,7 @@ from typing import Any
 
 from .cards import CardError
 from .hand import Action, Deal, DealError, IllegalActionError
-from .match import Match
+from .match import END_OF, Match, Termination
 from .options import Options, OptionsError
 
 __all__ = ["FORMAT", "RecordError", "match_from_record", "match_to_record", "replay", "loads"]
@@ -58,11 +58,59 @@ def match_to_record(match: Match) -> dict[str, Any]:
         {
             "dealer": h.dealer,
             "deal": h.deal.to_json(),
-            "actions": [op.to_json() for op in h.history],
+            "actions": [_action_json(match, i, j, op.to_json()) for j, op in enumerate(h.history)],
         }
-        for h in match.hands
+        for i, h in enumerate(match.hands)
     ]
+    outcome = match.outcome()
+    if outcome is not None:
+        rec["end"] = outcome.end
+        if outcome.reason is Termination.RESIGNED:
+            rec["resigned_by"] = outcome.by
     return rec
+
+
+def _action_json(match: Match, hand: int, index: int, d: dict[str, Any]) -> dict[str, Any]:
+    """A record's action, marked ``"timeout": true`` when it was played on timeout."""
+    if match.timed_out(hand, index):
+        d["timeout"] = True
+    return d
+
+
+_ENDS = {v: k for k, v in END_OF.items()}
+"""The record's ``end`` values and the ending each names."""
+
+
+def _apply_end(match: Match, record: Mapping[str, Any]) -> None:
+    """Check the record's optional ``end`` against the replayed match, and apply the
+    endings the actions cannot show (a resignation, an abort: where the record stops);
+    raises RecordError. A record that stops before its match ended (a prefix) keeps the
+    ``end`` of the whole match: only an ending the actions reach is checked."""
+    end = record.get("end")
+    if "resigned_by" in record and end != "resigned":
+        raise RecordError("'resigned_by' belongs only to a record whose 'end' is resigned.")
+    if end is None:
+        return
+    if end not in _ENDS:
+        raise RecordError(f"'end' must be one of {', '.join(sorted(_ENDS))}, not {end!r}.")
+    reason = _ENDS[end]
+    if reason in (Termination.RESIGNED, Termination.ABORTED) and not match.is_over():
+        if reason is Termination.RESIGNED:
+            seat = record.get("resigned_by")
+            if not _is_seat(seat):
+                raise RecordError("A resigned match needs a 'resigned_by' of 0 or 1.")
+            match.resign(0 if seat == 0 else 1)
+        elif not match.can_abort():
+            raise RecordError("The record says the match was aborted, but the first hand's "
+                              "first discard was made.")
+        else:
+            match.abort()
+        return
+    outcome = match.outcome()
+    if outcome is not None and outcome.reason is not reason:
+        # (a match not over yet is a prefix of the one that ended so: nothing to check)
+        raise RecordError(f"The record says the match ended by {end}, but it ended by "
+                          f"{outcome.end}.")
 
 
 def loads(text: str | bytes) -> Any:
@@ -149,11 +197,14 @@ def match_from_record(record: Any, _progress: list[Match] | None = None) -> Matc
             seat = a.get("seat")
             if not _is_seat(seat):
                 raise RecordError("Each action needs a 'seat' of 0 or 1.", i, j)
+            timeout = a.get("timeout", False)
+            if not isinstance(timeout, bool):
+                raise RecordError("'timeout' must be true or false.", i, j)
             try:
                 action = Action.from_json(a)
                 if action.act != "discard" and a.get("knock") is True:
                     raise IllegalActionError("Only a discard can carry a knock.")
-                op = match.play(action, seat)
+                op = match.play(action, seat, timeout=timeout)
             except IllegalActionError as e:
                 raise RecordError(str(e), i, j) from None
             if action.act == "draw" and "card" in a and a["card"] != str(op.card):
@@ -164,6 +215,7 @@ def match_from_record(record: Any, _progress: list[Match] | None = None) -> Matc
                 )
         if i + 1 < len(hands) and not hand.is_over():
             raise RecordError("A later hand follows a hand that did not end.", i + 1)
+    _apply_end(match, record)
     return match
 
 
@@ -203,9 +255,15 @@ def summary(match: Match | None) -> dict[str, Any]:
                           "deadwood": None, "layoffs": []})
         else:
             hands.append(h.result.to_json())
-    return {
+    out: dict[str, Any] = {
         "hands": hands,
         "scores": list(match.scores),
         "finished": match.is_over(),
         "winner": match.winner,
     }
+    outcome = match.outcome()
+    if outcome is not None:  # how it ended: only once it has (docs/records.md)
+        out["end"] = outcome.end
+        if outcome.by is not None:
+            out["by"] = outcome.by
+    return out

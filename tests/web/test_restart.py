@@ -1,6 +1,7 @@
 """Nothing is ever lost: a real server (uvicorn in its own process) is killed with SIGKILL
 in the middle of a hand and started again on the same database; every match continues
-exactly where it was, and a computer turn that was pending when it died is played."""
+exactly where it was, a computer turn that was pending when it died is played, and a turn
+clock's deadline it set is enforced."""
 
 from __future__ import annotations
 
@@ -154,3 +155,32 @@ def test_kill_9_mid_hand_then_restart_continues_exactly(
     history = now["view"]["history"]
     assert history[: len(cs["view"]["history"])] == cs["view"]["history"]
     assert any(h["seat"] == 1 for h in history[len(cs["view"]["history"]):])
+
+
+def test_a_clock_deadline_survives_kill_9_and_a_restart(
+    tmp_path: Path, servers: list[Server]
+) -> None:
+    """One process on SQLite: the deadline it set is in the database, so the process
+    started again after a kill -9 plays the out-of-time move (the safe pass, marked)."""
+    db = tmp_path / "clock.sqlite3"
+    a = Server(db, bot_delay="0")
+    servers.append(a)
+    m = a.http.post("/api/matches", json={"opponent": "friend",
+                                          "clock": {"move": 2, "bank": 0}}).json()
+    code = m["invite_url"].split("#invite=", 1)[1]
+    joined = a.http.post(f"/api/matches/{m['id']}/join", json={"invite": code})
+    assert joined.status_code == 200, joined.text
+    mid, toks = m["id"], [m["token"], joined.json()["token"]]
+    s = a.get(mid, toks[0])
+    deadline, idle = s["clock"]["deadline"], s["view"]["to_play"]
+    assert deadline is not None and s["view"]["history"] == []
+    a.kill9()  # before the deadline comes
+    b = Server(db, bot_delay="0")
+    servers.append(b)
+    end = time.monotonic() + 15
+    while not (s := b.get(mid, toks[idle]))["view"]["history"]:
+        assert time.monotonic() < end, s
+        time.sleep(0.05)
+    first = s["view"]["history"][0]
+    assert first == {"seat": idle, "act": "pass", "timeout": True}
+    assert time.time() >= deadline and s["clock"]["timeouts"][idle] == 1

@@ -139,7 +139,7 @@ def request_kind(method: str, path: str) -> str:
                 return "join"
             if sub in ("record", "replay", "fairness"):
                 return "reads"
-            return "actions"  # the state, moves, next, rematch, review, hint
+            return "actions"  # the state, moves, next, resign, abort, rematch, review, hint
         return "reads"  # /api/bots and unknown paths
     return "pages"
 

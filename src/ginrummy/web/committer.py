@@ -21,11 +21,13 @@ request again against the table as it is.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..match import Match
 from .broker import Outbox
+from .clock import next_clock, settings_of
 from .database import Database
 from .registry import TableRegistry
 from .sockets import SocketHub
@@ -68,27 +70,46 @@ class Committer:
         self.outbox = outbox
         self.after_commit: list[Callable[[Table], None]] = []
         """Told of each table just changed (after the pushes): the computer's turns."""
+        self.match_over: list[Callable[[Table], None]] = []
+        """Told once of each match the commit just ended (by the process that stored the
+        ending; after the pushes): ``t.stored.end_reason`` says how (the record's ``end``),
+        ``t.stored.winner`` and ``t.stored.ended_by`` who. For ratings and the like, which
+        should also find, by a scan of finished matches, any ending whose process died
+        before telling."""
 
     async def commit(self, t: Table, seat: int, played: bool = False, dealt: bool = False,
-                     edit: Edit = Edit()) -> None:
+                     edit: Edit = Edit(), timeout: bool = False) -> None:
         """Store the change just made to ``t.match`` in place (``played``: one action by
-        ``seat``, the last of the current hand; ``dealt``: the last hand was dealt; or
-        neither, only the row's fields of ``edit``), then show it. Called under the table
-        lock; raises :class:`Stale` (the table rebuilt from the database) or TableError
-        (503: nothing stored, and the change taken back)."""
+        ``seat``, the last of the current hand, ``timeout`` when the table played it for
+        the seat because its time was out; ``dealt``: the last hand was dealt; or neither,
+        only the row's fields of ``edit``, or an ending: a resignation or an abort), then
+        show it. The turn clock's banks and deadline (:func:`.clock.next_clock`) and how the
+        match ended are stored with it. Called under the table lock; raises :class:`Stale`
+        (the table rebuilt from the database) or TableError (503: nothing stored, and the
+        change taken back)."""
         new = t.match
         sm = t.stored
         stored_action = None
         if played:
             op = new.hand.history[-1]
-            stored_action = StoredAction(t.next_seq, len(new.hands) - 1, seat,
-                                         op.action.to_json())
+            js = op.action.to_json()
+            if timeout:
+                js["timeout"] = True  # the record's mark (docs/records.md)
+            stored_action = StoredAction(t.next_seq, len(new.hands) - 1, seat, js)
         ready = edit.ready if edit.ready is not None else (sm.ready[0], sm.ready[1])
         joined = edit.joined if edit.joined is not None else sm.joined
         status = _status(new, sm.opponent, joined)
+        outcome = new.outcome()
+        banks, deadline = next_clock(
+            settings_of(sm.clock_move, sm.clock_bank), sm.banks, sm.deadline,
+            sm.to_play if sm.deadline is not None else None, new, status == "playing",
+            restart=played or dealt or status != sm.status,
+            acted=seat if played else None, timeout=timeout, now=time.time())
         change = Change(sm.id, sm.version, stored_action, status, joined, len(new.hands),
                         ready, new.scores, new.winner, new.to_play, edit.token_hash1,
-                        edit.joined_at, edit.players)
+                        edit.joined_at, edit.players, banks=banks, deadline=deadline,
+                        end_reason=outcome.end if outcome else None,
+                        ended_by=outcome.by if outcome else None)
         try:
             version = await self.db.write(change)
         except StaleVersionError:
@@ -101,6 +122,7 @@ class Committer:
             if played or dealt:
                 t.match = take_back(new, dealt)
             raise
+        ended = status == "finished" and sm.status != "finished"
         sm.version = version
         sm.status = status
         sm.joined = joined
@@ -109,6 +131,10 @@ class Committer:
         sm.scores = list(new.scores)
         sm.winner = new.winner
         sm.to_play = new.to_play
+        sm.banks = list(banks) if banks is not None else None
+        sm.deadline = deadline
+        sm.end_reason = change.end_reason
+        sm.ended_by = change.ended_by
         if edit.token_hash1 is not None:
             sm.token_hash1 = edit.token_hash1
             sm.joined_at = edit.joined_at
@@ -122,7 +148,7 @@ class Committer:
         if self.outbox is not None:
             self.outbox.put(sm.id, version)
         self.hub.broadcast(t)
-        for cb in list(self.after_commit):
+        for cb in list(self.after_commit) + (list(self.match_over) if ended else []):
             try:
                 cb(t)
             except Exception:  # noqa: BLE001 - a listener never undoes a commit

@@ -19,6 +19,7 @@ from ..fairness import DEAL_SCHEME, commitment, deal_for, new_salt, new_seed
 from ..match import Match
 from ..options import Options, OptionsError
 from .checks import check_tokens, clean_name
+from .clock import parse_clock
 from .committer import Committer, Edit, Stale
 from .database import Database
 from .errors import TableError
@@ -47,11 +48,13 @@ class Lobby:
     async def create(self, body: Any, first_dealer: int | None = None,
                      invite: bool = True) -> dict[str, Any]:
         """``POST /api/matches``: a new match against the computer or a friend (201
-        answer). ``first_dealer`` fixes who deals first (a rematch); ``invite=False``
-        makes a friend's seat that only :meth:`claim_seat` can fill (a rematch's)."""
+        answer), with an optional turn clock ``"clock": {"move": S, "bank": S}``
+        (:func:`.clock.parse_clock`; none by default). ``first_dealer`` fixes who deals
+        first (a rematch); ``invite=False`` makes a friend's seat that only
+        :meth:`claim_seat` can fill (a rematch's)."""
         if not isinstance(body, Mapping):
             raise TableError(400, "The request body must be a JSON object.")
-        unknown = set(body) - {"opponent", "bot", "name", "options"}
+        unknown = set(body) - {"opponent", "bot", "name", "options", "clock"}
         if unknown:
             raise TableError(400, f"Unknown field {sorted(unknown)[0]!r}.")
         opponent = body.get("opponent", "computer")
@@ -61,6 +64,10 @@ class Lobby:
         try:
             options = Options.from_json(body.get("options"))
         except OptionsError as e:
+            raise TableError(400, str(e)) from None
+        try:
+            clock = parse_clock(body.get("clock"))
+        except ValueError as e:
             raise TableError(400, str(e)) from None
         level: str | None = None
         bot_name: str | None = None
@@ -111,6 +118,11 @@ class Lobby:
             to_play=match.to_play,
             deal_scheme=DEAL_SCHEME,
         )
+        if clock is not None:
+            sm.clock_move, sm.clock_bank = clock.move, clock.bank
+            sm.banks = [float(clock.bank)] * 2
+            if sm.status == "playing":  # (a friend's table starts when the friend joins)
+                sm.deadline = time.time() + clock.move + clock.bank
         await self.db.run(self.db.store.create, sm, salt)
         t = Table(sm, match, next_seq=0)
         t.bot_seat = 1 if opponent == "computer" else None

@@ -64,8 +64,9 @@ class Play:
         if self.registry.broker.distributed and version > t.version:
             await self.registry.refresh(t)
 
-    async def apply(self, t: Table, seat: int, action: Action) -> None:
+    async def apply(self, t: Table, seat: int, action: Action, timeout: bool = False) -> None:
         """Check one action by ``seat``, store it, then show it; under the table lock.
+        ``timeout``: the table plays it for the seat, whose time is out (:mod:`.clocks`).
         Raises TableError (refused: nothing changed) or Stale."""
         m = t.match
         if m.is_over():
@@ -78,13 +79,13 @@ class Play:
             raise TableError(409, str(e)) from None
         except IllegalActionError as e:
             raise TableError(400, str(e)) from None
-        m.play(action, seat)
+        m.play(action, seat, timeout=timeout)
         hand_ended = m.hand.is_over()
         ready = None
         if hand_ended:
             ready = (t.bot_seat == 0, t.bot_seat == 1)
-        joined = True if seat == 1 else None  # acting with seat 1's token is joining
-        await self.committer.commit(t, seat, played=True,
+        joined = True if seat == 1 and not timeout else None  # seat 1's token: joining
+        await self.committer.commit(t, seat, played=True, timeout=timeout,
                                     edit=Edit(ready=ready, joined=joined))
         t.hand_end_version = t.version if hand_ended else None
         m = t.match
@@ -158,6 +159,54 @@ class Play:
         if dealt:
             t.hand_end_version = None
         return self.state(t, seat)
+
+    async def deal_now(self, t: Table) -> None:
+        """Deal the next hand without waiting for whoever has not pressed "Next hand" (the
+        clock's wait between hands ran out, :mod:`.clocks`). Under the table lock; does
+        nothing unless the table is between hands. Raises Stale or TableError."""
+        m = t.match
+        sm = t.stored
+        if m.is_over() or not m.awaiting_deal():
+            return
+        m.start_hand(deal_for(sm.seed, len(m.hands), sm.deal_scheme))
+        await self.committer.commit(t, 0, dealt=True, edit=Edit(ready=(False, False)))
+        t.hand_end_version = None
+
+    async def resign(self, t: Table, seat: int) -> dict[str, Any]:
+        """``POST .../resign``: ``seat`` gives up the match, at any time until it is over;
+        the other seat wins, the scores as they stand (R10). Stored before it is
+        acknowledged; 409 once the match is over."""
+        return await self._end(t, seat, abort=False)
+
+    async def abort(self, t: Table, seat: int) -> dict[str, Any]:
+        """``POST .../abort``: either seat ends the match with no result, allowed only
+        before the first hand's first discard (409 with the reason after it)."""
+        return await self._end(t, seat, abort=True)
+
+    async def _end(self, t: Table, seat: int, abort: bool) -> dict[str, Any]:
+        for _ in range(STALE_RETRIES):
+            async with t.lock:
+                await self._fresh_for(t, t.version + 1)  # many processes: the latest
+                m = t.match
+                if m.is_over():
+                    raise TableError(409, "The match is over.")
+                if abort and not m.can_abort():
+                    raise TableError(409, "Too late to abort: the first hand's first "
+                                          "discard has been made; you can resign instead.")
+                before = m.copy()
+                if abort:
+                    m.abort()
+                else:
+                    m.resign(seat)
+                try:
+                    await self.committer.commit(t, seat)
+                except Stale:
+                    continue  # rebuilt from the database: check the request again
+                except BaseException:
+                    t.match = before  # not stored: the table stays as it was
+                    raise
+                return self.state(t, seat)
+        raise TableError(409, "The table changed elsewhere: reload the page to see it.")
 
     async def seat_state(self, t: Table, seat: int) -> dict[str, Any]:
         """The seat's STATE; the friend's first visit with seat 1's token marks the match

@@ -54,6 +54,8 @@ class Rematches:
             first_person = sm.first_dealer  # old seat of the person who dealt first
             body: dict[str, Any] = {"opponent": sm.opponent, "name": sm.players[seat],
                                     "options": dict(sm.options)}
+            if sm.clock_move is not None:  # a rematch keeps the table's clock
+                body["clock"] = {"move": sm.clock_move, "bank": sm.clock_bank or 0}
             if sm.opponent == "computer":
                 if seat != 0:
                     raise TableError(403, "The computer does not ask for rematches.")

@@ -16,6 +16,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from .broker import Broker, LocalBroker, Outbox
+from .clocks import ClockKeeper
 from .committer import Committer
 from .computer import ComputerDriver
 from .database import Database
@@ -53,6 +54,7 @@ class Site:
         lease_seconds: float = 3.0,
         scan_seconds: float = 1.0,
         rate_storage: str = "memory://",
+        clock_scan_seconds: float = 0.25,
     ) -> None:
         self.settings = settings if settings is not None else Settings()
         self.limits = limits if limits is not None else Limits()
@@ -71,6 +73,8 @@ class Site:
         self.claims = TurnClaims(self.broker, self.db, ttl=lease_seconds)
         self.turns = ComputerTurns(self.registry, self.play, self.driver, self.claims,
                                    bot_delay=bot_delay, scan_seconds=scan_seconds)
+        self.clocks = ClockKeeper(self.registry, self.play, self.claims,
+                                  scan_seconds=clock_scan_seconds)
         self.lobby = Lobby(self.registry, self.committer, self.db)
         self.rematches = Rematches(self.registry, self.lobby, self.db)
         self.records = Records(self.db)
@@ -87,12 +91,14 @@ class Site:
 
     async def start(self) -> None:
         """Connect to the broker, start the background work (sweeping idle tables,
-        heartbeats, polling while the broker is away, publishing, taking over computer
-        turns) and resume computer turns left pending by a stop."""
+        heartbeats, enforcing the turn clocks, polling while the broker is away,
+        publishing, taking over computer turns) and resume computer turns left pending by
+        a stop."""
         await self.broker.start(self.registry.changed_elsewhere, self._broker_back)
         self._spawn(self.registry.sweep_forever())
         self._spawn(self.db.watch_forever())
         self._spawn(self.hub.heartbeat_forever(self.registry.peek))
+        self._spawn(self.clocks.scan_forever())  # deadlines are in the database: any process
         if self.rates.shared is not None:
             self._spawn(self.rates.shared.sync_forever())
         if self.outbox is not None:

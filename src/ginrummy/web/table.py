@@ -22,7 +22,7 @@ from ..match import Match
 from ..options import Options
 from .store import StoredAction, StoredMatch
 
-__all__ = ["Table", "build_match", "catch_up", "take_back"]
+__all__ = ["Table", "apply_ending", "build_match", "catch_up", "take_back"]
 
 
 @dataclass(eq=False)
@@ -95,8 +95,25 @@ def build_match(sm: StoredMatch) -> Match:
     for i in range(sm.hands_dealt):
         m.start_hand(deal_for(sm.seed, i, sm.deal_scheme))
         for a in by_hand.get(i, []):
-            m.play(Action.from_json(a.action), a.seat)
+            _play_stored(m, a)
+    apply_ending(m, sm)
     return m
+
+
+def _play_stored(m: Match, a: StoredAction) -> None:
+    """Play one stored action (marked ``timeout`` when the table played it for its seat)."""
+    m.play(Action.from_json(a.action), a.seat, timeout=a.action.get("timeout") is True)
+
+
+def apply_ending(m: Match, sm: StoredMatch) -> None:
+    """End ``m`` as the stored row says when its actions cannot show it: a resignation or
+    an abort (a timeout loss and the R10 endings replay from the actions)."""
+    if m.is_over():
+        return
+    if sm.end_reason == "resigned" and sm.ended_by in (0, 1):
+        m.resign(int(sm.ended_by))
+    elif sm.end_reason == "aborted":
+        m.abort()
 
 
 def take_back(m: Match, dealt: bool) -> Match:
@@ -125,11 +142,14 @@ def catch_up(t: Table, sm: StoredMatch) -> bool:
             raise ValueError(f"action {a.seq} does not follow {seq}")
         while len(m.hands) <= a.hand:
             m.start_hand(deal_for(sm.seed, len(m.hands), sm.deal_scheme))
-        m.play(Action.from_json(a.action), a.seat)
+        _play_stored(m, a)
         seq += 1
         changed = True
     while len(m.hands) < sm.hands_dealt:
         m.start_hand(deal_for(sm.seed, len(m.hands), sm.deal_scheme))
+        changed = True
+    if not m.is_over() and sm.end_reason in ("resigned", "aborted"):
+        apply_ending(m, sm)
         changed = True
     if len(m.hands) != sm.hands_dealt:
         raise ValueError("more hands in memory than stored")

@@ -18,6 +18,7 @@ from ..cards import Card, to_mask
 from ..hand import Phase, View
 from ..knowledge import Knowledge
 from ..melds import arrangements_mask, deadwood_by_discard_mask
+from .clock import clock_json, deal_at, settings_of
 from .errors import DB_DOWN
 from .table import Table
 
@@ -106,6 +107,8 @@ def _build_state(t: Table, seat: int) -> dict[str, Any]:
             "arrangements": arrangements,
             "layoffs": layoffs,
             "ready": list(sm.ready),
+            # a timed table deals the next hand at this moment anyway (Unix seconds)
+            "deal_at": deal_at(settings_of(sm.clock_move, sm.clock_bank), sm.deadline, m),
         }
     sheet = []
     running = [0, 0]
@@ -144,6 +147,11 @@ def _build_state(t: Table, seat: int) -> dict[str, Any]:
         "scores": list(m.scores),
         "winner": outcome.winner if outcome else None,
         "end_reason": outcome.reason if outcome else None,
+        "end": outcome.end if outcome else None,
+        "ended_by": outcome.by if outcome else None,
+        "can_abort": m.can_abort() and status != "finished",
+        "clock": clock_json(settings_of(sm.clock_move, sm.clock_bank), sm.banks,
+                            sm.deadline, m),
         "view": view_json(t, v),
         "legal": legal,
         "my_turn": bool(legal),
@@ -193,8 +201,12 @@ def _history_json(t: Table, v: View) -> list[dict[str, Any]]:
         cached = (v.hand_index, [])
         t.history_json[v.seat] = cached
     entries = cached[1]
+    m = t.match
     for k in range(len(entries), len(hist)):
-        entries.append(hist[k].to_json(v.seat))
+        entry = hist[k].to_json(v.seat)
+        if m.timed_out(v.hand_index, k):
+            entry["timeout"] = True  # played by the table: the seat's time was out
+        entries.append(entry)
     return entries[:]
 
 

@@ -13,8 +13,8 @@ from ..guard import JSONError, parse_json
 from ..site import Site
 from ..table import Table
 
-__all__ = ["MAX_BODY", "bearer", "client_address", "error", "json_body", "seat_table",
-           "seat_with_token"]
+__all__ = ["MAX_BODY", "bearer", "client_address", "error", "json_body", "request_seat",
+           "seat_table", "seat_with_token"]
 
 MAX_BODY = 16 * 1024
 """Largest request body or socket message accepted (413 beyond)."""
@@ -72,7 +72,15 @@ async def seat_with_token(site: Site, t: Table, token: str | None, address: str)
         raise
 
 
+async def request_seat(site: Site, t: Table, request: Request) -> int:
+    """Which seat of ``t`` this request is: THE one place every seat-authenticated route
+    asks (moves, ``next``, resign, abort, rematch, the seat's state). Today the seat token
+    (``Authorization: Bearer TOKEN``); a session (a cookie and its CSRF check) is resolved
+    here too once accounts exist, so every route accepts it at once."""
+    return await seat_with_token(site, t, bearer(request), client_address(request))
+
+
 async def seat_table(site: Site, match_id: str, request: Request) -> tuple[Table, int]:
-    """The table of ``match_id`` and the seat whose token the request carries."""
+    """The table of ``match_id`` and the seat the request is (:func:`request_seat`)."""
     t = await site.registry.get(match_id)
-    return t, await seat_with_token(site, t, bearer(request), client_address(request))
+    return t, await request_seat(site, t, request)

@@ -1,5 +1,5 @@
 """Matches and their seats: creating, joining, looking up, the seat's state, moves,
-``next`` and rematches."""
+``next``, resigning, aborting and rematches."""
 
 from __future__ import annotations
 
@@ -46,6 +46,16 @@ def register(app: FastAPI, site: Site) -> None:
     async def next_hand(match_id: str, request: Request) -> dict[str, Any]:
         t, seat = await seat_table(site, match_id, request)
         return await site.play.next_hand(t, seat, await json_body(request))
+
+    @app.post("/api/matches/{match_id}/resign")
+    async def resign(match_id: str, request: Request) -> dict[str, Any]:
+        t, seat = await seat_table(site, match_id, request)
+        return await site.play.resign(t, seat)
+
+    @app.post("/api/matches/{match_id}/abort")
+    async def abort(match_id: str, request: Request) -> dict[str, Any]:
+        t, seat = await seat_table(site, match_id, request)
+        return await site.play.abort(t, seat)
 
     @app.get("/api/matches/{match_id}/rematch")
     async def get_rematch(match_id: str, request: Request) -> dict[str, Any]:

@@ -33,7 +33,8 @@ __all__ = ["Reader", "Writer"]
 
 _UPDATE = (
     "UPDATE matches SET version = ?, status = ?, joined = ?, hands_dealt = ?, ready = ?, "
-    "score0 = ?, score1 = ?, winner = ?, to_play = ?, updated_at = ? "
+    "score0 = ?, score1 = ?, winner = ?, to_play = ?, updated_at = ?, "
+    "bank0 = ?, bank1 = ?, deadline = ?, end_reason = ?, ended_by = ? "
     "WHERE id = ? AND version = ?"
 )
 _INSERT = "INSERT INTO actions (match_id, seq, hand, seat, action) VALUES (?, ?, ?, ?, ?)"
@@ -45,7 +46,8 @@ _UPDATE_AND_INSERT = (  # PostgreSQL: a data-modifying WITH, so both in one stat
 _TAIL = (
     "SELECT m.version, m.status, m.joined, m.hands_dealt, m.ready, m.score0, m.score1, "
     "m.winner, m.to_play, m.updated_at, m.token_hash1, m.joined_at, m.players, "
-    "a.seq, a.hand, a.seat, a.action "
+    "a.seq, a.hand, a.seat, a.action, "
+    "m.bank0, m.bank1, m.deadline, m.end_reason, m.ended_by "
     "FROM matches m LEFT JOIN actions a ON a.match_id = m.id AND a.seq >= ? "
     "WHERE m.id = ? ORDER BY a.seq"
 )
@@ -148,6 +150,8 @@ class Writer:
     def _bump(ch: Change, now: float) -> tuple[Any, ...]:
         return (ch.expected_version + 1, ch.status, ch.joined, ch.hands_dealt,
                 ready_text(ch.ready), ch.scores[0], ch.scores[1], ch.winner, ch.to_play, now,
+                ch.banks[0] if ch.banks else None, ch.banks[1] if ch.banks else None,
+                ch.deadline, ch.end_reason, ch.ended_by,
                 ch.match_id, ch.expected_version)
 
     @staticmethod
@@ -255,6 +259,10 @@ class Reader:
             ready=[c == "1" for c in r[4]], scores=[int(r[5]), int(r[6])], winner=r[7],
             to_play=r[8], created_at=known.created_at, updated_at=float(r[9]),
             invite_hash=known.invite_hash, joined_at=r[11], deal_scheme=known.deal_scheme,
+            clock_move=known.clock_move, clock_bank=known.clock_bank,
+            banks=[float(r[17]), float(r[18])] if r[17] is not None and r[18] is not None
+            else None,
+            deadline=r[19], end_reason=r[20], ended_by=r[21],
         )
         sm.actions = [StoredAction(int(x[13]), int(x[14]), int(x[15]), json.loads(x[16]))
                       for x in rows if x[13] is not None]

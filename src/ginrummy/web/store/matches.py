@@ -53,6 +53,11 @@ _BULK_UPDATE = (
         winner=bindparam("b_winner"),
         to_play=bindparam("b_to_play"),
         updated_at=bindparam("b_updated_at"),
+        bank0=bindparam("b_bank0"),
+        bank1=bindparam("b_bank1"),
+        deadline=bindparam("b_deadline"),
+        end_reason=bindparam("b_end_reason"),
+        ended_by=bindparam("b_ended_by"),
     )
 )
 """Every version bump of a group commit in one executemany (each row only if its match is
@@ -95,7 +100,27 @@ def _row_to_match(row: Any, cipher: SeedCipher | None = None) -> StoredMatch:
         invite_hash=m.get("invite_hash"),
         joined_at=m.get("joined_at"),
         deal_scheme=m.get("deal_scheme") or LEGACY_SCHEME,
+        clock_move=m.get("clock_move"),
+        clock_bank=m.get("clock_bank"),
+        banks=_banks(m.get("bank0"), m.get("bank1")),
+        deadline=m.get("deadline"),
+        end_reason=m.get("end_reason"),
+        ended_by=m.get("ended_by"),
     )
+
+
+def _banks(b0: Any, b1: Any) -> list[float] | None:
+    """Both seats' banks from their columns (None for a table without a clock)."""
+    if b0 is None or b1 is None:
+        return None
+    return [float(b0), float(b1)]
+
+
+def _clock_values(ch: Change) -> dict[str, Any]:
+    """The clock and ending columns every change writes."""
+    banks = ch.banks
+    return {"bank0": banks[0] if banks else None, "bank1": banks[1] if banks else None,
+            "deadline": ch.deadline, "end_reason": ch.end_reason, "ended_by": ch.ended_by}
 
 
 class Store:
@@ -194,6 +219,11 @@ class Store:
                     invite_hash=m.invite_hash,
                     joined_at=m.joined_at,
                     deal_scheme=m.deal_scheme,
+                    clock_move=m.clock_move,
+                    clock_bank=m.clock_bank,
+                    bank0=m.banks[0] if m.banks else None,
+                    bank1=m.banks[1] if m.banks else None,
+                    deadline=m.deadline,
                 )
             )
             if salt is not None:
@@ -263,6 +293,7 @@ class Store:
                 "b_winner": ch.winner,
                 "b_to_play": ch.to_play,
                 "b_updated_at": now,
+                **{"b_" + k: v for k, v in _clock_values(ch).items()},
             }
             for ch in changes
         ]
@@ -315,6 +346,7 @@ class Store:
                         winner=ch.winner,
                         to_play=ch.to_play,
                         updated_at=now,
+                        **_clock_values(ch),
                     )
                 )
                 if res.rowcount != 1:
@@ -418,6 +450,20 @@ class Store:
             .where(matches_table.c.opponent == "computer")
             .where(matches_table.c.to_play == 1)
             .where(matches_table.c.updated_at < before)
+            .limit(1000)
+        )
+        with self.engine.connect() as conn:
+            return [str(r[0]) for r in conn.execute(q).all()]
+
+    def expired_clocks(self, now: float) -> list[str]:
+        """Ids of matches being played whose clock ran out by ``now`` (Unix seconds): the
+        decisions the clocks' scan plays for their seat (the indexed ``deadline``)."""
+        q = (
+            select(matches_table.c.id)
+            .where(matches_table.c.deadline.isnot(None))
+            .where(matches_table.c.deadline <= now)
+            .where(matches_table.c.status == "playing")
+            .order_by(matches_table.c.deadline)
             .limit(1000)
         )
         with self.engine.connect() as conn:

@@ -51,6 +51,14 @@ class Change:
     """With ``token_hash1``: when the seat was claimed (Unix seconds)."""
     players: tuple[str, str] | None = None
     """Set only when a player is (re)named: both names."""
+    banks: tuple[float, float] | None = None
+    """What is left of each seat's time bank (None: the table has no clock)."""
+    deadline: float | None = None
+    """When the decision now awaited runs out (Unix seconds; None: none is timed)."""
+    end_reason: str | None = None
+    """The record's ``end`` once the match is over (else None)."""
+    ended_by: int | None = None
+    """The seat that resigned or lost on time (else None)."""
 
 
 @dataclass(slots=True)
@@ -83,6 +91,18 @@ class StoredMatch:
     deal_scheme: str = DEAL_SCHEME
     """How the seed deals (:data:`ginrummy.fairness.DEAL_SCHEMES`); matches stored before
     the scheme was recorded read as ``python-random/1``, the scheme they were dealt with."""
+    clock_move: int | None = None
+    """Seconds each decision gets (None: no clock at this table)."""
+    clock_bank: int | None = None
+    """Seconds each seat's bank starts with (None: no clock)."""
+    banks: list[float] | None = None
+    """What is left of each seat's bank (None: no clock)."""
+    deadline: float | None = None
+    """When the awaited decision runs out (Unix seconds), None when nothing is timed."""
+    end_reason: str | None = None
+    """The record's ``end`` once the match is over."""
+    ended_by: int | None = None
+    """The seat that resigned or ran out of time."""
     actions: list[StoredAction] = field(default_factory=list)
 
     def token_hash(self, seat: int) -> str:

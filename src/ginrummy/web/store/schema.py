@@ -62,12 +62,27 @@ matches_table = Table(
     Column("seed_enc", Text, nullable=True),
     Column("joined_at", Float, nullable=True),
     Column("deal_scheme", String(32), nullable=True),
+    Column("clock_move", Integer, nullable=True),
+    Column("clock_bank", Integer, nullable=True),
+    Column("bank0", Float, nullable=True),
+    Column("bank1", Float, nullable=True),
+    Column("deadline", Float, nullable=True, index=True),
+    Column("end_reason", String(16), nullable=True),
+    Column("ended_by", Integer, nullable=True),
 )
 """One row per match: settings, token hashes, the secret seed (``seed_enc`` encrypted;
 ``seed`` holds older versions' plain seeds, else 0), the version every change bumps, and
 the summary the lobby lists. ``deal_scheme`` names how the seed deals
 (:mod:`ginrummy.fairness`); null for matches stored before it was recorded, which were all
-dealt with ``python-random/1``."""
+dealt with ``python-random/1``.
+
+The turn clock (revision 0004; all null for a table without one): ``clock_move`` and
+``clock_bank`` are the seconds a decision gets and the seconds each seat's bank starts
+with; ``bank0``/``bank1`` what is left of each bank; ``deadline`` (Unix seconds, indexed:
+the clocks' scan reads the expired ones) when the decision being waited for runs out,
+null when nobody is to play. ``end_reason`` is the record's ``end`` once the match is over
+and ``ended_by`` the seat that resigned or ran out of time: a resignation or an abort is
+not an action, so a rebuilt match learns it from here."""
 
 actions_table = Table(
     "actions",

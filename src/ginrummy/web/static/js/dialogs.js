@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { cardBack, cardElement, cardName, cardShort, RANKS, sortCards } from "./cards.js";
+import { endLine } from "./clock.js";
 import { flyFrom, popIn, sound } from "./fx.js";
 import { $, describeAction, el, showMessage } from "./render.js";
 import { base, me, nameOf, opp, store } from "./state.js";
@@ -138,6 +139,7 @@ export function renderHandOver(prev) {
   const S = store.S;
   const ho = S.hand_over;
   const overlay = $("hand-over");
+  if (!ho && S.status === "finished") return renderEndedMidHand(prev);
   if (!ho) {
     overlay.hidden = true;
     $("result-reopen").hidden = true;
@@ -172,6 +174,7 @@ export function renderHandOver(prev) {
       banner.replaceChildren(
         el("div", { class: "big", text: big }),
         el("div", { text: `${nameOf(me())} ${S.scores[me()]} · ${nameOf(opp())} ${S.scores[opp()]}` }),
+        endLine(S) ? el("div", { class: "end-line", "data-testid": "match-end", text: endLine(S) }) : null,
       );
     }
     if (prev) sound(r.result === "gin" ? "gin" : r.result === "dead" ? "discard" : "knock");
@@ -195,6 +198,45 @@ export function renderHandOver(prev) {
   if (fresh && !overlay.hidden) {
     overlay.scrollTop = 0;
     setTimeout(() => (finished ? $("again-button") : next).focus({ preventScroll: true }), 50);
+  }
+}
+
+/**
+ * The end-of-match dialog for a match that ended in the middle of a hand (a resignation,
+ * an abort, the third turn lost on time): how it ended and the scores; no hand is shown
+ * (R11: the cards in play stay hidden).
+ */
+function renderEndedMidHand(prev) {
+  const S = store.S;
+  const overlay = $("hand-over");
+  const fresh = !prev || prev.status !== S.status;
+  const key = `end:${S.status}`;
+  if (fresh) {
+    $("hand-over-title").textContent = S.end === "aborted" ? "Match aborted" : "Match over";
+    $("hand-over-line").textContent = "";
+    $("reveal").replaceChildren();
+    const w = S.winner;
+    const big = S.end === "aborted" ? "No result" : w === me() ? "You win the match!" : `${nameOf(w)} wins the match`;
+    const banner = $("winner-banner");
+    banner.hidden = false;
+    banner.replaceChildren(
+      el("div", { class: "big", text: big }),
+      el("div", { text: `${nameOf(me())} ${S.scores[me()]} · ${nameOf(opp())} ${S.scores[opp()]}` }),
+      el("div", { class: "end-line", "data-testid": "match-end", text: endLine(S) }),
+    );
+  }
+  renderSheet($("hand-over-sheet"));
+  $("next-button").hidden = true;
+  $("ready-note").textContent = "";
+  $("replay-button").hidden = false;
+  $("over-download-button").hidden = false;
+  $("lobby-link").hidden = false;
+  renderRematch();
+  overlay.hidden = store.dismissedOver === key;
+  $("result-reopen").hidden = store.dismissedOver !== key;
+  if (fresh && !overlay.hidden) {
+    overlay.scrollTop = 0;
+    setTimeout(() => $("again-button").focus({ preventScroll: true }), 50);
   }
 }
 
@@ -276,11 +318,17 @@ export function showHistory() {
   const discards = S.view.discards || [];
   const by = new Map();
   const up = S.view.upcard || discards[0];
-  for (const h of S.view.history || []) if (h.act === "discard") by.set(h.card, h.seat);
+  const late = new Set(); // discards the table made for a seat whose time was out
+  for (const h of S.view.history || []) {
+    if (h.act !== "discard") continue;
+    by.set(h.card, h.seat);
+    if (h.timeout) late.add(h.card);
+  }
   if (!discards.length) body.append(el("p", { class: "empty", text: "The discard pile is empty." }));
   discards.forEach((c) => {
     const who = c === up && !by.has(c) ? "up-card" : by.has(c) ? nameOf(by.get(c)) : "";
-    body.append(el("div", { class: "entry" }, cardElement(c, { small: true }), el("span", { text: who })));
+    body.append(el("div", { class: "entry" }, cardElement(c, { small: true }), el("span", { text: who }),
+      late.has(c) ? el("span", { class: "timeout-mark", "data-testid": "timeout-mark", title: "Played by the table: out of time", text: "out of time" }) : null));
   });
   openOverlay("history-overlay");
 }

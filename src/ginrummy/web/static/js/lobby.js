@@ -72,6 +72,11 @@ async function create(ev) {
       oklahoma: $("oklahoma").checked,
     },
   };
+  const clock = $("clock").value; // "MOVE+BANK" seconds, or "" for none (the default)
+  if (clock) {
+    const [move, bank] = clock.split("+").map(Number);
+    body.clock = { move, bank };
+  }
   if (body.opponent === "computer") {
     body.bot = document.querySelector('input[name="bot"]:checked')?.value || "medium";
     localStorage.setItem("ginrummy.bot", body.bot);

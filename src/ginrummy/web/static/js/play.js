@@ -11,6 +11,7 @@ import {
   renderSheet, replay, showHistory, trapFocus,
 } from "./dialogs.js";
 import { renderFairness } from "./fairness.js";
+import { askEnd, cancelEnd, clockState, confirmEnd, notifyOn, syncClock, toggleNotify } from "./clock.js";
 import { sound } from "./fx.js";
 import { OFFLINE, installApp } from "./install.js";
 import { applyCardPrefs, cardPref, setCardPref } from "./prefs.js";
@@ -37,10 +38,11 @@ function applyState(st) {
     rememberSeat({ id: st.id, token: store.token, seat: st.seat, players: st.players, opponent: st.opponent });
   }
   if (prev && st.version > prev.version && !st.my_turn) clearRefusal(); // the turn moved on
-  if (prev && st.my_turn && !prev.my_turn && !st.hand_over) sound("turn");
   if (!st.my_turn || st.view.phase !== "discard") store.knockMode = false;
   if (st.knock_discards && st.knock_discards.length === 0) store.knockMode = false;
   renderTable(prev, rects);
+  const news = clockState(prev, st); // the clocks, the tab title, "your move" (sound too)
+  if (news) showMessage(news);
   renderHandOver(prev);
   // A new position (the turn moved on, or the page caught up): the question no longer stands.
   if (!$("knock-ask").hidden && (!prev || prev.version !== st.version)) closeKnockAsk();
@@ -55,7 +57,8 @@ function stop(text) {
   store.fatal = true;
   stopPolling();
   // Without a table the table's own buttons have nothing to act on: only the pages stay.
-  for (const id of ["sheet-button", "download-button", "help-button"]) $(id).hidden = true;
+  for (const id of ["sheet-button", "download-button", "help-button", "resign-button", "abort-button",
+    "menu-resign-button", "menu-abort-button"]) $(id).hidden = true;
   document.querySelector(".menu-wrap").hidden = true;
   $("table").hidden = true;
   $("invite").hidden = true;
@@ -244,6 +247,7 @@ function onKey(ev) {
       return;
     }
     if (!$("knock-ask").hidden) closeKnockAsk();
+    if (!$("end-ask").hidden) cancelEnd();
     for (const id of MODALS) if (!$(id).hidden) closeOverlay(id);
     if (store.knockMode) {
       store.knockMode = false;
@@ -329,6 +333,7 @@ function syncToggles() {
   const on = {
     "motion-button": m, "sound-button": soundOn(),
     "four-colour-button": cardPref("fourColour"), "large-cards-button": cardPref("largeCards"),
+    "notify-button": notifyOn(),
   };
   for (const [id, value] of Object.entries(on)) $(id).setAttribute("aria-pressed", String(value));
 }
@@ -425,6 +430,20 @@ function wire() {
     syncToggles();
     if (soundOn()) sound("turn");
   });
+  $("notify-button").addEventListener("click", async () => {
+    try {
+      showMessage((await toggleNotify()) ? "You will be notified when it is your move." : "Notifications are off.");
+    } catch (e) {
+      showMessage(e.message, "error");
+    }
+    syncToggles();
+  });
+  for (const [id, what] of [["resign-button", "resign"], ["menu-resign-button", "resign"],
+    ["abort-button", "abort"], ["menu-abort-button", "abort"]]) {
+    $(id).addEventListener("click", () => { closeMenu(); askEnd(what); });
+  }
+  $("end-ask-cancel").addEventListener("click", cancelEnd);
+  $("end-ask-yes").addEventListener("click", () => confirmEnd(applyState, (text) => showMessage(text, "error")));
   $("four-colour-button").addEventListener("click", () => {
     setCardPref("fourColour", !cardPref("fourColour"));
     syncToggles();
@@ -521,6 +540,7 @@ async function start() {
     stop("This table link has no seat token. Open the exact link you were given, or start a table from the lobby.");
     return;
   }
+  syncClock();
   refresh(fatal);
   connect(fatal);
 }

@@ -1,0 +1,145 @@
+"""Turn clocks enforced: when a seat's time is out, the table plays the safe move for it.
+
+The deadlines are set by the :class:`~.committer.Committer` with every change
+(:mod:`.clock`) and live in the database (``matches.deadline``), so no process's memory
+holds them: :class:`ClockKeeper` scans the database for expired ones every fraction of a
+second, in every process, and plays each under the match's claim (the same
+:class:`~.turns.TurnClaims` as computer turns: a Redis lease with expiry, a database claim
+while the broker is away), so one process plays it, and a deadline set by a process that
+was restarted or killed is enforced by whichever process scans next. The version check of
+every commit makes a race harmless.
+
+The safe move (what the apps do): at the up-card offer, pass; else draw from the stock and
+discard the legal card that leaves the least deadwood (ties: the higher card goes; the
+table's own ``best_discard``), never knocking. Each is played with ``timeout`` (the record
+marks it; three turns in a row on timeout lose the match, :data:`ginrummy.match.TIMEOUT_LIMIT`).
+Between hands, when the wait for "Next hand" runs out, the next hand is dealt (no timeout
+is counted: nothing of the game was decided).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from ..hand import DRAW_STOCK, PASS, Action
+from .committer import Stale
+from .errors import TableError
+from .play import Play
+from .registry import TableRegistry
+from .table import Table
+from .turns import TurnClaims
+from .views import comforts
+
+__all__ = ["ClockKeeper", "safe_move"]
+
+log = logging.getLogger("ginrummy.web")
+
+
+def safe_move(t: Table) -> Action | None:
+    """The move the table makes for the seat to play whose time is out (see the module
+    docstring); None when nobody is to play."""
+    m = t.match
+    seat = m.to_play
+    if seat is None or m.is_over() or m.awaiting_deal():
+        return None
+    v = m.view(seat)
+    if PASS in v.legal:
+        return PASS
+    if DRAW_STOCK in v.legal:
+        return DRAW_STOCK
+    best = comforts(v)["best_discard"]
+    for a in v.legal:
+        if a.act == "discard" and not a.knock and a.card is not None and str(a.card) == best:
+            return a
+    plain = [a for a in v.legal if a.act == "discard" and not a.knock]
+    return plain[0] if plain else v.legal[0]
+
+
+class ClockKeeper:
+    """Plays out-of-time decisions for their seats (see the module docstring)."""
+
+    def __init__(self, registry: TableRegistry, play: Play, claims: TurnClaims,
+                 scan_seconds: float = 0.25) -> None:
+        self.registry = registry
+        self.play = play
+        self.claims = claims
+        self.scan_seconds = scan_seconds
+        self.played = 0
+        """Moves played here for seats whose time was out (for tests and logs)."""
+        self._skip: dict[str, float] = {}  # match id -> when the scan may retry it
+
+    async def scan_forever(self) -> None:
+        """Every ``scan_seconds``: enforce each expired deadline in the database."""
+        db = self.play.db
+        while True:
+            await asyncio.sleep(self.scan_seconds)
+            if not db.available:
+                continue
+            try:
+                await self.scan_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - database away: try again
+                log.warning("scanning the turn clocks failed: %s", e)
+
+    async def scan_once(self) -> int:
+        """Enforce every deadline expired now; returns how many matches were played."""
+        db = self.play.db
+        ids = await db.read(db.store.expired_clocks, time.time())
+        done = 0
+        now = time.monotonic()
+        for mid in ids:
+            if self._skip.get(mid, 0.0) > now:
+                continue
+            try:
+                if await self.enforce(mid):
+                    done += 1
+            except TableError as e:  # this match only: the others still go on
+                if e.status != 503:
+                    self._skip[mid] = now + 60.0
+                log.warning("cannot enforce the clock of match %s: %s", mid, e.message)
+        return done
+
+    async def enforce(self, mid: str) -> bool:
+        """Under the match's claim: if its deadline has passed (as stored now), play the
+        safe move for the seat (a whole turn: the draw and the discard), or deal the next
+        hand when the wait between hands ran out. Returns whether anything was played."""
+        if not await self.claims.acquire(mid):
+            return False  # another process enforces it
+        try:
+            t = await self.registry.get(mid)
+            async with t.lock:
+                await self.registry.refresh(t)
+                return await self._play_out(t)
+        finally:
+            await self.claims.release(mid)
+
+    async def _play_out(self, t: Table) -> bool:
+        """Play for the seat whose time is out until its turn ends (under the lock)."""
+        sm = t.stored
+        if sm.deadline is None or sm.deadline > time.time() or sm.status != "playing":
+            return False  # played or changed meanwhile
+        played = False
+        for _ in range(3):  # at most a pass, or a draw and a discard
+            m = t.match
+            try:
+                if m.awaiting_deal():
+                    await self.play.deal_now(t)
+                    return True
+                seat = m.to_play
+                action = safe_move(t)
+                if seat is None or action is None:
+                    return played
+                await self.play.apply(t, seat, action, timeout=True)
+            except Stale:
+                return played  # changed elsewhere meanwhile: the next scan looks again
+            played = True
+            self.played += 1
+            log.info("match %s: seat %d out of time, the table played %s", t.id, seat,
+                     action)
+            if t.match.to_play != seat or action.act != "draw":
+                return played
+            # the same seat to discard after the draw: the table finishes the turn now
+        return played
