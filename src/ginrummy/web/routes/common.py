@@ -8,13 +8,15 @@ from typing import Any
 from fastapi import Request, WebSocket
 from fastapi.responses import JSONResponse
 
+from ..accounts import COOKIE, CSRF_REFUSED
 from ..errors import TableError
 from ..guard import JSONError, parse_json
 from ..site import Site
+from ..store.accounts import Account
 from ..table import Table
 
-__all__ = ["MAX_BODY", "bearer", "client_address", "error", "json_body", "seat_table",
-           "seat_with_token"]
+__all__ = ["MAX_BODY", "account_of", "bearer", "client_address", "error", "is_tls",
+           "json_body", "seat_table", "seat_with_token"]
 
 MAX_BODY = 16 * 1024
 """Largest request body or socket message accepted (413 beyond)."""
@@ -76,3 +78,24 @@ async def seat_table(site: Site, match_id: str, request: Request) -> tuple[Table
     """The table of ``match_id`` and the seat whose token the request carries."""
     t = await site.registry.get(match_id)
     return t, await seat_with_token(site, t, bearer(request), client_address(request))
+
+
+def is_tls(request: Request) -> bool:
+    """Whether the request came over TLS (behind a trusted proxy, uvicorn has applied
+    X-Forwarded-Proto): the session cookie is then Secure."""
+    return request.url.scheme in ("https", "wss")
+
+
+async def account_of(site: Site, request: Request, change: bool = False) -> Account | None:
+    """The account of the request's session cookie (None: a guest). With ``change``, a
+    cookie-authenticated change: it must carry the session's ``X-CSRF-Token`` or a
+    same-origin ``Origin`` header, else 403 (nothing is changed)."""
+    token = request.cookies.get(COOKIE)
+    if not token:
+        return None
+    acct = await site.accounts.account_of(token)
+    if acct is not None and change and not site.accounts.change_allowed(
+            token, request.headers.get("x-csrf-token"), request.headers.get("origin"),
+            request.headers.get("host"), "https" if is_tls(request) else "http"):
+        raise TableError(403, CSRF_REFUSED)
+    return acct
