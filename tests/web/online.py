@@ -67,6 +67,9 @@ def play_to_end(seats: list[Client], mid: str, tokens: list[str],
             continue
         seat = s["view"]["to_play"]
         me = get(seat) if seat != 0 else s
+        if not me["legal"]:  # that seat's process has not caught up yet
+            time.sleep(0.005)
+            continue
         r = seats[seat].post(f"/api/matches/{mid}/actions",
                              headers={"Authorization": f"Bearer {tokens[seat]}"},
                              json={"action": quick_move(me), "version": me["version"]})

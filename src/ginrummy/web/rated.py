@@ -82,8 +82,10 @@ class Ratings:
         """Apply a finished match's result to its players' ratings if it is rated and not
         settled yet; whether it was applied now."""
         try:
-            return await self.db.run(self.db.store.accounts.settle, match_id,
+            done = await self.db.run(self.db.store.accounts.settle, match_id,
                                      score_of(outcome), match_update)
+            log.info("match %s settled: %s", match_id, done)
+            return done
         except TableError as e:
             log.warning("rating of match %s not settled yet: %s", match_id, e.message)
             return False
