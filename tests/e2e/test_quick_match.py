@@ -1,0 +1,92 @@
+"""Quick match in a real browser: two guests, each in a browser context of their own,
+press "Play someone" and are paired; they play a whole hand by clicking (over live
+updates), the rest of the match is played through the API with the seats their pages
+hold, and both tables show the match over."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from test_match_end import _greedy
+from test_web_table import DESKTOP, make_move, new_page
+
+pytestmark = pytest.mark.e2e
+
+
+def _seat_of(page: Any) -> tuple[str, str]:
+    """(match id, seat token) of a table page (the token lives in the fragment)."""
+    mid = page.evaluate("location.pathname.split('/').pop()")
+    token = page.evaluate("location.hash").split("=", 1)[1]
+    return str(mid), str(token)
+
+
+def test_two_guests_press_play_someone_and_play(server: str, browser: Any,
+                                                 artifacts: Path) -> None:
+    errors: list[str] = []
+    pages = [new_page(browser, errors, DESKTOP), new_page(browser, errors, DESKTOP)]
+    first, second = pages
+    first.goto(server + "/")
+    first.get_by_test_id("quick-link").first.click()
+    first.wait_for_url("**/quick")
+    first.get_by_test_id("seek-button").click()
+    first.get_by_test_id("seek-waiting").wait_for(state="visible")
+    first.screenshot(path=str(artifacts / "quick_waiting.png"), animations="disabled")
+    second.goto(server + "/quick")
+    second.get_by_test_id("seek-button").click()
+    for p in pages:  # the second is paired at once, the first at its next poll
+        p.wait_for_url("**/play/**", timeout=20_000)
+        p.wait_for_function("() => document.body.dataset.status === 'playing'")
+    (mid, tok0), (mid1, tok1) = _seat_of(first), _seat_of(second)
+    assert mid == mid1 and tok0 != tok1
+    # each browser keeps its seat, as for any table
+    for p, tok in ((first, tok0), (second, tok1)):
+        kept = p.evaluate("JSON.parse(localStorage.getItem('ginrummy.seats') || '[]')")
+        assert any(e["token"] == tok for e in kept)
+
+    # a whole hand by clicking: whoever is to move moves
+    moves = 0
+    while moves < 200:
+        over = [p.evaluate("document.body.dataset.handOver === 'true'") for p in pages]
+        if all(over):
+            break
+        mover = next((p for p in pages
+                      if p.evaluate("document.body.dataset.myTurn === 'true'")), None)
+        if mover is None:
+            pages[0].wait_for_timeout(50)
+            continue
+        make_move(mover)
+        moves += 1
+    assert moves >= 2
+    pages[0].screenshot(path=str(artifacts / "quick_hand_over.png"), animations="disabled")
+
+    # the rest of the match through the API, with the seats the pages hold
+    tokens = {}
+    with httpx.Client(base_url=server, timeout=30) as http:
+        for tok in (tok0, tok1):
+            s = http.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {tok}"})
+            tokens[s.json()["seat"]] = tok
+        heads = [{"Authorization": f"Bearer {tokens[k]}"} for k in (0, 1)]
+        for _ in range(3000):
+            s = http.get(f"/api/matches/{mid}", headers=heads[0]).json()
+            if s["status"] == "finished":
+                break
+            if s["hand_over"] is not None:
+                for h in heads:
+                    st = http.get(f"/api/matches/{mid}", headers=h).json()
+                    if not st["hand_over"]["ready"][st["seat"]]:
+                        http.post(f"/api/matches/{mid}/next", headers=h,
+                                  json={"version": st["version"]})
+                continue
+            seat = s["view"]["to_play"]
+            me = http.get(f"/api/matches/{mid}", headers=heads[seat]).json()
+            r = http.post(f"/api/matches/{mid}/actions", headers=heads[seat],
+                          json={"action": _greedy(me), "version": me["version"]})
+            assert r.status_code == 200, r.text
+    assert s["status"] == "finished"
+    for p in pages:
+        p.wait_for_function("() => document.body.dataset.status === 'finished'")
+    pages[1].screenshot(path=str(artifacts / "quick_match_over.png"), animations="disabled")
+    assert not errors, errors
