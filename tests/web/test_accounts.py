@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
@@ -89,6 +90,24 @@ def test_login_wrong_password_and_unknown_user_say_the_same(client: TestClient) 
     ok = client.post("/api/session", json={"username": "bob", "password": "correct horse"})
     assert ok.status_code == 200 and ok.json()["username"] == "Bob" and ok.json()["csrf"]
     assert client.get("/api/me").json()["username"] == "Bob"
+
+
+def test_an_unknown_username_is_checked_against_a_hash_too(client: TestClient) -> None:
+    """Same work for an unknown username as for a wrong password: one argon2 verify."""
+    sign_up(client, "Jan")
+    client.cookies.clear()
+    calls: list[str] = []
+
+    class Counting(PasswordHasher):
+        def verify(self, hash: str | bytes, password: str | bytes) -> bool:  # noqa: A002
+            calls.append(str(hash))
+            return super().verify(hash, password)
+
+    site(client).accounts.hasher = Counting(time_cost=2, memory_cost=19456, parallelism=1)
+    for name in ("Jan", "Nobody_here"):
+        r = client.post("/api/session", json={"username": name, "password": "wrong horse"})
+        assert r.status_code == 401
+    assert len(calls) == 2 and all(h.startswith("$argon2id$") for h in calls)
 
 
 def test_login_is_rate_limited_per_address_and_per_username(tmp_path: Path) -> None:

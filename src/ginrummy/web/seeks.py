@@ -25,8 +25,10 @@ seat with its id and the database never holds a usable token. A seek not polled 
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
+import logging
 import secrets
 import time
 from collections.abc import Mapping
@@ -42,6 +44,8 @@ from .store.accounts import Account
 from .store.seeks import SeekRow
 
 __all__ = ["BASE_WINDOW", "SEEK_TTL", "WIDEN_PER_SECOND", "Seeks", "seat_token", "window"]
+
+log = logging.getLogger("ginrummy.web")
 
 SEEK_TTL = 30.0
 """A waiting seek not polled for this long expires."""
@@ -87,6 +91,17 @@ class Seeks:
         self.db = db
         self.lobby = lobby
         self.registry = registry
+
+    async def sweep_forever(self, seconds: float = 60.0) -> None:
+        """Delete expired seeks every ``seconds`` (any process may: it is one statement)."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await self.db.read(self.db.store.seeks.sweep)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the next sweep tries again
+                log.warning("expired seeks not swept yet")
 
     def _parse(self, body: Any) -> tuple[dict[str, Any], bool]:
         """(the match options, rated) of a seek request; TableError 400 otherwise."""

@@ -103,6 +103,7 @@ class Site:
         self._spawn(self.db.watch_forever())
         self._spawn(self.hub.heartbeat_forever(self.registry.peek))
         self._spawn(self.ratings.scan_forever())
+        self._spawn(self.seeks.sweep_forever())
         if self.rates.shared is not None:
             self._spawn(self.rates.shared.sync_forever())
         if self.outbox is not None:
