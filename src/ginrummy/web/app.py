@@ -137,7 +137,7 @@ def request_kind(method: str, path: str) -> str:
             sub = m.group("sub")
             if sub == "join":
                 return "join"
-            if sub in ("record", "replay", "fairness"):
+            if sub in ("record", "replay", "fairness", "watch"):
                 return "reads"
             return "actions"  # the state, moves, next, rematch, review, hint
         return "reads"  # /api/bots and unknown paths
