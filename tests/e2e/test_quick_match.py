@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from test_match_end import _greedy
-from test_web_table import DESKTOP, make_move, new_page
+from test_web_table import DESKTOP, make_move, new_page, start_against_computer
 
 pytestmark = pytest.mark.e2e
 
@@ -89,4 +89,36 @@ def test_two_guests_press_play_someone_and_play(server: str, browser: Any,
     for p in pages:
         p.wait_for_function("() => document.body.dataset.status === 'finished'")
     pages[1].screenshot(path=str(artifacts / "quick_match_over.png"), animations="disabled")
+    assert not errors, errors
+
+
+def test_a_guest_signs_up_and_keeps_this_browsers_matches(server: str, browser: Any) -> None:
+    """A guest plays the computer, then signs up on the account page: the match played in
+    this browser is kept in the new account (its profile lists it), and the top bar shows
+    the account until the player logs out."""
+    errors: list[str] = []
+    page = new_page(browser, errors, DESKTOP)
+    start_against_computer(page, server)
+    mid = page.evaluate("location.pathname.split('/').pop()")
+    page.goto(server + "/")
+    page.get_by_test_id("signup-link").click()
+    page.wait_for_url("**/account#signup")
+    page.get_by_test_id("username").fill("Zoe_e2e")
+    page.get_by_test_id("password").fill("short")
+    page.get_by_test_id("signup").click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=message]').textContent.includes('8 to 200')")
+    page.get_by_test_id("password").fill("correct horse battery")
+    page.get_by_test_id("signup").click()
+    page.wait_for_url(server + "/")
+    page.get_by_test_id("account-name").wait_for(state="visible")
+    assert "Zoe_e2e" in page.get_by_test_id("account-name").inner_text()
+    with httpx.Client(base_url=server, timeout=30) as http:
+        prof = http.get("/api/players/zoe_e2e").json()
+    assert prof["matches"] == 1 and prof["recent"][0]["id"] == mid
+    page.goto(server + "/player/Zoe_e2e")
+    page.get_by_test_id("rating-graph").locator("svg").wait_for()
+    assert "1500 ± 350" in page.get_by_test_id("player-rating").inner_text()
+    page.get_by_test_id("logout-top").click()
+    page.get_by_test_id("login-link").wait_for(state="visible")
     assert not errors, errors
