@@ -122,3 +122,53 @@ def test_a_guest_signs_up_and_keeps_this_browsers_matches(server: str, browser: 
     page.get_by_test_id("logout-top").click()
     page.get_by_test_id("login-link").wait_for(state="visible")
     assert not errors, errors
+
+
+def test_two_accounts_play_rated_and_a_third_browser_watches(server: str,
+                                                              browser: Any) -> None:
+    """Two players sign up, tick "Rated" and press "Play someone": they are paired into a
+    public match, which a third browser finds on the live list and watches without ever
+    being shown a card of a hand in play."""
+    errors: list[str] = []
+    pages = [new_page(browser, errors, DESKTOP) for _ in range(3)]
+    players, watcher = pages[:2], pages[2]
+    for p, name in zip(players, ("Ana_r", "Ben_r"), strict=True):
+        p.goto(server + "/account")
+        p.get_by_test_id("username").fill(name)
+        p.get_by_test_id("password").fill("correct horse battery")
+        p.get_by_test_id("signup").click()
+        p.wait_for_url(server + "/")
+        p.goto(server + "/quick")
+        p.get_by_test_id("account-name").wait_for(state="visible")
+        p.locator("label", has=p.get_by_test_id("rated")).click()
+        p.get_by_test_id("seek-button").click()
+    for p in players:
+        p.wait_for_url("**/play/**", timeout=20_000)
+        p.wait_for_function("() => document.body.dataset.status === 'playing'")
+    mid = players[0].evaluate("location.pathname.split('/').pop()")
+    watcher.goto(server + "/live")
+    watcher.get_by_test_id("live-match").first.click()
+    watcher.wait_for_url(f"**/watch/{mid}")
+    watcher.get_by_test_id("watch-pile").wait_for()
+    watcher.wait_for_function(
+        "() => document.querySelector('[data-testid=watch-pile]').textContent.length > 0")
+    for _ in range(6):  # a few moves; the spectator follows, behind
+        mover = next((p for p in players
+                      if p.evaluate("document.body.dataset.myTurn === 'true'")), None)
+        if mover is None:
+            players[0].wait_for_timeout(100)
+            continue
+        make_move(mover)
+    with httpx.Client(base_url=server, timeout=30) as http:
+        w = http.get(f"/api/matches/{mid}/watch").json()
+        hands = set()
+        for p in players:
+            tok = p.evaluate("location.hash").split("=", 1)[1]
+            s = http.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {tok}"})
+            hands |= set(s.json()["view"]["hand"])
+    shown = watcher.locator("main").inner_text()
+    public = set(w["discards"]) | {e["card"] for e in w["history"] if "card" in e}
+    for card in hands - public:
+        assert card not in shown.split(), f"the spectator page shows {card} of a hand"
+    assert w["spectator"] is True and "Ana_r" in shown and "Ben_r" in shown
+    assert not errors, errors
