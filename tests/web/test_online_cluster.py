@@ -70,7 +70,7 @@ def test_two_accounts_on_two_processes_play_rated(two: tuple[Serve, Serve]) -> N
         for seat, (name, c) in enumerate(zip(names, (ivo, hana), strict=True)):
             while True:  # asked of the other process than the one that played the seat
                 p = c.get(f"/api/players/{name}").json()
-                if p["rated_matches"] or time.monotonic() > deadline:
+                if p["history"] or time.monotonic() > deadline:
                     break
                 time.sleep(0.1)
             assert p["rating"] == pytest.approx(want[seat].rating, abs=0.05), p

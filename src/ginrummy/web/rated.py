@@ -132,13 +132,12 @@ class Ratings:
         store = self.db.store.accounts
         if not isinstance(username, str) or not 0 < len(username) <= 40:
             raise TableError(404, "No player has that username.")
-        acct = await self.db.read(store.by_key, username.casefold())
-        if acct is None:
+        rows = await self.db.read(store.profile, username.casefold(), 200, 20)
+        if rows is None:
             raise TableError(404, "No player has that username.")
-        history = await self.db.read(store.history, acct.id, 200)
-        record = await self.db.read(store.record_by_opponent, acct.id)
-        recent = await self.db.read(store.recent_matches, acct.id, 20)
-        played = await self.db.read(store.count_matches, acct.id)
+        acct = rows["account"]
+        history, record, recent, played = (rows["history"], rows["record"], rows["recent"],
+                                           rows["matches"])
         ids = {h["opponent"] for h in history} | {r["opponent"] for r in record}
         for m in recent:
             ids |= {a for a in m["accounts"] if a}

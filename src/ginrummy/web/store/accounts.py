@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ...ratings import Rating
@@ -215,7 +215,9 @@ class AccountStore:
                             "hands": int(r.hands_dealt), "updated_at": float(r.updated_at)})
                 for r in rows]
 
-    def recent_matches(self, account_id: str, limit: int) -> list[dict[str, Any]]:
+    @staticmethod
+    def _recent_matches(conn: Connection, account_id: str, limit: int
+                        ) -> list[dict[str, Any]]:
         """The account's most recent matches: id, seat, status, winner, scores, players,
         rated, updated_at."""
         t, m = account_matches_table, matches_table
@@ -224,21 +226,39 @@ class AccountStore:
              .join(m, m.c.id == t.c.match_id)
              .where(or_(t.c.account0 == account_id, t.c.account1 == account_id))
              .order_by(m.c.updated_at.desc()).limit(limit))
-        with self.engine.connect() as conn:
-            rows = conn.execute(q).all()
+        rows = conn.execute(q).all()
         return [{"id": str(r.match_id), "seat": 0 if r.account0 == account_id else 1,
                  "accounts": [r.account0, r.account1], "players": r.players,
                  "status": str(r.status), "winner": r.winner, "rated": bool(r.rated),
                  "scores": [int(r.score0), int(r.score1)], "updated_at": float(r.updated_at)}
                 for r in rows]
 
-    def count_matches(self, account_id: str) -> int:
+    @staticmethod
+    def _count_matches(conn: Connection, account_id: str) -> int:
         """How many matches the account has played or plays (rated or not)."""
         t = account_matches_table
         q = select(func.count()).select_from(t).where(
             or_(t.c.account0 == account_id, t.c.account1 == account_id))
+        return int(conn.execute(q).scalar() or 0)
+
+    def profile(self, key: str, history_limit: int, recent_limit: int
+                ) -> dict[str, Any] | None:
+        """Everything a profile shows of the account with this folded username, read in
+        one snapshot (a rating and the history it came from always agree): ``account``,
+        ``history``, ``record``, ``recent``, ``matches``. None: no such account."""
         with self.engine.connect() as conn:
-            return int(conn.execute(q).scalar() or 0)
+            if not self.is_sqlite:
+                conn.execution_options(isolation_level="REPEATABLE READ")
+            row = conn.execute(select(accounts_table)
+                               .where(accounts_table.c.username_key == key)).first()
+            if row is None:
+                return None
+            acct = _account(row)
+            return {"account": acct,
+                    "history": self._history(conn, acct.id, history_limit),
+                    "record": self._record_by_opponent(conn, acct.id),
+                    "recent": self._recent_matches(conn, acct.id, recent_limit),
+                    "matches": self._count_matches(conn, acct.id)}
 
     # ------------------------------------------------------------------ ratings
 
@@ -293,28 +313,28 @@ class AccountStore:
         with self.engine.connect() as conn:
             return [str(r[0]) for r in conn.execute(q).all()]
 
-    def history(self, account_id: str, limit: int) -> list[dict[str, Any]]:
+    @staticmethod
+    def _history(conn: Connection, account_id: str, limit: int) -> list[dict[str, Any]]:
         """The account's rating after each rated match, oldest first (the last ``limit``)."""
         h = rating_history_table
         q = (select(h).where(h.c.account_id == account_id).order_by(h.c.at.desc())
              .limit(limit))
-        with self.engine.connect() as conn:
-            rows = conn.execute(q).all()
+        rows = conn.execute(q).all()
         return [{"match": str(r.match_id), "opponent": str(r.opponent_id),
                  "score": float(r.score), "rating": float(r.rating),
                  "deviation": float(r.deviation), "at": float(r.at)}
                 for r in reversed(rows)]
 
-    def record_by_opponent(self, account_id: str) -> list[dict[str, Any]]:
+    @staticmethod
+    def _record_by_opponent(conn: Connection, account_id: str) -> list[dict[str, Any]]:
         """Rated results against each opponent: wins, ties, losses."""
         h = rating_history_table
         q = (select(h.c.opponent_id, h.c.score, func.count())
              .where(h.c.account_id == account_id).group_by(h.c.opponent_id, h.c.score))
         out: dict[str, dict[str, Any]] = {}
-        with self.engine.connect() as conn:
-            for opp, score, n in conn.execute(q).all():
-                d = out.setdefault(str(opp), {"opponent": str(opp), "wins": 0, "ties": 0,
-                                              "losses": 0})
-                key = "wins" if score > 0.5 else "losses" if score < 0.5 else "ties"
-                d[key] += int(n)
+        for opp, score, n in conn.execute(q).all():
+            d = out.setdefault(str(opp), {"opponent": str(opp), "wins": 0, "ties": 0,
+                                          "losses": 0})
+            key = "wins" if score > 0.5 else "losses" if score < 0.5 else "ties"
+            d[key] += int(n)
         return sorted(out.values(), key=lambda d: -(d["wins"] + d["ties"] + d["losses"]))
