@@ -232,3 +232,36 @@ def test_a_spectator_never_sees_a_hidden_card(client: TestClient) -> None:
     assert client.get("/api/matches/nope/watch").status_code == 404
     assert state(client, mid, tokens[0])["status"] == "finished"
     assert auth  # (imported for symmetry with the other API tests)
+
+
+def test_a_seeks_clock_reaches_match_creation_unchanged(client: TestClient,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seek's options go to the lobby exactly as ``POST /api/matches`` takes its
+    ``options`` (turn clocks included, once the lobby knows them): here the lobby is
+    taught to accept a clock, and the match is created with it untouched."""
+    lobby = site(client).lobby
+    real_check, real_create = lobby.check_options, lobby.create
+    seen: list[dict[str, Any]] = []
+
+    def check(options: Any) -> dict[str, Any]:
+        rest = {k: v for k, v in options.items() if k != "clock"}
+        out = real_check(rest)
+        if "clock" in options:
+            out["clock"] = options["clock"]
+        return out
+
+    async def create(body: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        seen.append(body)
+        opts = {k: v for k, v in body["options"].items() if k != "clock"}
+        return await real_create(dict(body, options=opts), *args, **kwargs)
+
+    monkeypatch.setattr(lobby, "check_options", check)
+    monkeypatch.setattr(lobby, "create", create)
+    clock = {"move": 20, "bank": 120}
+    seek = client.post("/api/seeks", json={"clock": clock, "target": 200}).json()["seek"]
+    assert "seek" in client.post("/api/seeks", json={"target": 200}).json()  # no clock: apart
+    r = client.post("/api/seeks", json={"target": 200, "clock": clock})
+    assert r.status_code == 200, r.text
+    assert wait_paired(client, seek)["id"] == r.json()["match"]["id"]
+    assert seen == [{"opponent": "friend", "name": "Guest", "options": {
+        "target": 200, "gin_only": False, "oklahoma": False, "clock": clock}}]
