@@ -128,3 +128,13 @@ def test_the_lobby_says_whose_move_the_next_hand_is(client: TestClient) -> None:
                     json={"version": s["version"]})
     assert r.status_code == 200, r.text
     assert [x["next_hand"] for x in summaries()] == [False, True]
+
+
+def test_online_pages_are_served(client: TestClient) -> None:
+    """The pages of online play: each served, each loading its script."""
+    for path in ("/account", "/quick", "/leaderboard", "/player/ann", "/live", "/watch/x"):
+        r = client.get(path)
+        assert r.status_code == 200 and "/static/js/online.js" in r.text, path
+    assert 'data-testid="seek-button"' in client.get("/quick").text
+    assert client.get("/static/js/online.js").status_code == 200
+    assert 'id="account-bar"' in client.get("/").text

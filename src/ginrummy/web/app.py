@@ -29,7 +29,7 @@ from .computer import ComputerDriver
 from .errors import TableError
 from .guard import Limits, SecurityHeaders, Settings
 from .rates import RateLimits
-from .routes import matches, pages, public, reviews, sockets
+from .routes import accounts, matches, online, pages, public, reviews, sockets
 from .routes.common import MAX_BODY, error
 from .routes.pages import STATIC_DIR
 from .seeds import SeedCipher, load_key
@@ -137,7 +137,7 @@ def request_kind(method: str, path: str) -> str:
             sub = m.group("sub")
             if sub == "join":
                 return "join"
-            if sub in ("record", "replay", "fairness"):
+            if sub in ("record", "replay", "fairness", "watch"):
                 return "reads"
             return "actions"  # the state, moves, next, resign, abort, rematch, review, hint
         return "reads"  # /api/bots and unknown paths
@@ -242,6 +242,8 @@ def create_app(
     pages.register(app, site)
     public.register(app, site)
     matches.register(app, site)
+    accounts.register(app, site)
+    online.register(app, site)
     reviews.register(app, site)
     sockets.register(app, site)
     return app

@@ -36,8 +36,17 @@ log = logging.getLogger("ginrummy.web")
 T = TypeVar("T")
 
 
+def _rolled_back(e: BaseException) -> bool:
+    """Whether the database rolled one transaction back (a deadlock victim, a serialization
+    failure: SQLSTATE class 40): that call failed, the database is there."""
+    state = getattr(getattr(e, "orig", None), "sqlstate", None)
+    return isinstance(state, str) and state.startswith("40")
+
+
 def _unreachable(e: BaseException) -> bool:
     """Whether an error means the database is away (not merely that one call failed)."""
+    if _rolled_back(e):
+        return False
     if isinstance(e, OperationalError | InterfaceError):
         return True
     return isinstance(e, DBAPIError) and bool(e.connection_invalidated)
@@ -109,7 +118,7 @@ class Database:
             return TableError(503, DB_DOWN)
         if isinstance(e, StoreError):
             return TableError(503, f"The database is not available: {e}")
-        if isinstance(e, PoolTimeout):
+        if isinstance(e, PoolTimeout) or _rolled_back(e):
             return TableError(503, "The database is busy: try again in a moment.")
         log.error("database error", exc_info=e)
         return TableError(503, f"The database is not available ({type(e).__name__}).")

@@ -64,6 +64,10 @@ class Settings:
     rate_auth: str = "30/minute"
     """Refused seat tokens (wrong or missing), on sockets and requests alike: past it,
     an address's authentications are refused without being tried."""
+    rate_login: str = "10/minute"
+    """Log-in attempts, counted per address and per username apart."""
+    rate_signup: str = "20/hour"
+    """New accounts per address."""
     allowed_origins: tuple[str, ...] = ()
     """WebSocket origins accepted besides the server's own (e.g. https://gin.example)."""
     ws_auth_seconds: float = 10.0

@@ -19,7 +19,7 @@ from ..fairness import DEAL_SCHEME, commitment, deal_for, new_salt, new_seed
 from ..match import Match
 from ..options import Options, OptionsError
 from .checks import check_tokens, clean_name
-from .clock import parse_clock
+from .clock import ClockSettings, parse_clock
 from .committer import Committer, Edit, Stale
 from .database import Database
 from .errors import TableError
@@ -45,13 +45,40 @@ class Lobby:
             lambda: (new_seed(), secrets.randbelow(2)))
         """(secret seed, first dealer) of a new match; tests may fix it for known deals."""
 
+    @staticmethod
+    def check_options(options: Any, default_clock: ClockSettings | None = None
+                      ) -> dict[str, Any]:
+        """Table options as ``POST /api/matches`` takes them (its ``options`` object, plus
+        an optional ``clock``), checked and with every default filled in: what a
+        quick-match seek stores and later creates its match with (the seek compares these
+        to pair like with like). ``clock`` is kept as ``{"move", "bank"}``, or
+        ``default_clock`` where none was asked for (None: no clock). TableError 400 with
+        the sentence otherwise."""
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):
+            raise TableError(400, "The options must be a JSON object.")
+        try:
+            out = Options.from_json({k: v for k, v in options.items() if k != "clock"})
+        except OptionsError as e:
+            raise TableError(400, str(e)) from None
+        try:
+            clock = parse_clock(options.get("clock")) or default_clock
+        except ValueError as e:
+            raise TableError(400, str(e)) from None
+        checked = out.to_json()
+        checked["clock"] = clock.to_json() if clock is not None else None
+        return checked
+
     async def create(self, body: Any, first_dealer: int | None = None,
-                     invite: bool = True) -> dict[str, Any]:
+                     invite: bool = True, token_hash0: str | None = None) -> dict[str, Any]:
         """``POST /api/matches``: a new match against the computer or a friend (201
         answer), with an optional turn clock ``"clock": {"move": S, "bank": S}``
         (:func:`.clock.parse_clock`; none by default). ``first_dealer`` fixes who deals
         first (a rematch); ``invite=False`` makes a friend's seat that only
-        :meth:`claim_seat` can fill (a rematch's)."""
+        :meth:`claim_seat` can fill (a rematch's or a quick match's); ``token_hash0``
+        gives seat 0 the token whose hash it is (a quick match's waiting seek, which
+        derives its token itself), instead of a new one."""
         if not isinstance(body, Mapping):
             raise TableError(400, "The request body must be a JSON object.")
         unknown = set(body) - {"opponent", "bot", "name", "options", "clock"}
@@ -98,7 +125,7 @@ class Lobby:
         match.start_hand(deal_for(seed, 0, DEAL_SCHEME))
         sm = StoredMatch(
             id=secrets.token_urlsafe(9),
-            token_hash0=hash_token(token),
+            token_hash0=token_hash0 if token_hash0 is not None else hash_token(token),
             token_hash1=(
                 hash_token(secrets.token_urlsafe(32)) if opponent == "computer" else NO_TOKEN
             ),
@@ -153,15 +180,17 @@ class Lobby:
             raise TableError(403, "That invitation does not belong to this match.")
         return await self.claim_seat(t, name or None)
 
-    async def claim_seat(self, t: Table, name: str | None = None) -> dict[str, Any]:
-        """Give seat 1 of a friend match a fresh token (once: 409 when it is taken) and,
-        with ``name``, show its player under it; the caller has checked who may."""
+    async def claim_seat(self, t: Table, name: str | None = None,
+                         token: str | None = None) -> dict[str, Any]:
+        """Give seat 1 of a friend match a fresh token (or ``token``: a quick match's
+        seek derives its own) once (409 when it is taken) and, with ``name``, show its
+        player under it; the caller has checked who may."""
         for _ in range(2):
             async with t.lock:
                 sm = t.stored
                 if sm.token_hash1 != NO_TOKEN:
                     raise self._claimed(sm)
-                token = secrets.token_urlsafe(32)
+                token = token if token is not None else secrets.token_urlsafe(32)
                 players = None
                 if name and name != sm.players[1]:
                     players = (sm.players[0], name)

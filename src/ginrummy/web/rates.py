@@ -2,15 +2,15 @@
 Redis too, so a limit holds across processes and never lapses while Redis is away.
 
 Every request of a kind (``create``, ``join``, ``lookup``, ``actions``, ``reads``,
-``pages``, ``sockets``, ``auth``) is counted here exactly (:class:`LocalWindows`, a moving
-window of timestamps per client). With a broker the processes also share their counts
-(:class:`SharedCounts`): each adds its clients' new hits to Redis in one batch every
-``sync_seconds`` (buckets of a sixth of the window) and reads back those clients' totals
-over the window; a request is refused once the shared total, with the hits not yet
-added, reaches the limit. A request costs no round trip to Redis, and the shared count
-lags by at most a sync. A request is allowed only when both counts allow it; this
-process's own count is never more than the shared one, so it changes no answer while
-Redis is up, and while Redis is away it goes on counting alone.
+``pages``, ``sockets``, ``auth``, ``login``, ``signup``) is counted here exactly
+(:class:`LocalWindows`, a moving window of timestamps per client). With a broker the
+processes also share their counts (:class:`SharedCounts`): each adds its clients' new
+hits to Redis in one batch every ``sync_seconds`` (buckets of a sixth of the window) and
+reads back those clients' totals over the window; a request is refused once the shared
+total, with the hits not yet added, reaches the limit. A request costs no round trip to
+Redis, and the shared count lags by at most a sync. A request is allowed only when both
+counts allow it; this process's own count is never more than the shared one, so it
+changes no answer while Redis is up, and while Redis is away it goes on counting alone.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ __all__ = ["KINDS", "LocalWindows", "RateLimits"]
 
 log = logging.getLogger("ginrummy.web")
 
-KINDS = ("create", "join", "lookup", "actions", "reads", "pages", "sockets", "auth")
+KINDS = ("create", "join", "lookup", "actions", "reads", "pages", "sockets", "auth", "login",
+         "signup")
 """The kinds of request limited apart, each by the setting ``rate_KIND``."""
 
 SWEEP_SECONDS = 10.0

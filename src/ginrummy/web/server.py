@@ -104,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rate-auth", default=d.rate_auth,
                    help=f"refused seat tokens per client address; past it, tokens from there "
                    f"are refused untried (default {d.rate_auth})")
+    p.add_argument("--rate-login", default=d.rate_login,
+                   help=f"log-in attempts per client address and per username "
+                   f"(default {d.rate_login})")
+    p.add_argument("--rate-signup", default=d.rate_signup,
+                   help=f"new accounts per client address (default {d.rate_signup})")
     p.add_argument("--allowed-origin", action="append", default=[],
                    help="a WebSocket Origin accepted besides the server's own host (repeat)")
     p.add_argument("--max-tables", type=int, default=lim.max_tables,
@@ -246,7 +251,7 @@ def main(argv: list[str]) -> int:
         )
         return 2
     for opt in ("rate_create", "rate_join", "rate_lookup", "rate_actions", "rate_reads",
-                "rate_pages", "rate_sockets", "rate_auth"):
+                "rate_pages", "rate_sockets", "rate_auth", "rate_login", "rate_signup"):
         bad = _check_rate(getattr(args, opt))
         if bad:
             print(f"ginrummy serve: --{opt.replace('_', '-')}: {bad}", file=sys.stderr)
@@ -261,6 +266,7 @@ def main(argv: list[str]) -> int:
         rate_create=args.rate_create, rate_join=args.rate_join, rate_lookup=args.rate_lookup,
         rate_actions=args.rate_actions, rate_reads=args.rate_reads, rate_pages=args.rate_pages,
         rate_sockets=args.rate_sockets, rate_auth=args.rate_auth,
+        rate_login=args.rate_login, rate_signup=args.rate_signup,
         allowed_origins=tuple(args.allowed_origin), ws_idle_seconds=args.ws_idle_timeout,
         ws_heartbeat_seconds=args.ws_heartbeat, header_seconds=args.header_timeout,
         body_seconds=args.body_timeout,

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Coroutine
 from typing import Any
 
+from .accounts import Accounts
 from .broker import Broker, LocalBroker, Outbox
 from .clocks import ClockKeeper
 from .committer import Committer
@@ -23,12 +24,15 @@ from .database import Database
 from .guard import Limits, Settings
 from .lobby import Lobby
 from .play import Play
+from .rated import Ratings
 from .rates import RateLimits
 from .records import Records
 from .registry import TableRegistry
 from .rematches import Rematches
 from .review_jobs import ReviewJobs
+from .seeks import Seeks
 from .sockets import SocketHub
+from .spectators import Spectators
 from .store import Store
 from .turns import ComputerTurns, TurnClaims
 
@@ -80,6 +84,11 @@ class Site:
         self.records = Records(self.db)
         self.reviews = ReviewJobs(self.db)
         self.rates = RateLimits(self.settings, rate_storage)
+        self.accounts = Accounts(self.db, self.rates)
+        self.ratings = Ratings(self.db, self.registry)
+        self.committer.after_commit.append(self.ratings.after_commit)
+        self.seeks = Seeks(self.db, self.lobby, self.registry)
+        self.spectators = Spectators(self.db, self.registry)
         self.db.on_down.append(self._database_down)
         self.db.on_up.append(self._database_up)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -99,6 +108,8 @@ class Site:
         self._spawn(self.db.watch_forever())
         self._spawn(self.hub.heartbeat_forever(self.registry.peek))
         self._spawn(self.clocks.scan_forever())  # deadlines are in the database: any process
+        self._spawn(self.ratings.scan_forever())
+        self._spawn(self.seeks.sweep_forever())
         if self.rates.shared is not None:
             self._spawn(self.rates.shared.sync_forever())
         if self.outbox is not None:

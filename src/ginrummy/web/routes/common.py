@@ -8,13 +8,15 @@ from typing import Any
 from fastapi import Request, WebSocket
 from fastapi.responses import JSONResponse
 
+from ..accounts import COOKIE, CSRF_REFUSED
 from ..errors import TableError
 from ..guard import JSONError, parse_json
 from ..site import Site
+from ..store.accounts import Account
 from ..table import Table
 
-__all__ = ["MAX_BODY", "bearer", "client_address", "error", "json_body", "request_seat",
-           "seat_table", "seat_with_token"]
+__all__ = ["MAX_BODY", "account_of", "bearer", "client_address", "error", "is_tls",
+           "json_body", "request_seat", "seat_table", "seat_with_token"]
 
 MAX_BODY = 16 * 1024
 """Largest request body or socket message accepted (413 beyond)."""
@@ -74,9 +76,9 @@ async def seat_with_token(site: Site, t: Table, token: str | None, address: str)
 
 async def request_seat(site: Site, t: Table, request: Request) -> int:
     """Which seat of ``t`` this request is: THE one place every seat-authenticated route
-    asks (moves, ``next``, resign, abort, rematch, the seat's state). Today the seat token
-    (``Authorization: Bearer TOKEN``); a session (a cookie and its CSRF check) is resolved
-    here too once accounts exist, so every route accepts it at once."""
+    asks (moves, ``next``, resign, abort, rematch, the seat's state): the seat token
+    (``Authorization: Bearer TOKEN``). An account keeps a seat's matches, record and
+    rating, but playing a seat still takes its token (the browser that holds it)."""
     return await seat_with_token(site, t, bearer(request), client_address(request))
 
 
@@ -84,3 +86,24 @@ async def seat_table(site: Site, match_id: str, request: Request) -> tuple[Table
     """The table of ``match_id`` and the seat the request is (:func:`request_seat`)."""
     t = await site.registry.get(match_id)
     return t, await request_seat(site, t, request)
+
+
+def is_tls(request: Request) -> bool:
+    """Whether the request came over TLS (behind a trusted proxy, uvicorn has applied
+    X-Forwarded-Proto): the session cookie is then Secure."""
+    return request.url.scheme in ("https", "wss")
+
+
+async def account_of(site: Site, request: Request, change: bool = False) -> Account | None:
+    """The account of the request's session cookie (None: a guest). With ``change``, a
+    cookie-authenticated change: it must carry the session's ``X-CSRF-Token`` or a
+    same-origin ``Origin`` header, else 403 (nothing is changed)."""
+    token = request.cookies.get(COOKIE)
+    if not token:
+        return None
+    acct = await site.accounts.account_of(token)
+    if acct is not None and change and not site.accounts.change_allowed(
+            token, request.headers.get("x-csrf-token"), request.headers.get("origin"),
+            request.headers.get("host"), "https" if is_tls(request) else "http"):
+        raise TableError(403, CSRF_REFUSED)
+    return acct

@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from ..errors import TableError
 from ..site import Site
-from .common import json_body, seat_table
+from ..store.accounts import Account
+from .common import account_of, json_body, seat_table
 
 __all__ = ["register"]
 
@@ -17,9 +20,30 @@ __all__ = ["register"]
 def register(app: FastAPI, site: Site) -> None:
     """Add the routes of matches and seats."""
 
+    async def player(request: Request) -> Account | None:
+        """The logged-in account a new seat is kept in (a request failing the CSRF check
+        plays as a guest: nothing is refused, nothing is added to the account)."""
+        try:
+            return await account_of(site, request, change=True)
+        except TableError as e:
+            if e.status == 403:
+                return None
+            raise
+
     @app.post("/api/matches")
     async def create(request: Request) -> JSONResponse:
-        return JSONResponse(await site.lobby.create(await json_body(request)), status_code=201)
+        body = await json_body(request)
+        public = False
+        if isinstance(body, Mapping) and "public" in body:
+            public = body["public"]
+            if not isinstance(public, bool):
+                raise TableError(400, "'public' is true or false.")
+            body = {k: v for k, v in body.items() if k != "public"}
+        acct = await player(request)
+        out = await site.lobby.create(body)
+        if public or acct is not None:
+            await site.spectators.publish(str(out["id"]), acct.id if acct else None, public)
+        return JSONResponse(out, status_code=201)
 
     @app.post("/api/matches/lookup")
     async def lookup(request: Request) -> dict[str, Any]:
@@ -28,7 +52,11 @@ def register(app: FastAPI, site: Site) -> None:
     @app.post("/api/matches/{match_id}/join")
     async def join(match_id: str, request: Request) -> dict[str, Any]:
         t = await site.registry.get(match_id)
-        return await site.lobby.join(t, await json_body(request))
+        out = await site.lobby.join(t, await json_body(request))
+        acct = await player(request)
+        if acct is not None:
+            await site.db.run(site.db.store.accounts.claim_seats, acct.id, [(t.id, 1)])
+        return out
 
     @app.get("/api/matches/{match_id}")
     async def get_state(match_id: str, request: Request) -> dict[str, Any]:

@@ -1,5 +1,7 @@
 """The pages: the lobby, the table, the review, How to play, Your record, Learn to play,
-the not-found page, and what installs the site as an app; and their static files.
+the pages of online play (``/account``, ``/quick``, ``/leaderboard``, ``/player/NAME``,
+``/live``, ``/watch/ID``: all drawn by ``static/js/online.js``), the not-found page, and
+what installs the site as an app; and their static files.
 
 * ``GET /learn``: the guided first hand. It is the table page (``play.html``) run on a
   fixed, prepared deal (``static/learn/lesson.json``, built from the core by
@@ -92,6 +94,17 @@ def register(app: FastAPI, site: Site, static_dir: Path = STATIC_DIR) -> None:
     @app.get("/record", include_in_schema=False)
     async def record_page() -> Response:
         return page("record.html", "Your record", static_dir)
+
+    for path, name, what in (("/account", "account.html", "account"),
+                             ("/quick", "quick.html", "Play someone"),
+                             ("/leaderboard", "leaderboard.html", "leaderboard"),
+                             ("/player/{username}", "player.html", "player"),
+                             ("/live", "live.html", "live matches"),
+                             ("/watch/{match_id}", "watch.html", "spectator")):
+        def online_page(name: str = name, what: str = what) -> Response:
+            return page(name, what, static_dir)
+
+        app.add_api_route(path, online_page, methods=["GET"], include_in_schema=False)
 
     @app.get("/learn", include_in_schema=False)
     async def learn() -> Response:

@@ -20,6 +20,7 @@ from sqlalchemy import Engine, bindparam, delete, insert, or_, select, text, upd
 
 from ...fairness import LEGACY_SCHEME
 from ..seeds import SeedCipher
+from .accounts import AccountStore
 from .claims import ClaimStore
 from .engine import DEFAULT_DB_URL, StaleVersionError, StoreError, open_engine
 from .hot import Reader, Writer
@@ -27,6 +28,7 @@ from .rematches import RematchStore
 from .reviews import ReviewStore
 from .rows import NO_TOKEN, Change, SomeStale, StoredAction, StoredMatch, ready_text
 from .schema import (
+    account_matches_table,
     actions_table,
     claims_table,
     hints_table,
@@ -35,6 +37,7 @@ from .schema import (
     reviews_table,
     salts_table,
 )
+from .seeks import SeekStore
 
 __all__ = ["Store"]
 
@@ -127,7 +130,7 @@ class Store:
     """The match database. All methods are synchronous and thread-safe (one connection
     per call from the engine's pool); the web layer runs them off the event loop. Every
     statement the web layer runs is here or in the stores this one holds:
-    :attr:`rematches`, :attr:`claims` and :attr:`reviews`."""
+    :attr:`rematches`, :attr:`claims`, :attr:`reviews`, :attr:`accounts` and :attr:`seeks`."""
 
     def __init__(
         self, url: str = DEFAULT_DB_URL, cipher: SeedCipher | None = None, migrate: bool = True
@@ -156,6 +159,8 @@ class Store:
         self.rematches = RematchStore(self.engine)
         self.claims = ClaimStore(self.engine)
         self.reviews = ReviewStore(self.engine)
+        self.accounts = AccountStore(self.engine)
+        self.seeks = SeekStore(self.engine)
         self._writer: Writer | None = None
         self._reader: Reader | None = None
         with contextlib.suppress(ValueError):  # a driver the hot paths do not know
@@ -505,7 +510,7 @@ class Store:
             ]
             if ids:
                 for table in (actions_table, salts_table, reviews_table, hints_table,
-                              claims_table):
+                              claims_table, account_matches_table):
                     conn.execute(delete(table).where(table.c.match_id.in_(ids)))
                 conn.execute(delete(rematches_table).where(or_(
                     rematches_table.c.old_id.in_(ids), rematches_table.c.new_id.in_(ids))))

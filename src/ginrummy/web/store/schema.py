@@ -22,6 +22,8 @@ from sqlalchemy import (
 )
 
 __all__ = [
+    "account_matches_table",
+    "accounts_table",
     "actions_table",
     "claims_table",
     "hints_table",
@@ -29,7 +31,10 @@ __all__ = [
     "metadata",
     "rematches_table",
     "reviews_table",
+    "rating_history_table",
     "salts_table",
+    "seeks_table",
+    "sessions_table",
 ]
 
 metadata = MetaData()
@@ -156,3 +161,85 @@ hints_table = Table(
     Column("shown_at", Float, nullable=False),
 )
 """Every decision at which a seat was shown a hint (hand index, action index in the hand)."""
+
+accounts_table = Table(
+    "accounts",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("username", String(20), nullable=False),
+    Column("username_key", String(20), nullable=False, unique=True),
+    Column("password_hash", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("rated_matches", Integer, nullable=False),
+    Column("rated_at", Float, nullable=True),
+)
+"""One row per account: the username as chosen and folded for uniqueness
+(``username_key``, unique without regard to case), the argon2 hash of the password, and
+the Glicko-2 rating (:mod:`ginrummy.ratings`) with the number of rated matches."""
+
+sessions_table = Table(
+    "account_sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", String(32), ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+"""One row per logged-in browser: only the SHA-256 of its session cookie is kept."""
+
+account_matches_table = Table(
+    "account_matches",
+    metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("account0", String(32), nullable=True, index=True),
+    Column("account1", String(32), nullable=True, index=True),
+    Column("rated", Boolean, nullable=False),
+    Column("public", Boolean, nullable=False),
+    Column("settled", Boolean, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+"""Who plays a match beyond its seat tokens: the account of each seat (null: a guest),
+whether it is rated (both seats accounts, from a rated quick match), public (listed live
+and watchable) and, for a rated one, whether its result has been applied to the ratings
+(``settled``: once)."""
+
+rating_history_table = Table(
+    "rating_history",
+    metadata,
+    Column("account_id", String(32), primary_key=True),
+    Column("match_id", String(32), primary_key=True),
+    Column("opponent_id", String(32), nullable=False),
+    Column("score", Float, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("at", Float, nullable=False),
+)
+"""Each account's rating after each rated match it played (its profile's graph and
+record by opponent)."""
+
+seeks_table = Table(
+    "seeks",
+    metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("account_id", String(32), nullable=True),
+    Column("name", String(32), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("status", String(16), nullable=False, index=True),  # waiting | taken | paired
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Column("taken_at", Float, nullable=True),
+    Column("match_id", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("seat_token_hash", String(64), nullable=False),
+)
+"""Quick-match requests waiting for an opponent, in the database so that every process
+pairs them. The seek's id is its holder's secret: only its hash is stored, and the seat
+token it will hold is derived from that id, so only its hash is stored too
+(``seat_token_hash``, given to the match it is paired into): a copy of the database seats
+nobody."""

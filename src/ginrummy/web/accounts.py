@@ -1,0 +1,244 @@
+"""Accounts: signing up, logging in and out, who a request's session cookie belongs to,
+the CSRF check of changes made with that cookie, and claiming a guest's matches.
+
+An account is optional: a guest plays exactly as before (seat tokens). An account is a
+username (3 to 20 characters from :data:`USERNAME_CHARS`, unique without regard to case)
+and a password (8 to 200 characters) stored only as its argon2id hash (argon2-cffi; the
+parameters are OWASP's recommended minimum, so a login costs tens of milliseconds, run
+off the event loop). A login issues a random session token, set as an HttpOnly,
+SameSite=Lax cookie (Secure when the request came over TLS); the database keeps only its
+SHA-256. The session's CSRF token is derived from the session token (an HMAC-free hash
+under a different label), so nothing more is stored and it cannot give the session back.
+
+A wrong password and an unknown username get the same sentence, and take about the same
+time: an unknown username is checked against a dummy hash. Logins are limited per address
+and per username, sign-ups per address (:mod:`.rates`, kinds ``login`` and ``signup``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import re
+import secrets
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from ..ratings import DEFAULT, Rating
+from .checks import check_tokens
+from .database import Database
+from .errors import TableError
+from .guard import origin_allowed
+from .rates import RateLimits
+from .store import hash_token
+from .store.accounts import Account
+
+__all__ = [
+    "COOKIE",
+    "SESSION_DAYS",
+    "USERNAME_CHARS",
+    "Accounts",
+    "check_password",
+    "check_username",
+    "csrf_of",
+]
+
+COOKIE = "ginrummy_session"
+"""The session cookie's name."""
+SESSION_DAYS = 30.0
+"""How long a session lasts."""
+USERNAME_CHARS = "letters a-z and A-Z, digits 0-9, '_' and '-'"
+"""The characters a username may use (said in the refusal)."""
+_USERNAME_RE = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
+WRONG_LOGIN = "Wrong username or password."
+"""The one sentence for an unknown username and a wrong password alike."""
+CSRF_REFUSED = ("This change needs the page's CSRF token (X-CSRF-Token) or a same-origin "
+                "Origin header.")
+
+
+def check_username(value: Any) -> str:
+    """The username as sent, if acceptable; TableError 400 with the rule otherwise.
+
+    >>> check_username("Ann_Lee-2")
+    'Ann_Lee-2'
+    >>> check_username("a b")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ginrummy.web.errors.TableError: A username is 3 to 20 characters: letters a-z and A-Z...
+    """
+    if not isinstance(value, str) or not _USERNAME_RE.match(value):
+        raise TableError(400, f"A username is 3 to 20 characters: {USERNAME_CHARS}.")
+    return value
+
+
+def check_password(value: Any) -> str:
+    """The password, if 8 to 200 characters of text; TableError 400 otherwise."""
+    if not isinstance(value, str) or not 8 <= len(value) <= 200:
+        raise TableError(400, "A password is 8 to 200 characters.")
+    return value
+
+
+def username_key(username: str) -> str:
+    """The form usernames are compared in (without regard to case).
+
+    >>> username_key("Ann_Lee")
+    'ann_lee'
+    """
+    return username.casefold()
+
+
+def csrf_of(session_token: str) -> str:
+    """The CSRF token of a session (derived, so never stored; it does not give the
+    session token back)."""
+    return hashlib.sha256(b"ginrummy-csrf:" + session_token.encode()).hexdigest()[:32]
+
+
+def _credentials(body: Any) -> tuple[Any, Any]:
+    if not isinstance(body, Mapping):
+        raise TableError(400, 'Send {"username": "...", "password": "..."}.')
+    unknown = set(body) - {"username", "password"}
+    if unknown:
+        raise TableError(400, f"Unknown field {sorted(unknown)[0]!r}.")
+    return body.get("username"), body.get("password")
+
+
+class Accounts:
+    """Accounts and sessions (see the module docstring)."""
+
+    def __init__(self, db: Database, rates: RateLimits,
+                 hasher: PasswordHasher | None = None) -> None:
+        self.db = db
+        self.rates = rates
+        self.hasher = hasher if hasher is not None else PasswordHasher(
+            time_cost=2, memory_cost=19456, parallelism=1)
+        self._dummy: str | None = None
+
+    # ------------------------------------------------------------------ hashing
+
+    async def _hash(self, password: str) -> str:
+        return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def _verify(self, stored: str | None, password: str) -> bool:
+        """Whether ``password`` matches ``stored`` (None: an unknown user, checked
+        against a dummy hash so that it takes as long)."""
+        if self._dummy is None:
+            self._dummy = await self._hash(secrets.token_urlsafe(16))
+        target = stored if stored is not None else self._dummy
+
+        def verify() -> bool:
+            try:
+                return bool(self.hasher.verify(target, password))
+            except (VerifyMismatchError, VerificationError, InvalidHashError):
+                return False
+
+        ok = await asyncio.to_thread(verify)
+        return ok and stored is not None
+
+    # ------------------------------------------------------------------ limits
+
+    async def _limit(self, kind: str, address: str, key: str | None) -> None:
+        what = "log-in attempts" if kind == "login" else "sign-ups"
+        if not await self.rates.hit(kind, f"ip:{address}"):
+            raise TableError(429, f"Too many {what}: at most {self.rates.describe(kind)} "
+                             "from one address. Wait a moment and try again.")
+        if key is not None and not await self.rates.hit(kind, f"user:{key}"):
+            raise TableError(429, f"Too many {what} for this username: at most "
+                             f"{self.rates.describe(kind)}. Wait a moment and try again.")
+
+    # ------------------------------------------------------------------ sessions
+
+    async def sign_up(self, body: Any, address: str) -> tuple[Account, str]:
+        """``POST /api/accounts``: a new account, logged in (its session token). Nothing
+        is stored unless every check passes."""
+        raw_name, raw_password = _credentials(body)
+        await self._limit("signup", address, None)
+        username = check_username(raw_name)
+        password = check_password(raw_password)
+        key = username_key(username)
+        digest = await self._hash(password)
+        account = await self.db.run(self.db.store.accounts.create,
+                                    secrets.token_hex(8), username, key, digest, DEFAULT)
+        if account is None:
+            raise TableError(409, "That username is taken: choose another.")
+        return account, await self._new_session(account)
+
+    async def log_in(self, body: Any, address: str) -> tuple[Account, str]:
+        """``POST /api/session``: check the password; the account and a new session
+        token. A wrong password and an unknown username get the same 401 sentence."""
+        raw_name, raw_password = _credentials(body)
+        key = username_key(raw_name) if isinstance(raw_name, str) and len(raw_name) <= 40 \
+            else None
+        await self._limit("login", address, key)
+        if key is None or not isinstance(raw_password, str) or len(raw_password) > 200:
+            raise TableError(401, WRONG_LOGIN)
+        account = await self.db.read(self.db.store.accounts.by_key, key)
+        ok = await self._verify(account.password_hash if account else None, raw_password)
+        if not ok or account is None:
+            raise TableError(401, WRONG_LOGIN)
+        if self.hasher.check_needs_rehash(account.password_hash):
+            await self.db.run(self.db.store.accounts.set_password_hash, account.id,
+                              await self._hash(raw_password))
+        return account, await self._new_session(account)
+
+    async def _new_session(self, account: Account) -> str:
+        token = secrets.token_urlsafe(32)
+        await self.db.run(self.db.store.accounts.add_session, hash_token(token), account.id,
+                          time.time() + SESSION_DAYS * 86400)
+        return token
+
+    async def log_out(self, token: str | None, everywhere: bool) -> int:
+        """``DELETE /api/session``: end this session or, ``everywhere``, every session of
+        its account; how many ended."""
+        if not token:
+            return 0
+        return await self.db.run(self.db.store.accounts.end_session, hash_token(token),
+                                 everywhere)
+
+    async def account_of(self, token: str | None) -> Account | None:
+        """The account of a session token (None: none, unknown or expired)."""
+        if not token or len(token) > 100:
+            return None
+        return await self.db.read(self.db.store.accounts.session_account, hash_token(token))
+
+    @staticmethod
+    def change_allowed(token: str, csrf: str | None, origin: str | None, host: str | None,
+                       scheme: str) -> bool:
+        """Whether a change made with the session ``token`` may go ahead: it carries the
+        session's CSRF token, or a same-origin ``Origin`` header (a browser sends one on
+        every cross-site POST; no Origin and no token is refused)."""
+        if csrf is not None and hmac.compare_digest(csrf, csrf_of(token)):
+            return True
+        return origin is not None and origin_allowed(origin, host, scheme, ())
+
+    # ------------------------------------------------------------------ answers
+
+    @staticmethod
+    def me(account: Account, token: str, bots: Mapping[str, float] | None = None
+           ) -> dict[str, Any]:
+        """What ``GET /api/me`` (and a sign-up or login) answers."""
+        r = account.rating
+        return {"username": account.username, "rating": round(r.rating),
+                "deviation": round(r.deviation), "volatility": round(r.volatility, 5),
+                "rated_matches": account.rated_matches, "csrf": csrf_of(token)}
+
+    async def claim(self, account: Account, body: Any) -> dict[str, Any]:
+        """``POST /api/me/matches`` ``{"tokens": [...]}``: put the account on the seats
+        these seat tokens hold (a guest's matches in this browser), where the seat has no
+        account yet; how many it took."""
+        tokens = check_tokens(body, 200)
+        by_hash = {hash_token(x): x for x in tokens}
+        rows = await self.db.read(self.db.store.find_by_token_hashes, list(by_hash))
+        seats = [(sm.id, seat) for sm in rows for seat in (0, 1)
+                 if sm.token_hash(seat) in by_hash]
+        n = await self.db.run(self.db.store.accounts.claim_seats, account.id, seats)
+        return {"claimed": n}
+
+    @staticmethod
+    def rating_of(account: Account | None) -> Rating:
+        """An account's rating (a guest: a newcomer's)."""
+        return account.rating if account is not None else DEFAULT

@@ -1,0 +1,187 @@
+"""Rated matches: both players' Glicko-2 ratings move when a rated match ends; the
+leaderboard and each player's profile; the computer levels' published ratings.
+
+**The hook.** :meth:`Ratings.after_commit` is registered with
+:attr:`~.committer.Committer.after_commit`, which every change of a match goes through
+(moves, ``next``, and any other ending committed the same way: resign, a clock's
+timeout). Whenever the committed match has an outcome (``match.outcome()`` is not None),
+the result is settled: a win scores 1, a tie (the hand limit) 0.5, and an ending named
+``aborted`` (no winner, ``outcome.reason`` ``"aborted"``) settles the match with no
+change. Settling is one transaction that applies the result at most once
+(:meth:`~.store.accounts.AccountStore.settle`); a scan every ``scan_seconds`` settles
+rated matches that finished while their committing process stopped before it could.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+from ..match import Outcome, Termination
+from ..ratings import SETTLED_DEVIATION, match_update
+from .database import Database
+from .errors import TableError
+from .registry import TableRegistry
+from .table import Table
+
+__all__ = ["BOT_RATINGS", "Ratings", "score_of"]
+
+log = logging.getLogger("ginrummy.web")
+
+BOT_RATINGS: dict[str, int] = {
+    "easy": 990,
+    "medium": 1500,
+    "hard": 1620,
+}
+"""Each computer level's published rating on the players' scale, fitted from the levels'
+results against each other by ``scripts/bot_ratings.py --matches 60 --hard-matches 40
+--seed 31`` (medium anchored at 1500; the script's docstring has what it measured).
+Small samples: the figures are good to about a hundred points."""
+
+
+def score_of(outcome: Outcome) -> float | None:
+    """Seat 0's score in a finished match: 1 win, 0 loss, 0.5 tie; None for an aborted
+    match (no result, no rating change)."""
+    if outcome.reason is Termination.ABORTED:
+        return None
+    if outcome.winner is None:
+        return 0.5
+    return 1.0 if outcome.winner == 0 else 0.0
+
+
+class Ratings:
+    """Settling rated matches, the leaderboard and profiles (see the module docstring)."""
+
+    def __init__(self, db: Database, registry: TableRegistry,
+                 scan_seconds: float = 30.0) -> None:
+        self.db = db
+        self.registry = registry
+        self.scan_seconds = scan_seconds
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def after_commit(self, t: Table) -> None:
+        """The committer's listener: a match just committed with an outcome is settled."""
+        outcome = t.match.outcome()
+        if outcome is not None:
+            self._spawn(self._settle_quietly(t.id, outcome))
+
+    async def _settle_quietly(self, match_id: str, outcome: Outcome) -> None:
+        await self.settle(match_id, outcome)
+
+    async def settle(self, match_id: str, outcome: Outcome) -> bool:
+        """Apply a finished match's result to its players' ratings if it is rated and not
+        settled yet; whether it was applied now."""
+        try:
+            done = await self.db.run(self.db.store.accounts.settle, match_id,
+                                     score_of(outcome), match_update)
+            log.info("match %s settled: %s", match_id, done)
+            return done
+        except TableError as e:
+            log.warning("rating of match %s not settled yet: %s", match_id, e.message)
+            return False
+
+    async def scan(self) -> int:
+        """Settle rated matches left finished but unsettled; how many were settled."""
+        n = 0
+        for mid in await self.db.read(self.db.store.accounts.unsettled):
+            with contextlib.suppress(TableError):
+                t = await self.registry.get(mid)
+                outcome = t.match.outcome()
+                if outcome is not None and await self.settle(mid, outcome):
+                    n += 1
+        return n
+
+    async def scan_forever(self) -> None:
+        """:meth:`scan` every ``scan_seconds``."""
+        while True:
+            await asyncio.sleep(self.scan_seconds)
+            try:
+                await self.scan()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - try again at the next scan
+                log.exception("rating scan failed")
+
+    # ------------------------------------------------------------------ reads
+
+    async def leaderboard(self, limit: int = 100) -> dict[str, Any]:
+        """``GET /api/leaderboard``: accounts with a settled deviation, best first, and
+        the computer levels' ratings."""
+        rows = await self.db.read(self.db.store.accounts.leaderboard, SETTLED_DEVIATION, limit)
+        return {
+            "players": [{"rank": i + 1, "username": a.username, "rating": round(a.rating.rating),
+                         "deviation": round(a.rating.deviation), "matches": a.rated_matches}
+                        for i, a in enumerate(rows)],
+            "settled_deviation": SETTLED_DEVIATION,
+            "bots": dict(BOT_RATINGS),
+        }
+
+    async def profile(self, username: Any) -> dict[str, Any]:
+        """``GET /api/players/{username}``: rating, deviation, volatility, matches (how
+        many), the rating ``history``, the record by opponent and recent matches."""
+        store = self.db.store.accounts
+        if not isinstance(username, str) or not 0 < len(username) <= 40:
+            raise TableError(404, "No player has that username.")
+        rows = await self.db.read(store.profile, username.casefold(), 200, 20)
+        if rows is None:
+            raise TableError(404, "No player has that username.")
+        acct = rows["account"]
+        history, record, recent, played = (rows["history"], rows["record"], rows["recent"],
+                                           rows["matches"])
+        ids = {h["opponent"] for h in history} | {r["opponent"] for r in record}
+        for m in recent:
+            ids |= {a for a in m["accounts"] if a}
+        names = {k: a.username for k, a in
+                 (await self.db.read(store.by_ids, sorted(ids))).items()}
+        for h in history:
+            h["opponent"] = names.get(h["opponent"], "?")
+            h["rating"] = round(h["rating"], 1)
+            h["deviation"] = round(h["deviation"], 1)
+        for r in record:
+            r["opponent"] = names.get(r["opponent"], "?")
+        out_recent = []
+        for m in recent:
+            seat = m["seat"]
+            result = None
+            if m["status"] == "finished":
+                result = "tie" if m["winner"] is None else "win" if m["winner"] == seat \
+                    else "loss"
+            out_recent.append({
+                "id": m["id"], "opponent": _other_name(m, seat, names),
+                "rated": m["rated"], "status": m["status"], "result": result,
+                "scores": m["scores"], "updated_at": m["updated_at"],
+                "replay": f"/api/matches/{m['id']}/replay",
+                "review": f"/review/{m['id']}", "watch": f"/watch/{m['id']}",
+            })
+        rating = acct.rating
+        return {
+            "username": acct.username,
+            "rating": round(rating.rating, 1),
+            "deviation": round(rating.deviation, 1),
+            "volatility": round(rating.volatility, 6),
+            "matches": played,
+            "rated_matches": acct.rated_matches,
+            "settled": rating.deviation <= SETTLED_DEVIATION,
+            "history": history,
+            "record": record,
+            "recent": out_recent,
+            "bots": dict(BOT_RATINGS),
+        }
+
+
+def _other_name(m: dict[str, Any], seat: int, names: dict[str, str]) -> str:
+    """The opponent's username (an account) or the name shown at the table (a guest)."""
+    other = m["accounts"][1 - seat]
+    if other and other in names:
+        return names[other]
+    players = json.loads(m["players"]) if isinstance(m["players"], str) else m["players"]
+    return str(players[1 - seat])

@@ -1,0 +1,223 @@
+"""Quick match ("Play someone"): seeks stored in the database and paired across processes.
+
+``POST /api/seeks`` with table options (``target``, ``gin_only``, ``oklahoma``, ``clock``:
+the same ``options`` object ``POST /api/matches`` takes, and its ``clock``, by default
+:data:`QUICK_CLOCK`) and ``rated``. If a compatible seek
+is waiting (same options, both rated or both casual, not the seeker's own account), the
+two are paired at once and the answer is the new match's seat; otherwise the seek waits
+and its holder polls ``GET /api/seeks/{id}``, which also tries to pair it (so seeks on
+different processes meet whichever process polls next). Rated seeks need an account.
+
+**Nearest rating first.** Among compatible seeks the one nearest in rating is chosen, but
+only within a window that widens with the waiting seek's age (:data:`BASE_WINDOW` rating
+points, plus :data:`WIDEN_PER_SECOND` for each second it has waited): a seek waits a few
+seconds longer for a closer opponent, then takes anyone. Guests seek at 1500.
+
+**Once.** Pairing takes both seeks with conditional updates in one transaction
+(:meth:`~.store.seeks.SeekStore.take`): however many processes try, a seek is taken once.
+The match is then created through the :class:`~.lobby.Lobby` (a friend table whose seat 1
+is claimed at once, both through the committer like any table), linked to both accounts
+(rated, and then public), and each waiting seek is marked paired. A seek's seat token is
+derived from the seek's id (:func:`seat_token`), which only its holder knows: the seek
+stores only that token's hash, which the match is created with, so the holder reads its
+seat with its id and the database never holds a usable token. A seek not polled for
+:data:`SEEK_TTL` seconds expires.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from .accounts import Accounts
+from .clock import ClockSettings
+from .database import Database
+from .errors import TableError
+from .lobby import Lobby
+from .registry import TableRegistry
+from .store import hash_token
+from .store.accounts import Account
+from .store.seeks import SeekRow
+
+__all__ = ["BASE_WINDOW", "QUICK_CLOCK", "SEEK_TTL", "WIDEN_PER_SECOND", "Seeks", "seat_token",
+           "window"]
+
+log = logging.getLogger("ginrummy.web")
+
+SEEK_TTL = 30.0
+"""A waiting seek not polled for this long expires."""
+MAX_WAIT = 600.0
+"""No seek waits longer than this, polled or not."""
+PAIRED_KEEP = 600.0
+"""How long a paired seek keeps its match for its holder to read."""
+BASE_WINDOW = 150.0
+"""Rating difference accepted at once."""
+WIDEN_PER_SECOND = 100.0
+"""How much the accepted difference widens per second the older seek has waited."""
+GUEST_NAME = "Guest"
+
+QUICK_CLOCK = ClockSettings(move=20, bank=120)
+"""A quick match always has a clock: 20 s a decision and a 120 s bank unless the seek asks
+for another (strangers must not be able to stall each other)."""
+
+_FIELDS = {"target", "gin_only", "oklahoma", "rated", "clock"}
+
+
+def window(waited: float) -> float:
+    """The rating difference accepted after a seek has waited ``waited`` seconds.
+
+    >>> window(0), window(3)
+    (150.0, 450.0)
+    """
+    return BASE_WINDOW + WIDEN_PER_SECOND * max(0.0, waited)
+
+
+def seat_token(seek_id: str) -> str:
+    """The seat token a seek's holder gets in the match it is paired into: derived from
+    the seek's secret id (as long as a seat token the lobby issues)."""
+    digest = hashlib.sha256(b"ginrummy-seek-seat:" + seek_id.encode()).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def match_object(match_id: str, seat: int, token: str) -> dict[str, Any]:
+    """The ``match`` object of a paired seek (as ``POST /api/matches`` answers)."""
+    return {"id": match_id, "seat": seat, "token": token,
+            "url": f"/play/{match_id}#token={token}"}
+
+
+class Seeks:
+    """Quick-match seeks (see the module docstring)."""
+
+    def __init__(self, db: Database, lobby: Lobby, registry: TableRegistry) -> None:
+        self.db = db
+        self.lobby = lobby
+        self.registry = registry
+
+    async def sweep_forever(self, seconds: float = 60.0) -> None:
+        """Delete expired seeks every ``seconds`` (any process may: it is one statement)."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await self.db.read(self.db.store.seeks.sweep)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the next sweep tries again
+                log.warning("expired seeks not swept yet")
+
+    def _parse(self, body: Any) -> tuple[dict[str, Any], bool]:
+        """(the match options, rated) of a seek request; TableError 400 otherwise."""
+        if body is None:
+            body = {}
+        if not isinstance(body, Mapping):
+            raise TableError(400, "The request body must be a JSON object.")
+        unknown = set(body) - _FIELDS
+        if unknown:
+            raise TableError(400, f"Unknown field {sorted(unknown)[0]!r}.")
+        rated = body.get("rated", False)
+        if not isinstance(rated, bool):
+            raise TableError(400, "'rated' is true or false.")
+        options = self.lobby.check_options({k: v for k, v in body.items() if k != "rated"},
+                                           default_clock=QUICK_CLOCK)
+        return options, rated
+
+    async def seek(self, body: Any, account: Account | None) -> dict[str, Any]:
+        """``POST /api/seeks``: pair at once (``{"match": ...}``) or wait
+        (``{"seek": ID}``)."""
+        options, rated = self._parse(body)
+        if rated and account is None:
+            raise TableError(401, "Rated matches need an account: sign up or log in first.")
+        seek_id = secrets.token_urlsafe(18)
+        now = time.time()
+        me = SeekRow(hash_token(seek_id), account.id if account else None,
+                     account.username if account else GUEST_NAME,
+                     Accounts.rating_of(account).rating, options, rated, "new", now,
+                     now + SEEK_TTL, hash_token(seat_token(seek_id)))
+        paired = await self._pair(me, seek_id, stored=False)
+        if paired is not None:
+            return {"match": paired}
+        await self.db.run(self.db.store.seeks.add, me)
+        return {"seek": seek_id, "status": "waiting"}
+
+    async def status(self, seek_id: str) -> dict[str, Any]:
+        """``GET /api/seeks/{id}``: ``{"status": "waiting"}`` (the seek kept alive, and
+        tried again against the seeks there are now) or ``{"status": "paired", "match":
+        ...}``."""
+        row = await self._row(seek_id)
+        if row.status == "paired" and row.match_id is not None and row.seat is not None:
+            return {"status": "paired",
+                    "match": match_object(row.match_id, row.seat, seat_token(seek_id))}
+        if row.status == "waiting":
+            await self.db.run(self.db.store.seeks.touch, row.id_hash,
+                              min(time.time() + SEEK_TTL, row.created_at + MAX_WAIT))
+            paired = await self._pair(row, seek_id, stored=True)
+            if paired is not None:
+                return {"status": "paired", "match": paired}
+        return {"status": "waiting"}
+
+    async def cancel(self, seek_id: str) -> dict[str, Any]:
+        """``DELETE /api/seeks/{id}``: the seek is withdrawn (409 once it is paired)."""
+        if not 0 < len(seek_id) <= 64:
+            raise TableError(404, "No such seek: it was cancelled or has expired.")
+        res = await self.db.run(self.db.store.seeks.cancel, hash_token(seek_id))
+        if res is None:
+            raise TableError(404, "No such seek: it was cancelled or has expired.")
+        if res != "cancelled":
+            raise TableError(409, "This seek has already been paired: GET it for the match.")
+        return {"status": "cancelled"}
+
+    async def _row(self, seek_id: str) -> SeekRow:
+        if not 0 < len(seek_id) <= 64:
+            raise TableError(404, "No such seek: it was cancelled or has expired.")
+        row = await self.db.read(self.db.store.seeks.get, hash_token(seek_id))
+        if row is None:
+            raise TableError(404, "No such seek: it was cancelled or has expired.")
+        return row
+
+    async def _pair(self, me: SeekRow, seek_id: str, stored: bool
+                    ) -> dict[str, Any] | None:
+        """Pair ``me`` with the best waiting seek, if one is acceptable now; this seat's
+        match object, or None (nothing acceptable, or every try lost a race)."""
+        store = self.db.store.seeks
+        cands = await self.db.read(store.candidates, me.options, me.rated, me.id_hash,
+                                   me.account_id)
+        now = time.time()
+        ok = [c for c in cands
+              if abs(c.rating - me.rating) <= window(now - min(c.created_at, me.created_at))]
+        ok.sort(key=lambda c: (abs(c.rating - me.rating), c.created_at))
+        for other in ok[:3]:
+            ids = [other.id_hash] + ([me.id_hash] if stored else [])
+            if not await self.db.run(store.take, ids):
+                continue
+            try:
+                return await self._create(other, me, seek_id, stored)
+            except BaseException:
+                await self.db.run(store.release, ids)
+                raise
+        return None
+
+    async def _create(self, other: SeekRow, me: SeekRow, seek_id: str, stored: bool
+                      ) -> dict[str, Any]:
+        """Create the match of two taken seeks (seat 0 the one that waited, with the seat
+        token its seek derives; seat 1 this caller's), link it to the accounts, and mark
+        the seeks paired; this caller's match object."""
+        options = dict(me.options)
+        clock = options.pop("clock", None)
+        created = await self.lobby.create(
+            {"opponent": "friend", "name": other.name, "options": options, "clock": clock},
+            invite=False, token_hash0=other.seat_token_hash)
+        mid = str(created["id"])
+        await self.db.run(self.db.store.accounts.link, mid, (other.account_id, me.account_id),
+                          me.rated, me.rated)
+        t = await self.registry.get(mid)
+        token = seat_token(seek_id)
+        await self.lobby.claim_seat(t, me.name, token=token)
+        await self.db.run(self.db.store.seeks.paired, other.id_hash, mid, 0, PAIRED_KEEP)
+        if stored:
+            await self.db.run(self.db.store.seeks.paired, me.id_hash, mid, 1, PAIRED_KEEP)
+        return match_object(mid, 1, token)

@@ -1,0 +1,426 @@
+// Online play (docs/web-api.md, "Accounts" and "Online play"): the account in the top bar
+// on every page that loads this, and the pages of accounts, "Play someone", the
+// leaderboard, a player's profile, the live list and the spectator's view.
+
+import { api, ApiError, loadSeats, rememberSeat } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const page = document.body.dataset.page || "";
+
+function el(tag, text, cls) {
+  const n = document.createElement(tag);
+  if (text !== undefined) n.textContent = text;
+  if (cls) n.className = cls;
+  return n;
+}
+
+function link(href, text, testid) {
+  const a = el("a", text);
+  a.href = href;
+  if (testid) a.dataset.testid = testid;
+  return a;
+}
+
+function say(text, kind = "error") {
+  const m = $("message");
+  if (!m) return;
+  m.textContent = text;
+  m.className = `message ${text ? kind : ""}`;
+}
+
+/** The logged-in account (with its CSRF token), or null for a guest. */
+async function me() {
+  try {
+    return await api("/api/me");
+  } catch {
+    return null;
+  }
+}
+
+/** A change made with the session cookie: it carries the session's CSRF token. */
+async function change(path, { method = "POST", body = undefined, csrf } = {}) {
+  const headers = { Accept: "application/json", "X-CSRF-Token": csrf || "" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(path, {
+    method, headers, cache: "no-store",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `Refused (${res.status}).`);
+  return data;
+}
+
+let account = null;
+
+async function topBar() {
+  const bar = $("account-bar");
+  if (!bar) return;
+  account = await me();
+  bar.textContent = "";
+  if (account) {
+    bar.append(link(`/player/${encodeURIComponent(account.username)}`,
+      `${account.username} · ${account.rating} ± ${account.deviation}`, "account-name"));
+    const out = el("button", "Log out", "btn ghost small");
+    out.type = "button";
+    out.dataset.testid = "logout-top";
+    out.addEventListener("click", async () => {
+      await change("/api/session", { method: "DELETE", csrf: account.csrf }).catch(() => null);
+      location.reload();
+    });
+    bar.append(out);
+  } else {
+    const a = link("/account", "Log in", "login-link");
+    a.className = "btn ghost small";
+    const b = link("/account#signup", "Sign up", "signup-link");
+    b.className = "btn ghost small";
+    bar.append(a, b);
+  }
+}
+
+// ------------------------------------------------------------------ account page
+
+async function accountPage() {
+  const show = () => {
+    $("account-in").hidden = !account;
+    $("account-out").hidden = !!account;
+    if (account) {
+      $("account-who").textContent =
+        `Logged in as ${account.username}: rating ${account.rating} ± ${account.deviation}.`;
+    }
+  };
+  show();
+  const creds = () => ({ username: $("username").value.trim(), password: $("password").value });
+  $("account-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      await api("/api/session", { method: "POST", body: creds() });
+      location.href = "/";
+    } catch (err) {
+      say(err.message);
+    }
+  });
+  $("signup").addEventListener("click", async () => {
+    try {
+      const made = await api("/api/accounts", { method: "POST", body: creds() });
+      if ($("claim").checked) {
+        const tokens = loadSeats().map((s) => s.token).slice(0, 200);
+        if (tokens.length) {
+          await change("/api/me/matches", { body: { tokens }, csrf: made.csrf });
+        }
+      }
+      location.href = "/";
+    } catch (err) {
+      say(err.message);
+    }
+  });
+  const logout = async (all) => {
+    try {
+      await change(`/api/session${all ? "?all=1" : ""}`, { method: "DELETE", csrf: account.csrf });
+      location.href = "/";
+    } catch (err) {
+      say(err.message);
+    }
+  };
+  $("logout").addEventListener("click", () => logout(false));
+  $("logout-all").addEventListener("click", () => logout(true));
+}
+
+// ------------------------------------------------------------------ play someone
+
+async function quickPage() {
+  let seek = null;
+  let started = 0;
+  let timer = null;
+  const waiting = (on) => {
+    $("seek-form").hidden = on;
+    $("seek-waiting").hidden = !on;
+  };
+  const go = (m) => {
+    rememberSeat({ id: m.id, token: m.token, seat: m.seat });
+    location.href = m.url;
+  };
+  const poll = async () => {
+    if (!seek) return;
+    try {
+      const r = await api(`/api/seeks/${encodeURIComponent(seek)}`);
+      if (r.match) {
+        seek = null;
+        go(r.match);
+        return;
+      }
+      $("seek-time").textContent = `${Math.round((Date.now() - started) / 1000)} s`;
+    } catch (err) {
+      seek = null;
+      waiting(false);
+      say(err.message);
+      return;
+    }
+    timer = setTimeout(poll, 1000);
+  };
+  $("seek-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    say("");
+    const body = {
+      target: Number(document.querySelector("input[name=target]:checked").value),
+      gin_only: $("gin-only").checked,
+      oklahoma: $("oklahoma").checked,
+      rated: $("rated").checked,
+    };
+    try {
+      const r = account
+        ? await change("/api/seeks", { body, csrf: account.csrf })
+        : await api("/api/seeks", { method: "POST", body });
+      if (r.match) {
+        go(r.match);
+        return;
+      }
+      seek = r.seek;
+      started = Date.now();
+      waiting(true);
+      timer = setTimeout(poll, 1000);
+    } catch (err) {
+      say(err.message);
+    }
+  });
+  $("seek-cancel").addEventListener("click", async () => {
+    clearTimeout(timer);
+    const id = seek;
+    seek = null;
+    waiting(false);
+    if (id) {
+      try {
+        await api(`/api/seeks/${encodeURIComponent(id)}`, { method: "DELETE" });
+        say("Cancelled.", "info");
+      } catch (err) {
+        say(err.message);
+      }
+    }
+  });
+}
+
+// ------------------------------------------------------------------ ratings
+
+const BOT_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
+
+function table(head, rows) {
+  const t = el("table", undefined, "score-sheet");
+  const thead = el("thead");
+  const tr = el("tr");
+  for (const h of head) tr.append(el("th", h));
+  thead.append(tr);
+  const body = el("tbody");
+  for (const r of rows) {
+    const row = el("tr");
+    for (const c of r) {
+      const td = el("td");
+      if (c instanceof Node) td.append(c);
+      else td.textContent = String(c);
+      row.append(td);
+    }
+    body.append(row);
+  }
+  t.append(thead, body);
+  return t;
+}
+
+function botTable(bots) {
+  return table(["Computer", "Rating"],
+    Object.entries(bots).map(([k, v]) => [`${BOT_NAMES[k] || k} computer`, v]));
+}
+
+async function leaderboardPage() {
+  const data = await api("/api/leaderboard");
+  const board = $("board");
+  board.textContent = "";
+  if (!data.players.length) {
+    board.append(el("p", "Nobody has a settled rating yet: play rated matches to be listed.", "empty"));
+  } else {
+    board.append(table(["#", "Player", "Rating", "Matches"], data.players.map((p) => [
+      p.rank, link(`/player/${encodeURIComponent(p.username)}`, p.username),
+      `${p.rating} ± ${p.deviation}`, p.matches])));
+  }
+  $("bots").append(botTable(data.bots));
+}
+
+/** The rating history as an inline SVG line with its deviation band. */
+function graph(history) {
+  const NS = "http://www.w3.org/2000/svg";
+  const w = 600;
+  const h = 200;
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "Rating after each rated match");
+  svg.style.width = "100%";
+  svg.style.maxWidth = `${w}px`;
+  const pts = [{ rating: 1500, deviation: 350 }, ...history];
+  const lo = Math.min(...pts.map((p) => p.rating - p.deviation));
+  const hi = Math.max(...pts.map((p) => p.rating + p.deviation));
+  const x = (i) => 20 + (i * (w - 40)) / Math.max(1, pts.length - 1);
+  const y = (r) => h - 15 - ((r - lo) * (h - 30)) / Math.max(1, hi - lo);
+  const band = document.createElementNS(NS, "path");
+  const up = pts.map((p, i) => `${x(i)},${y(p.rating + p.deviation)}`);
+  const down = pts.map((p, i) => `${x(i)},${y(p.rating - p.deviation)}`).reverse();
+  band.setAttribute("d", `M${up.join("L")}L${down.join("L")}Z`);
+  band.setAttribute("fill", "rgba(255,255,255,0.12)");
+  const line = document.createElementNS(NS, "polyline");
+  line.setAttribute("points", pts.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "));
+  line.setAttribute("fill", "none");
+  line.setAttribute("stroke", "#f5c542");
+  line.setAttribute("stroke-width", "3");
+  svg.append(band, line);
+  return svg;
+}
+
+async function playerPage() {
+  const name = decodeURIComponent(location.pathname.split("/").pop() || "");
+  let p;
+  try {
+    p = await api(`/api/players/${encodeURIComponent(name)}`);
+  } catch (err) {
+    say(err.message);
+    return;
+  }
+  document.title = `${p.username} · Gin Rummy`;
+  $("player-name").textContent = p.username;
+  const hard = p.bots && p.bots.hard;
+  $("player-rating").textContent =
+    `${Math.round(p.rating)} ± ${Math.round(p.deviation)}` +
+    (p.settled ? "" : " (provisional)") +
+    (hard ? `; the Hard computer plays at about ${hard}.` : ".") +
+    ` ${p.rated_matches} rated of ${p.matches} matches.`;
+  $("player-graph").append(graph(p.history));
+  $("player-record").append(p.record.length
+    ? table(["Opponent", "Won", "Tied", "Lost"], p.record.map((r) => [
+      link(`/player/${encodeURIComponent(r.opponent)}`, r.opponent), r.wins, r.ties, r.losses]))
+    : el("p", "No rated matches yet.", "empty"));
+  $("player-recent").append(p.recent.length
+    ? table(["Opponent", "Result", "Score", ""], p.recent.map((m) => {
+      const links = el("span");
+      if (m.status === "finished") {
+        links.append(link(`/review/${m.id}`, "Review"), " · ", link(m.replay, "Replay"));
+      } else {
+        links.append(link(m.watch, "Watch"));
+      }
+      return [m.opponent, (m.result || m.status) + (m.rated ? " (rated)" : ""),
+        m.scores.join("–"), links];
+    }))
+    : el("p", "No matches yet.", "empty"));
+}
+
+// ------------------------------------------------------------------ watching
+
+async function livePage() {
+  const list = $("live");
+  const refresh = async () => {
+    const data = await api("/api/live").catch(() => ({ matches: [] }));
+    list.textContent = "";
+    if (!data.matches.length) list.append(el("li", "No public match is being played now.", "empty"));
+    for (const m of data.matches) {
+      const li = el("li");
+      li.append(link(m.url, `${m.players[0]} v ${m.players[1]}: ${m.scores.join("–")}`
+        + (m.rated ? " (rated)" : ""), "live-match"));
+      list.append(li);
+    }
+  };
+  await refresh();
+  setInterval(refresh, 5000);
+}
+
+/** How a watched match ended, in a sentence (the record's `end`, STATE's `ended_by`). */
+function watchEnding(s) {
+  if (s.end === "aborted") return "The match was aborted: no result.";
+  const won = s.winner === null ? null : s.players[s.winner];
+  const by = s.ended_by === null || s.ended_by === undefined ? "" : s.players[s.ended_by];
+  if (s.end === "resigned") return `${by} resigned: ${won} won the match.`;
+  if (s.end === "timeout") return `${by} ran out of time three turns in a row: ${won} won the match.`;
+  return won === null ? "The match is over: a tie." : `The match is over: ${won} won.`;
+}
+
+/** Seconds as m:ss (s.s under ten). */
+function clockText(secs) {
+  const s = Math.max(0, secs);
+  if (s < 10) return s.toFixed(1);
+  const whole = Math.ceil(s);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** Both players' clocks as the server last gave them, ticking here between polls. */
+function watchClocks(s) {
+  const box = $("watch-clocks");
+  const c = s.clock;
+  if (!c || s.status === "finished") {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const now = Date.now() / 1000;
+  box.replaceChildren(...[0, 1].map((seat) => {
+    const running = c.to_play === seat && c.deadline !== null;
+    const left = running ? c.deadline - now : null;
+    const bank = running ? Math.min(c.bank[seat], Math.max(0, left)) : c.bank[seat];
+    const move = running ? Math.max(0, left - c.bank[seat]) : c.move;
+    const item = el("div", undefined, `clock${running ? " running" : ""}`);
+    item.dataset.testid = `watch-clock-${seat}`;
+    item.append(el("span", s.players[seat], "clock-name"), el("span", clockText(move), "clock-move"),
+      el("span", `bank ${clockText(bank)}`, "clock-bank"));
+    if (c.timeouts[seat]) item.append(el("span", `out of time ${c.timeouts[seat]}/3`, "clock-timeouts"));
+    return item;
+  }));
+}
+
+async function watchPage() {
+  const id = decodeURIComponent(location.pathname.split("/").pop() || "");
+  let last = null;
+  setInterval(() => { if (last) watchClocks(last); }, 250);
+  const show = (s) => {
+    last = s;
+    watchClocks(s);
+    $("watch-title").textContent = `${s.players[0]} v ${s.players[1]}`;
+    $("watch-score").textContent = `Scores ${s.scores[0]}–${s.scores[1]} (to ${s.options.target}); hand ${s.hand_index + 1}`;
+    const who = s.to_play === null ? "" : `${s.players[s.to_play]} to play`;
+    $("watch-status").textContent = s.status === "finished"
+      ? watchEnding(s)
+      : `${who}${s.behind ? ` (shown ${s.behind} moves behind)` : ""}`;
+    $("watch-pile").textContent = s.discards.join(" ");
+    $("watch-stock").textContent = `${s.stock_count} cards in the stock.`;
+    const ho = $("watch-hand-over");
+    ho.textContent = "";
+    if (s.hand_over) {
+      const r = s.hand_over.result;
+      ho.append(el("p", `Hand over: ${r.result}${r.scorer !== null && r.scorer !== undefined ? `, ${s.players[r.scorer]} scores ${r.points}` : ""}.`));
+      if (s.hand_over.hands) {
+        s.hand_over.hands.forEach((h, i) => ho.append(el("p", `${s.players[i]}: ${h.join(" ")}`)));
+      }
+    }
+    if (s.status === "finished") {
+      const l = $("watch-links");
+      l.hidden = false;
+      l.textContent = "";
+      l.append(link(s.review, "Review", "watch-review"), " · ", link(s.replay, "Replay"),
+        " · ", link(s.record, "Record"));
+    }
+  };
+  const poll = async () => {
+    try {
+      const s = await api(`/api/matches/${encodeURIComponent(id)}/watch`);
+      show(s);
+      if (s.status !== "finished") setTimeout(poll, 1500);
+    } catch (err) {
+      say(err.message);
+      setTimeout(poll, 5000);
+    }
+  };
+  await poll();
+}
+
+const PAGES = {
+  account: accountPage, quick: quickPage, leaderboard: leaderboardPage,
+  player: playerPage, live: livePage, watch: watchPage,
+};
+
+(async () => {
+  await topBar();
+  const run = PAGES[page];
+  if (run) await run();
+})();

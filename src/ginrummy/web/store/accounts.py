@@ -1,0 +1,340 @@
+"""Accounts, their sessions, who plays which match, and ratings (the statements of
+:mod:`ginrummy.web.accounts`, :mod:`ginrummy.web.rated` and :mod:`ginrummy.web.spectators`).
+
+Every change is one transaction: an account is created whole or not at all (its username
+unique without regard to case, by the table's unique key), and a rated match's result
+is applied to both ratings at most once (the ``settled`` flag is set in the same
+transaction that writes both ratings; on PostgreSQL the rows are locked first, so two
+processes settling the same match apply it once).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Engine, delete, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ...ratings import Rating
+from .schema import (
+    account_matches_table,
+    accounts_table,
+    matches_table,
+    rating_history_table,
+    sessions_table,
+)
+
+__all__ = ["Account", "AccountStore", "MatchLink"]
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """An account as the web layer sees it (the password hash only where asked for)."""
+
+    id: str
+    username: str
+    rating: Rating
+    rated_matches: int
+    created_at: float
+    password_hash: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLink:
+    """Who plays a match (an account id per seat, None for a guest) and how it is listed."""
+
+    match_id: str
+    accounts: tuple[str | None, str | None]
+    rated: bool
+    public: bool
+    settled: bool
+
+
+def _account(row: Any, with_hash: bool = False) -> Account:
+    m = row._mapping
+    return Account(str(m["id"]), str(m["username"]),
+                   Rating(float(m["rating"]), float(m["deviation"]), float(m["volatility"])),
+                   int(m["rated_matches"]), float(m["created_at"]),
+                   str(m["password_hash"]) if with_hash else "")
+
+
+def _link(row: Any) -> MatchLink:
+    m = row._mapping
+    return MatchLink(str(m["match_id"]), (m["account0"], m["account1"]), bool(m["rated"]),
+                     bool(m["public"]), bool(m["settled"]))
+
+
+class AccountStore:
+    """The account tables (synchronous; the web layer runs these off the event loop)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.is_sqlite = engine.dialect.name == "sqlite"
+
+    # ------------------------------------------------------------------ accounts
+
+    def create(self, account_id: str, username: str, key: str, password_hash: str,
+               rating: Rating) -> Account | None:
+        """Insert a new account; None (nothing stored) when the folded username ``key``
+        is in use."""
+        now = time.time()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(accounts_table).values(
+                    id=account_id, username=username, username_key=key,
+                    password_hash=password_hash, created_at=now, rating=rating.rating,
+                    deviation=rating.deviation, volatility=rating.volatility,
+                    rated_matches=0, rated_at=None))
+        except IntegrityError:
+            return None
+        return Account(account_id, username, rating, 0, now)
+
+    def by_key(self, key: str) -> Account | None:
+        """The account with this folded username, its password hash included."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(accounts_table)
+                               .where(accounts_table.c.username_key == key)).first()
+        return _account(row, with_hash=True) if row is not None else None
+
+    def by_ids(self, ids: list[str]) -> dict[str, Account]:
+        """The accounts with these ids (no password hashes)."""
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(accounts_table)
+                                .where(accounts_table.c.id.in_(sorted(set(ids))))).all()
+        return {str(r.id): _account(r) for r in rows}
+
+    def set_password_hash(self, account_id: str, password_hash: str) -> None:
+        """Store a re-hashed password (the hasher's parameters changed)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts_table).where(accounts_table.c.id == account_id)
+                         .values(password_hash=password_hash))
+
+    def leaderboard(self, max_deviation: float, limit: int) -> list[Account]:
+        """Accounts with at least one rated match and a settled deviation, best first."""
+        t = accounts_table
+        q = (select(t).where(t.c.rated_matches > 0).where(t.c.deviation <= max_deviation)
+             .order_by(t.c.rating.desc(), t.c.username_key).limit(limit))
+        with self.engine.connect() as conn:
+            return [_account(r) for r in conn.execute(q).all()]
+
+    # ------------------------------------------------------------------ sessions
+
+    def add_session(self, token_hash: str, account_id: str, expires_at: float) -> None:
+        """Store a new session (its token's hash only)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(sessions_table).values(
+                token_hash=token_hash, account_id=account_id, created_at=time.time(),
+                expires_at=expires_at))
+
+    def session_account(self, token_hash: str) -> Account | None:
+        """The account of an unexpired session, else None."""
+        s, a = sessions_table, accounts_table
+        q = (select(a).join(s, s.c.account_id == a.c.id)
+             .where(s.c.token_hash == token_hash).where(s.c.expires_at > time.time()))
+        with self.engine.connect() as conn:
+            row = conn.execute(q).first()
+        return _account(row) if row is not None else None
+
+    def end_session(self, token_hash: str, everywhere: bool) -> int:
+        """Delete this session or, ``everywhere``, every session of its account; how many
+        were deleted (expired ones are swept along)."""
+        s = sessions_table
+        with self.engine.begin() as conn:
+            if everywhere:
+                acct = conn.execute(select(s.c.account_id)
+                                    .where(s.c.token_hash == token_hash)).scalar()
+                if acct is None:
+                    return 0
+                n = conn.execute(delete(s).where(s.c.account_id == acct)).rowcount
+            else:
+                n = conn.execute(delete(s).where(s.c.token_hash == token_hash)).rowcount
+            conn.execute(delete(s).where(s.c.expires_at < time.time()))
+        return int(n)
+
+    # ------------------------------------------------------------------ matches
+
+    def link(self, match_id: str, accounts: tuple[str | None, str | None], rated: bool,
+             public: bool) -> None:
+        """Record who plays a new match and how it is listed."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(account_matches_table).values(
+                match_id=match_id, account0=accounts[0], account1=accounts[1], rated=rated,
+                public=public, settled=False, created_at=time.time()))
+
+    def links(self, match_ids: list[str]) -> dict[str, MatchLink]:
+        """The links of these matches (absent: guests only, private, unrated)."""
+        if not match_ids:
+            return {}
+        t = account_matches_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(t).where(t.c.match_id.in_(sorted(set(match_ids))))).all()
+        return {str(r.match_id): _link(r) for r in rows}
+
+    def claim_seats(self, account_id: str, seats: list[tuple[str, int]]) -> int:
+        """Put ``account_id`` on these (match, seat) pairs where the seat has no account
+        yet; how many seats it took. A seat already an account's is left as it is."""
+        t = account_matches_table
+        taken = 0
+        with self.engine.begin() as conn:
+            for match_id, seat in seats:
+                col = t.c.account0 if seat == 0 else t.c.account1
+                other = t.c.account1 if seat == 0 else t.c.account0
+                row = conn.execute(select(t).where(t.c.match_id == match_id)).first()
+                if row is None:
+                    conn.execute(insert(t).values(
+                        match_id=match_id, account0=account_id if seat == 0 else None,
+                        account1=account_id if seat == 1 else None, rated=False,
+                        public=False, settled=False, created_at=time.time()))
+                    taken += 1
+                    continue
+                n = conn.execute(update(t).where(t.c.match_id == match_id)
+                                 .where(col.is_(None))
+                                 .where(or_(other.is_(None), other != account_id))
+                                 .values({col.name: account_id})).rowcount
+                taken += int(n)
+        return taken
+
+    def live(self, limit: int) -> list[tuple[MatchLink, dict[str, Any]]]:
+        """Public matches still being played, most recently changed first, each with its
+        row's summary (players, options, scores, hands, updated_at)."""
+        t, m = account_matches_table, matches_table
+        q = (select(t, m.c.players, m.c.options, m.c.score0, m.c.score1, m.c.hands_dealt,
+                    m.c.updated_at)
+             .join(m, m.c.id == t.c.match_id)
+             .where(t.c.public.is_(True)).where(m.c.status == "playing")
+             .order_by(m.c.updated_at.desc()).limit(limit))
+        with self.engine.connect() as conn:
+            rows = conn.execute(q).all()
+        return [(_link(r), {"players": r.players, "options": r.options,
+                            "scores": [int(r.score0), int(r.score1)],
+                            "hands": int(r.hands_dealt), "updated_at": float(r.updated_at)})
+                for r in rows]
+
+    @staticmethod
+    def _recent_matches(conn: Connection, account_id: str, limit: int
+                        ) -> list[dict[str, Any]]:
+        """The account's most recent matches: id, seat, status, winner, scores, players,
+        rated, updated_at."""
+        t, m = account_matches_table, matches_table
+        q = (select(t, m.c.players, m.c.status, m.c.winner, m.c.score0, m.c.score1,
+                    m.c.updated_at)
+             .join(m, m.c.id == t.c.match_id)
+             .where(or_(t.c.account0 == account_id, t.c.account1 == account_id))
+             .order_by(m.c.updated_at.desc()).limit(limit))
+        rows = conn.execute(q).all()
+        return [{"id": str(r.match_id), "seat": 0 if r.account0 == account_id else 1,
+                 "accounts": [r.account0, r.account1], "players": r.players,
+                 "status": str(r.status), "winner": r.winner, "rated": bool(r.rated),
+                 "scores": [int(r.score0), int(r.score1)], "updated_at": float(r.updated_at)}
+                for r in rows]
+
+    @staticmethod
+    def _count_matches(conn: Connection, account_id: str) -> int:
+        """How many matches the account has played or plays (rated or not)."""
+        t = account_matches_table
+        q = select(func.count()).select_from(t).where(
+            or_(t.c.account0 == account_id, t.c.account1 == account_id))
+        return int(conn.execute(q).scalar() or 0)
+
+    def profile(self, key: str, history_limit: int, recent_limit: int
+                ) -> dict[str, Any] | None:
+        """Everything a profile shows of the account with this folded username, read in
+        one snapshot (a rating and the history it came from always agree): ``account``,
+        ``history``, ``record``, ``recent``, ``matches``. None: no such account."""
+        with self.engine.connect() as conn:
+            if not self.is_sqlite:
+                conn.execution_options(isolation_level="REPEATABLE READ")
+            row = conn.execute(select(accounts_table)
+                               .where(accounts_table.c.username_key == key)).first()
+            if row is None:
+                return None
+            acct = _account(row)
+            return {"account": acct,
+                    "history": self._history(conn, acct.id, history_limit),
+                    "record": self._record_by_opponent(conn, acct.id),
+                    "recent": self._recent_matches(conn, acct.id, recent_limit),
+                    "matches": self._count_matches(conn, acct.id)}
+
+    # ------------------------------------------------------------------ ratings
+
+    def settle(self, match_id: str, score0: float | None,
+               rate: Callable[[Rating, Rating, float], tuple[Rating, Rating]]) -> bool:
+        """Apply a rated match's result to both accounts' ratings, once: ``score0`` is
+        seat 0's score (1, 0.5 or 0), None for an aborted match (settled, no change);
+        ``rate`` gives both new ratings from both old ones. False when there was nothing
+        to do (not rated, or settled already)."""
+        t, a = account_matches_table, accounts_table
+        now = time.time()
+        with self.engine.begin() as conn:
+            q = select(t).where(t.c.match_id == match_id)
+            if not self.is_sqlite:
+                q = q.with_for_update()
+            row = conn.execute(q).first()
+            if row is None:
+                return False
+            link = _link(row)
+            ids = link.accounts
+            if not link.rated or link.settled or ids[0] is None or ids[1] is None:
+                return False
+            conn.execute(update(t).where(t.c.match_id == match_id).values(settled=True))
+            if score0 is None:
+                return True
+            aq = select(a).where(a.c.id.in_([ids[0], ids[1]])).order_by(a.c.id)
+            if not self.is_sqlite:
+                aq = aq.with_for_update()
+            accts = {str(r.id): _account(r) for r in conn.execute(aq).all()}
+            if len(accts) != 2:
+                return False
+            old = (accts[ids[0]].rating, accts[ids[1]].rating)
+            new = rate(old[0], old[1], score0)
+            for seat in (0, 1):
+                r = new[seat]
+                conn.execute(update(a).where(a.c.id == ids[seat]).values(
+                    rating=r.rating, deviation=r.deviation, volatility=r.volatility,
+                    rated_matches=a.c.rated_matches + 1, rated_at=now))
+                conn.execute(insert(rating_history_table).values(
+                    account_id=ids[seat], match_id=match_id, opponent_id=ids[1 - seat],
+                    score=score0 if seat == 0 else 1.0 - score0, rating=r.rating,
+                    deviation=r.deviation, volatility=r.volatility, at=now))
+        return True
+
+    def unsettled(self, limit: int = 100) -> list[str]:
+        """Rated matches that are finished but whose result is not applied yet (a process
+        stopped between the two): the ratings part settles them."""
+        t, m = account_matches_table, matches_table
+        q = (select(t.c.match_id).join(m, m.c.id == t.c.match_id)
+             .where(t.c.rated.is_(True)).where(t.c.settled.is_(False))
+             .where(m.c.status == "finished").limit(limit))
+        with self.engine.connect() as conn:
+            return [str(r[0]) for r in conn.execute(q).all()]
+
+    @staticmethod
+    def _history(conn: Connection, account_id: str, limit: int) -> list[dict[str, Any]]:
+        """The account's rating after each rated match, oldest first (the last ``limit``)."""
+        h = rating_history_table
+        q = (select(h).where(h.c.account_id == account_id).order_by(h.c.at.desc())
+             .limit(limit))
+        rows = conn.execute(q).all()
+        return [{"match": str(r.match_id), "opponent": str(r.opponent_id),
+                 "score": float(r.score), "rating": float(r.rating),
+                 "deviation": float(r.deviation), "at": float(r.at)}
+                for r in reversed(rows)]
+
+    @staticmethod
+    def _record_by_opponent(conn: Connection, account_id: str) -> list[dict[str, Any]]:
+        """Rated results against each opponent: wins, ties, losses."""
+        h = rating_history_table
+        q = (select(h.c.opponent_id, h.c.score, func.count())
+             .where(h.c.account_id == account_id).group_by(h.c.opponent_id, h.c.score))
+        out: dict[str, dict[str, Any]] = {}
+        for opp, score, n in conn.execute(q).all():
+            d = out.setdefault(str(opp), {"opponent": str(opp), "wins": 0, "ties": 0,
+                                          "losses": 0})
+            key = "wins" if score > 0.5 else "losses" if score < 0.5 else "ties"
+            d[key] += int(n)
+        return sorted(out.values(), key=lambda d: -(d["wins"] + d["ties"] + d["losses"]))

@@ -1,0 +1,168 @@
+"""The ``seeks`` table: quick-match requests, paired by whichever process sees two fit.
+
+A seek is ``waiting`` until a process takes it (``taken``: a conditional update, so on
+PostgreSQL as on SQLite exactly one process takes a seek however many try at once), then
+``paired`` once the match exists (its seat token is derived from the seek's id: see
+:mod:`ginrummy.web.seeks`). A taken seek whose taker died before pairing it reads as
+waiting again after :data:`TAKE_SECONDS`. Expired seeks are deleted as they are met.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, and_, delete, insert, or_, select, update
+
+from .schema import seeks_table
+
+__all__ = ["SeekRow", "SeekStore", "TAKE_SECONDS"]
+
+TAKE_SECONDS = 15.0
+"""How long a taken seek waits for its taker to pair it before it is waiting again."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeekRow:
+    """One stored seek."""
+
+    id_hash: str
+    account_id: str | None
+    name: str
+    rating: float
+    options: dict[str, Any]
+    rated: bool
+    status: str
+    created_at: float
+    expires_at: float
+    seat_token_hash: str
+    match_id: str | None = None
+    seat: int | None = None
+
+
+def _row(r: Any) -> SeekRow:
+    m = r._mapping
+    return SeekRow(str(m["id_hash"]), m["account_id"], str(m["name"]), float(m["rating"]),
+                   json.loads(m["options"]), bool(m["rated"]), str(m["status"]),
+                   float(m["created_at"]), float(m["expires_at"]), str(m["seat_token_hash"]),
+                   m["match_id"], m["seat"])
+
+
+def _waiting(now: float) -> Any:
+    """A seek that can be taken: waiting, or taken by a process that never paired it."""
+    t = seeks_table
+    return and_(t.c.expires_at > now, or_(
+        t.c.status == "waiting",
+        and_(t.c.status == "taken", t.c.taken_at < now - TAKE_SECONDS)))
+
+
+class _Gone(Exception):
+    """A seek to take was no longer there to take."""
+
+
+class SeekStore:
+    """Seeks (synchronous; the web layer runs these off the event loop)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def add(self, row: SeekRow) -> None:
+        """Store a new waiting seek."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(seeks_table).values(
+                id_hash=row.id_hash, account_id=row.account_id, name=row.name,
+                rating=row.rating, options=json.dumps(row.options, sort_keys=True),
+                rated=row.rated, status="waiting", created_at=row.created_at,
+                expires_at=row.expires_at, seat_token_hash=row.seat_token_hash))
+
+    def get(self, id_hash: str) -> SeekRow | None:
+        """The seek (None: no such seek, or it expired)."""
+        t = seeks_table
+        with self.engine.connect() as conn:
+            r = conn.execute(select(t).where(t.c.id_hash == id_hash)).first()
+        if r is None:
+            return None
+        row = _row(r)
+        if row.status != "paired" and row.expires_at <= time.time():
+            return None
+        return row
+
+    def candidates(self, options: dict[str, Any], rated: bool, exclude: str,
+                   account_id: str | None) -> list[SeekRow]:
+        """Seeks that could be paired with one of these options now (not ``exclude``, the
+        seeker's own; not another seek of the same account), oldest first."""
+        now = time.time()
+        t = seeks_table
+        q = (select(t).where(_waiting(now))
+             .where(t.c.options == json.dumps(options, sort_keys=True))
+             .where(t.c.rated.is_(rated)).where(t.c.id_hash != exclude)
+             .order_by(t.c.created_at).limit(50))
+        if account_id is not None:
+            q = q.where(or_(t.c.account_id.is_(None), t.c.account_id != account_id))
+        with self.engine.connect() as conn:
+            return [_row(r) for r in conn.execute(q).all()]
+
+    def take(self, id_hashes: list[str]) -> bool:
+        """Take all these seeks for pairing, or none: True when every one was waiting
+        (or stale-taken) and is now taken by this caller."""
+        now = time.time()
+        t = seeks_table
+        try:
+            with self.engine.begin() as conn:
+                # in one order for every caller: two takes of the same seeks never lock
+                # them crosswise (a deadlock), the second simply finds them taken
+                for h in sorted(id_hashes):
+                    n = conn.execute(update(t).where(t.c.id_hash == h).where(_waiting(now))
+                                     .values(status="taken", taken_at=now)).rowcount
+                    if n != 1:
+                        raise _Gone  # leaving the block rolls the whole take back
+        except _Gone:
+            return False
+        return True
+
+    def release(self, id_hashes: list[str]) -> None:
+        """Put taken seeks back to waiting (pairing them failed)."""
+        t = seeks_table
+        with self.engine.begin() as conn:
+            conn.execute(update(t).where(t.c.id_hash.in_(id_hashes))
+                         .where(t.c.status == "taken").values(status="waiting",
+                                                              taken_at=None))
+
+    def paired(self, id_hash: str, match_id: str, seat: int, keep_seconds: float) -> None:
+        """Mark a taken seek paired, with its match and seat (kept for ``keep_seconds``
+        so its holder can read it)."""
+        t = seeks_table
+        with self.engine.begin() as conn:
+            conn.execute(update(t).where(t.c.id_hash == id_hash).values(
+                status="paired", match_id=match_id, seat=seat,
+                expires_at=time.time() + keep_seconds))
+
+    def touch(self, id_hash: str, expires_at: float) -> None:
+        """Keep a waiting seek alive until ``expires_at`` (its holder is still there)."""
+        t = seeks_table
+        with self.engine.begin() as conn:
+            conn.execute(update(t).where(t.c.id_hash == id_hash)
+                         .where(t.c.status == "waiting").values(expires_at=expires_at))
+
+    def cancel(self, id_hash: str) -> str | None:
+        """Delete a seek unless it is paired or being paired; its status before (None:
+        no such seek). A taken seek is deleted too once its taker has given up on it."""
+        t = seeks_table
+        now = time.time()
+        with self.engine.begin() as conn:
+            r = conn.execute(select(t.c.status).where(t.c.id_hash == id_hash)).first()
+            if r is None:
+                return None
+            n = conn.execute(delete(t).where(t.c.id_hash == id_hash).where(
+                or_(t.c.status == "waiting", t.c.expires_at <= now,
+                    and_(t.c.status == "taken", t.c.taken_at < now - TAKE_SECONDS)))).rowcount
+            return "cancelled" if n == 1 else str(r[0])
+
+    def sweep(self) -> int:
+        """Delete expired seeks; how many."""
+        t = seeks_table
+        with self.engine.begin() as conn:
+            return int(conn.execute(delete(t).where(t.c.expires_at <= time.time())
+                                    .where(t.c.status != "taken")).rowcount)
