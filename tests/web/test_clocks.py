@@ -67,7 +67,8 @@ def test_resign_gives_the_match_to_the_opponent_for_both_seats(client: TestClien
     r = client.get(f"/api/matches/{mid}/replay?step=0")
     assert r.status_code == 200, r.text
     steps = r.json()["steps"]
-    assert client.get(f"/api/matches/{mid}/replay?step={steps}").status_code == 200
+    last = client.get(f"/api/matches/{mid}/replay?step={steps}").json()
+    assert (last["end"], last["ended_by"], last["winner"]) == ("resigned", 0, 1)
     # the ending is stored: a table rebuilt from the database shows it
     t = site(client).registry.peek(mid)
     assert t is not None
@@ -211,6 +212,15 @@ def test_short_clock_runs_out_the_server_moves_and_three_in_a_row_lose(
     assert any(a["act"] == "draw" and a["from"] == "stock" for a in marked)
     back = match_from_record(rec)
     assert back.outcome() is not None and back.outcome().end == "timeout"  # type: ignore[union-attr]
+    # the replay marks the table's moves and ends as the match did
+    first = client.get(f"/api/matches/{mid}/replay?step=0").json()
+    frames = [client.get(f"/api/matches/{mid}/replay?step={k}").json()
+              for k in range(first["steps"] + 1)]
+    late = [f for f in frames if f["last_action"] and f["last_action"].get("timeout")]
+    assert len(late) == len(marked)
+    end = frames[-1]
+    assert all(f["end"] is None for f in frames[:-1])  # told at the last step only
+    assert (end["end"], end["ended_by"], end["winner"]) == ("timeout", idle, busy)
     # R11: the moves the table played (a draw from the stock among them) showed the other
     # seat nothing hidden, in any payload
     checker = LeakChecker(rec)

@@ -69,6 +69,7 @@ class Records:
             if not t.match.is_over():
                 raise TableError(409, "The replay opens once the match is finished.")
             rec = t.match.to_record()
+            outcome = t.match.outcome()
             sm = t.stored
         hands = [[(a["seat"], {k: v for k, v in a.items() if k != "seat"})
                   for a in h["actions"]] for h in rec["hands"]]
@@ -81,7 +82,12 @@ class Records:
             step = 0
         if step < 0 or step > last:
             raise TableError(400, f"The step must be from 0 to {last}.")
-        return frames[step]
+        out = dict(frames[step])  # (the cached frames are shared: add to a copy)
+        final = step == last and outcome is not None
+        out["end"] = outcome.end if final and outcome is not None else None
+        out["ended_by"] = outcome.by if final and outcome is not None else None
+        out["winner"] = outcome.winner if final and outcome is not None else None
+        return out
 
     async def fairness(self, t: Table) -> dict[str, Any]:
         """``GET .../fairness``: the commitment from the start; the seed and salt (and the

@@ -58,8 +58,11 @@ def replay_frames(
         m.start_hand(deal_for(seed, i, scheme))
         frames.append(_frame(m, len(frames), players))
         for seat, a in actions:
-            m.play(Action.from_json(a), seat)
+            late = a.get("timeout") is True  # played for the seat: its clock ran out
+            m.play(Action.from_json(a), seat, timeout=late)
             frames.append(_frame(m, len(frames), players))
+            if late:
+                frames[-1]["last_action"]["timeout"] = True
     for f in frames:
         f["steps"] = len(frames) - 1
     return frames

@@ -370,9 +370,10 @@ function renderReplay(d) {
   mid.append(stock, pile);
   // The replay shows everything (the match is over), so a stock draw names its card.
   const la = d.last_action ? { ...d.last_action, card: d.last_action.card || d.last_action.card_drawn } : null;
-  const what = la ? describeAction(la, la.seat) : "The deal.";
+  const what = la ? describeAction(la, la.seat) + (la.timeout ? " (played by the table: out of time)" : "") : "The deal.";
   let res = "";
   if (d.result && d.result.result) res = ` ${resultTitle(d.result, d.hand_index + 1)}.`;
+  if (d.end && d.end !== "target") res += ` ${endLine(d)}`;
   board.append(seatRow(1 - me()), mid, seatRow(me()), el("p", { class: "headline", text: what + res }));
   $("replay-title").textContent = `Replay · hand ${d.hand_index + 1}`;
   $("replay-step").textContent = `Step ${d.step} of ${d.steps}`;
