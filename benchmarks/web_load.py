@@ -199,16 +199,28 @@ async def post_json(http: httpx.AsyncClient, url: str, body: dict[str, Any]) -> 
     raise AssertionError("unreachable")
 
 
+def _clock(text: str | None) -> dict[str, int] | None:
+    """``--clock MOVE+BANK`` as the ``clock`` table option (None: no clock)."""
+    if text is None:
+        return None
+    move, _, bank = text.partition("+")
+    return {"move": int(move), "bank": int(bank or 0)}
+
+
 async def set_up(bases: list[str], mode: str, idx: int, http: httpx.AsyncClient,
-                 bot: str = "easy") -> list[ClientConnection]:
-    """Create table ``idx`` and open its seats' sockets (seat 0 first in the list); with
-    several servers, seat s of table i talks to server (i + s) mod N."""
+                 bot: str = "easy", clock: dict[str, int] | None = None
+                 ) -> list[ClientConnection]:
+    """Create table ``idx`` (with a turn ``clock`` if given) and open its seats' sockets
+    (seat 0 first in the list); with several servers, seat s of table i talks to server
+    (i + s) mod N."""
     n = len(bases)
     base = bases[idx % n]
     body: dict[str, Any] = {"opponent": "friend" if mode == "friend" else "computer",
                             "name": f"load{idx}"}
     if mode == "computer":
         body["bot"] = bot
+    if clock is not None:
+        body["clock"] = clock
     m = await post_json(http, base + "/api/matches", body)
     tokens = [m["token"]]
     if mode == "friend":
@@ -250,7 +262,7 @@ async def run(args: argparse.Namespace, bases: list[str], part: int = 0, parts: 
 
     async def one(i: int) -> list[ClientConnection]:
         async with gate:
-            return await set_up(bases, args.mode, i, http, args.bot)
+            return await set_up(bases, args.mode, i, http, args.bot, _clock(args.clock))
 
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         tables = await asyncio.gather(*(one(i) for i in ids))
@@ -410,6 +422,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tables", type=int, default=50, help="concurrent tables (1-2000)")
     p.add_argument("--seconds", type=float, default=20, help="how long to play (1-600)")
     p.add_argument("--mode", choices=["friend", "computer"], default="friend")
+    p.add_argument("--clock", default=None, metavar="MOVE+BANK",
+                   help="give every table a turn clock, e.g. 20+120 (seconds): what the "
+                        "clocks' deadlines and their scan cost")
     p.add_argument("--bot", default="easy", help="computer level in --mode computer "
                    "(easy, medium, hard)")
     p.add_argument("--think", type=float, default=0.0,
@@ -431,6 +446,10 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--tables must be 1-2000 and --seconds 1-600")
     if not 1 <= args.client_procs <= min(16, args.tables):
         p.error("--client-procs must be 1-16 and at most --tables")
+    try:
+        _clock(args.clock)
+    except ValueError:
+        p.error("--clock is MOVE+BANK in whole seconds, e.g. 20+120")
     if not args.server and args.servers > 1 and not (args.db and args.broker):
         p.error("--servers above 1 needs a shared --db postgresql+psycopg://... and --broker")
     pool: dict[str, int] | None = None
@@ -472,6 +491,7 @@ def main(argv: list[str] | None = None) -> int:
         "servers": len(args.server) or args.servers,
         "client_procs": args.client_procs,
         "mode": args.mode,
+        "clock": args.clock,
         "bot": args.bot if args.mode == "computer" else None,
         "cpus": os.cpu_count(),
         "note": "client and servers share these CPUs",

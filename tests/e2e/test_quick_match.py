@@ -31,14 +31,18 @@ def test_two_guests_press_play_someone_and_play(server: str, browser: Any,
     first.goto(server + "/")
     first.get_by_test_id("quick-link").first.click()
     first.wait_for_url("**/quick")
+    first.get_by_test_id("seek-clock").select_option("60+300")  # a quick match is timed
     first.get_by_test_id("seek-button").click()
     first.get_by_test_id("seek-waiting").wait_for(state="visible")
     first.screenshot(path=str(artifacts / "quick_waiting.png"), animations="disabled")
     second.goto(server + "/quick")
+    second.get_by_test_id("seek-clock").select_option("60+300")  # the same clock pairs
     second.get_by_test_id("seek-button").click()
     for p in pages:  # the second is paired at once, the first at its next poll
         p.wait_for_url("**/play/**", timeout=20_000)
         p.wait_for_function("() => document.body.dataset.status === 'playing'")
+        for who in ("clock-me", "clock-opponent"):  # both clocks shown to both players
+            p.get_by_test_id(who).wait_for(state="visible")
     (mid, tok0), (mid1, tok1) = _seat_of(first), _seat_of(second)
     assert mid == mid1 and tok0 != tok1
     # each browser keeps its seat, as for any table
@@ -166,6 +170,7 @@ def test_two_accounts_play_rated_and_a_third_browser_watches(server: str,
             tok = p.evaluate("location.hash").split("=", 1)[1]
             s = http.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {tok}"})
             hands |= set(s.json()["view"]["hand"])
+    watcher.get_by_test_id("watch-clocks").wait_for(state="visible")  # the live clocks
     shown = watcher.locator("main").inner_text()
     public = set(w["discards"]) | {e["card"] for e in w["history"] if "card" in e}
     for card in hands - public:

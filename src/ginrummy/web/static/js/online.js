@@ -166,6 +166,8 @@ async function quickPage() {
       oklahoma: $("oklahoma").checked,
       rated: $("rated").checked,
     };
+    const [move, bank] = $("seek-clock").value.split("+").map(Number);
+    body.clock = { move, bank };
     try {
       const r = account
         ? await change("/api/seeks", { body, csrf: account.csrf })
