@@ -10,18 +10,19 @@ newcomer's rating). Scores are smoothed by one win and one loss per pair, so a l
 won every match still gets a finite gap. The numbers the web table publishes
 (``ginrummy.web.rated.BOT_RATINGS``) come from::
 
-    python scripts/bot_ratings.py --matches 60 --hard-matches 40 --seed 31
+    python scripts/bot_ratings.py --matches 400 --hard-matches 300 --seed 31
 
-which printed (about four minutes on a busy two-core machine)::
+which printed (five minutes on both cores of a two-core machine)::
 
-    easy (easy) v medium (medium): score share 0.000 over 60 matches
-    easy (easy) v hard (expert): score share 0.025 over 40 matches
-    medium (medium) v hard (expert): score share 0.300 over 40 matches
-    {"easy": 990, "hard": 1620, "medium": 1500}
+    easy (easy) v medium (medium): score share 0.013 over 400 matches
+    easy (easy) v hard (expert): score share 0.020 over 300 matches
+    medium (medium) v hard (expert): score share 0.247 over 300 matches
+    {"easy": 910, "hard": 1680, "medium": 1500}
 
-Samples this small pin the gaps to about a hundred points (easy's to less: it never beat
-medium, so its gap rests on the smoothing). Rerun with more matches and update the
-constants.
+The hard-medium gap rests on 300 matches (a score share good to about 0.025, so about
+fifty rating points; `expert` scored 0.807 against `marjj` over 2,000, docs/bots.md,
+which alone would put the gap near 250); easy's rests on few results (score shares of
+0.013 and 0.020). Rerun with more matches and update the constants.
 """
 
 from __future__ import annotations
