@@ -24,6 +24,7 @@ from .database import Database
 from .errors import TableError
 from .registry import TableRegistry
 from .table import Table
+from .views import seat_arrangements
 
 __all__ = ["DELAY", "Spectators", "spectator_state"]
 
@@ -65,13 +66,7 @@ def spectator_state(t: Table, delay: int = DELAY) -> dict[str, Any]:
     r = hand.result
     if r is not None:
         revealed = m.view(0).revealed  # what the rules show both seats (R11)
-        arrangements = None
-        sd = r.showdown
-        if sd is not None and r.knocker is not None:
-            pair = [sd.knocker_arrangement, sd.defender_arrangement]
-            if r.knocker == 1:
-                pair.reverse()
-            arrangements = [a.to_json() for a in pair]
+        arrangements = seat_arrangements(r)
         hand_over = {
             "hand": hand.hand_index,
             "result": r.to_json(),

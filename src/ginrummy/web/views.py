@@ -18,11 +18,25 @@ from ..cards import Card, to_mask
 from ..hand import Phase, View
 from ..knowledge import Knowledge
 from ..melds import arrangements_mask, deadwood_by_discard_mask
+from ..view import HandResult
 from .clock import clock_json, deal_at, settings_of
 from .errors import DB_DOWN
 from .table import Table
 
-__all__ = ["comforts", "dumps", "state", "state_text", "status_of", "view_json"]
+__all__ = ["comforts", "dumps", "seat_arrangements", "state", "state_text", "status_of",
+           "view_json"]
+
+
+def seat_arrangements(r: HandResult) -> list[dict[str, Any]] | None:
+    """Both seats' arrangements at a knock's showdown, seat 0 first (R8: a knock shows
+    both hands to both seats); None for a hand that did not end in a knock."""
+    sd = r.showdown
+    if sd is None or r.knocker is None:
+        return None
+    pair = [sd.knocker_arrangement, sd.defender_arrangement]
+    if r.knocker == 1:
+        pair.reverse()
+    return [a.to_json() for a in pair]
 
 _orjson: Any
 try:
@@ -91,15 +105,10 @@ def _build_state(t: Table, seat: int) -> dict[str, Any]:
     hand_over: dict[str, Any] | None = None
     r = hand.result
     if r is not None:
-        arrangements: list[dict[str, Any]] | None = None
-        layoffs: list[dict[str, Any]] = []
+        arrangements = seat_arrangements(r)
         sd = r.showdown
-        if sd is not None and r.knocker is not None:
-            pair = [sd.knocker_arrangement, sd.defender_arrangement]
-            if r.knocker == 1:
-                pair.reverse()
-            arrangements = [a.to_json() for a in pair]
-            layoffs = [{"card": str(c), "meld": i} for c, i in sd.layoffs]
+        layoffs: list[dict[str, Any]] = (
+            [{"card": str(c), "meld": i} for c, i in sd.layoffs] if arrangements and sd else [])
         hand_over = {
             "hand": hand.hand_index,
             "result": r.to_json(),
