@@ -11,7 +11,14 @@ from typing import Any
 import httpx
 import pytest
 from test_match_end import _greedy
-from test_web_table import DESKTOP, make_move, new_page, start_against_computer
+from test_web_table import (
+    DESKTOP,
+    hand_codes,
+    make_move,
+    new_page,
+    start_against_computer,
+    wait_my_move,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -123,6 +130,24 @@ def test_a_guest_signs_up_and_keeps_this_browsers_matches(server: str, browser: 
     page.goto(server + "/player/Zoe_e2e")
     page.get_by_test_id("rating-graph").locator("svg").wait_for()
     assert "1500 ± 350" in page.get_by_test_id("player-rating").inner_text()
+
+    # another browser, no seat link in it: logged in, the account plays its seat there
+    other = new_page(browser, errors, DESKTOP)
+    other.goto(server + "/account")
+    other.get_by_test_id("username").fill("zoe_e2e")
+    other.get_by_test_id("password").fill("correct horse battery")
+    other.get_by_test_id("login").click()
+    other.wait_for_url(server + "/")
+    other.goto(server + "/player/Zoe_e2e")
+    other.get_by_test_id("continue-match").first.click()
+    other.wait_for_url(f"**/play/{mid}")
+    wait_my_move(other)
+    assert other.evaluate("location.hash") == ""  # no token here: the session is the seat
+    assert len(hand_codes(other)) in (10, 11)
+    before = other.evaluate("Number(document.body.dataset.version)")
+    make_move(other)  # a change through the session (its CSRF token)
+    assert other.evaluate("Number(document.body.dataset.version)") > before
+
     page.get_by_test_id("logout-top").click()
     page.get_by_test_id("login-link").wait_for(state="visible")
     assert not errors, errors

@@ -292,3 +292,38 @@ def test_a_spectator_sees_the_live_clocks_and_how_it_ended(client: TestClient) -
     w = client.get(f"/api/matches/{mid}/watch").json()
     assert (w["status"], w["end"], w["ended_by"], w["winner"]) == ("finished", "resigned", 1, 0)
     assert w["clock"]["deadline"] is None and w["clock"]["to_play"] is None
+
+
+def test_an_account_plays_its_seat_from_another_browser(client: TestClient) -> None:
+    """No seat link in this browser: the session cookie is the seat (a change needs its
+    CSRF token), over HTTP and the socket; another account has no seat there."""
+    m, tokens = _rated_pair(client)  # seat 0 Hana, seat 1 Ivo
+    mid = m["id"]
+    _as(client, None)
+    r = client.post("/api/session", json={"username": "hana", "password": "correct horse"})
+    assert r.status_code == 200, r.text
+    csrf = r.json()["csrf"]
+    s = client.get(f"/api/matches/{mid}").json()  # no Authorization header: the cookie
+    assert s["seat"] == 0 and s["view"]["hand"] == state(client, mid, tokens[0])["view"]["hand"]
+    with client.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        ws.send_json({"type": "auth", "session": True})
+        msg = ws.receive_json()
+        assert msg["type"] == "state" and msg["state"]["seat"] == 0
+    seat = s["view"]["to_play"]
+    mover = tokens[seat]
+    if seat == 0:  # Hana to move: through her session alone
+        legal = s["legal"][0]
+        r = client.post(f"/api/matches/{mid}/actions", json={"action": legal,
+                                                             "version": s["version"]})
+        assert r.status_code == 403 and "CSRF" in r.json()["error"]  # nothing changed
+        assert state(client, mid, mover)["version"] == s["version"]
+        r = client.post(f"/api/matches/{mid}/actions", headers={"X-CSRF-Token": csrf},
+                        json={"action": legal, "version": s["version"]})
+        assert r.status_code == 200 and r.json()["version"] == s["version"] + 1, r.text
+    r = client.post(f"/api/matches/{mid}/resign", headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 200 and r.json()["ended_by"] == 0  # Hana's seat, not Ivo's
+    sign_up(client, "Zoe")  # an account with no seat at this match
+    r = client.get(f"/api/matches/{mid}")
+    assert r.status_code == 403 and "no seat at this match" in r.json()["error"]
+    _as(client, None)
+    assert client.get(f"/api/matches/{mid}").status_code == 401  # a guest with no link

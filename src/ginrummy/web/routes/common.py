@@ -15,8 +15,8 @@ from ..site import Site
 from ..store.accounts import Account
 from ..table import Table
 
-__all__ = ["MAX_BODY", "account_of", "bearer", "client_address", "error", "is_tls",
-           "json_body", "request_seat", "seat_table", "seat_with_token"]
+__all__ = ["MAX_BODY", "account_of", "account_seat", "bearer", "client_address", "error",
+           "is_tls", "json_body", "request_seat", "seat_table", "seat_with_token"]
 
 MAX_BODY = 16 * 1024
 """Largest request body or socket message accepted (413 beyond)."""
@@ -76,10 +76,29 @@ async def seat_with_token(site: Site, t: Table, token: str | None, address: str)
 
 async def request_seat(site: Site, t: Table, request: Request) -> int:
     """Which seat of ``t`` this request is: THE one place every seat-authenticated route
-    asks (moves, ``next``, resign, abort, rematch, the seat's state): the seat token
-    (``Authorization: Bearer TOKEN``). An account keeps a seat's matches, record and
-    rating, but playing a seat still takes its token (the browser that holds it)."""
-    return await seat_with_token(site, t, bearer(request), client_address(request))
+    asks (moves, ``next``, resign, abort, rematch, the seat's state). The seat token
+    (``Authorization: Bearer TOKEN``) when the request carries one; else a logged-in
+    account's seat at this match (its session cookie, and for a change its CSRF token or
+    a same-origin ``Origin``), so an account plays its matches from any browser."""
+    token = bearer(request)
+    if token is None and request.cookies.get(COOKIE):
+        acct = await account_of(site, request, change=request.method not in ("GET", "HEAD"))
+        if acct is not None:
+            return await account_seat(site, t, acct)
+    return await seat_with_token(site, t, token, client_address(request))
+
+
+async def account_seat(site: Site, t: Table, acct: Account) -> int:
+    """The seat ``acct`` holds at ``t`` (seat 0 first, should it hold both); 403 when it
+    holds none."""
+    links = await site.db.read(site.db.store.accounts.links, [t.id])
+    link = links.get(t.id)
+    if link is not None:
+        for seat in (0, 1):
+            if link.accounts[seat] == acct.id:
+                return seat
+    raise TableError(403, "Your account has no seat at this match: open the table's own "
+                          "link in the browser that started or joined it.")
 
 
 async def seat_table(site: Site, match_id: str, request: Request) -> tuple[Table, int]:

@@ -17,12 +17,13 @@ from typing import Any
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
+from ..accounts import COOKIE
 from ..errors import TableError
 from ..guard import JSONError, origin_allowed, parse_json
 from ..site import Site
 from ..sockets import RECONNECT, Subscriber
 from ..table import Table
-from .common import MAX_BODY, client_address, seat_with_token
+from .common import MAX_BODY, account_seat, client_address, seat_with_token
 
 __all__ = ["register"]
 
@@ -57,7 +58,10 @@ def register(app: FastAPI, site: Site) -> None:
             token = websocket.query_params.get("token")  # deprecated: logs would show it
             if token is None:
                 token = await _first_auth(websocket, settings.ws_auth_seconds)
-            seat = await seat_with_token(site, t, token, address)
+            if token is SESSION:
+                seat = await _session_seat(site, t, websocket)
+            else:
+                seat = await seat_with_token(site, t, token, address)
         except TableError as e:
             await _refuse(websocket, e)
             return
@@ -135,9 +139,25 @@ def _error(e: TableError) -> dict[str, Any]:
     return out
 
 
+SESSION = "\x00session"
+"""What :func:`_first_auth` returns for ``{"type": "auth", "session": true}``: the seat is
+the logged-in account's (its session cookie, sent with the handshake)."""
+
+
+async def _session_seat(site: Site, t: Table, websocket: WebSocket) -> int:
+    """The seat of the account whose session cookie came with the handshake (the Origin
+    was checked before the socket was accepted); 401 without a live session."""
+    cookie = websocket.cookies.get(COOKIE)
+    acct = await site.accounts.account_of(cookie) if cookie else None
+    if acct is None:
+        raise TableError(401, "You are not logged in: log in, or open the table's own link.")
+    return await account_seat(site, t, acct)
+
+
 async def _first_auth(websocket: WebSocket, timeout: float) -> str:
     """The token of the socket's first message, ``{"type": "auth", "token": T}`` (kept
-    out of the URL, so no access log ever shows it); 401 when it does not come in time."""
+    out of the URL, so no access log ever shows it), or :data:`SESSION` for ``{"type":
+    "auth", "session": true}``; 401 when it does not come in time."""
     try:
         msg = await asyncio.wait_for(websocket.receive(), timeout)
     except TimeoutError:
@@ -151,6 +171,8 @@ async def _first_auth(websocket: WebSocket, timeout: float) -> str:
         body = parse_json(text, "message")
     except JSONError as e:
         raise TableError(400, str(e)) from None
+    if isinstance(body, dict) and body.get("type") == "auth" and body.get("session") is True:
+        return SESSION
     if not (isinstance(body, dict) and body.get("type") == "auth"
             and isinstance(body.get("token"), str)):
         raise TableError(401, "Send {\"type\": \"auth\", \"token\": \"...\"} first.")

@@ -10,10 +10,19 @@ export class ApiError extends Error {
   }
 }
 
+let sessionCsrf = ""; // set when a table is played through the account's session
+
+/** Play the table through the logged-in account (no seat link in this browser): its
+ *  changes carry the session's CSRF token. */
+export function useSession(csrf) {
+  sessionCsrf = csrf || "";
+}
+
 /** Call the JSON API; throws ApiError with the server's sentence on refusal. */
 export async function api(path, { method = "GET", token = null, body = undefined } = {}) {
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
+  else if (sessionCsrf && method !== "GET") headers["X-CSRF-Token"] = sessionCsrf;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let res;
   try {

@@ -299,8 +299,12 @@ async function playerPage() {
   $("player-recent").append(p.recent.length
     ? table(["Opponent", "Result", "Score", ""], p.recent.map((m) => {
       const links = el("span");
+      const mine = account && account.username.toLowerCase() === p.username.toLowerCase();
       if (m.status === "finished") {
         links.append(link(`/review/${m.id}`, "Review"), " · ", link(m.replay, "Replay"));
+      } else if (mine) {
+        // your own match: play your seat from this browser too (the session is the seat)
+        links.append(link(`/play/${encodeURIComponent(m.id)}`, "Continue", "continue-match"));
       } else {
         links.append(link(m.watch, "Watch"));
       }

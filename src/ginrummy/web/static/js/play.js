@@ -2,7 +2,7 @@
 // new STATE to the renderers (render.js, dialogs.js). The server judges every move (R5,
 // R6) and this page only ever holds what its seat may see (R11).
 
-import { downloadFile, loadSeats, rememberSeat } from "./api.js";
+import { api, downloadFile, loadSeats, rememberSeat, useSession } from "./api.js";
 import { cardShort, installSuitSprite } from "./cards.js";
 import { initCoach, renderCoach } from "./coach.js";
 import { nudge } from "./arrange.js";
@@ -475,7 +475,7 @@ function wire() {
   window.addEventListener("offline", () => setConnection(OFFLINE));
   window.addEventListener("online", () => {
     setConnection("");
-    if (!store.lesson && store.token) refresh();
+    if (!store.lesson && (store.token || store.session)) refresh();
   });
   syncToggles();
 }
@@ -536,7 +536,17 @@ async function start() {
   initCoach();
   const fatal = (text) => stop(text);
   if (store.matchId && !store.token && store.inviteCode && !(await askNameAndJoin())) return;
-  if (!store.matchId || !store.token) {
+  if (store.matchId && !store.token && !store.inviteCode) {
+    // No seat link here: a logged-in account plays its own seat from any browser.
+    try {
+      const acct = await api("/api/me");
+      useSession(acct.csrf);
+      store.session = true;
+    } catch {
+      /* a guest: the link is needed */
+    }
+  }
+  if (!store.matchId || !(store.token || store.session)) {
     stop("This table link has no seat token. Open the exact link you were given, or start a table from the lobby.");
     return;
   }

@@ -9,6 +9,7 @@ export const store = {
   matchId: decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""),
   token: fragment.get("token") || "", // this seat's secret (set by joining with an invite)
   inviteCode: fragment.get("invite") || "", // a friend's single-use invitation
+  session: false, // no token here: the logged-in account's seat (its session cookie)
   S: null, // the latest STATE
   busy: false, // a move is on its way to the server
   knockMode: false,

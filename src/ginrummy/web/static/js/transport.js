@@ -79,7 +79,7 @@ export function connect(fatal) {
   }
   ws = socket;
   socket.onopen = () => {
-    socket.send(JSON.stringify({ type: "auth", token: store.token }));
+    socket.send(JSON.stringify(store.token ? { type: "auth", token: store.token } : { type: "auth", session: true }));
     backoff = 500;
     stopPolling();
     if (!pausedShown) onStatus("");
