@@ -83,10 +83,10 @@ class Records:
         if step < 0 or step > last:
             raise TableError(400, f"The step must be from 0 to {last}.")
         out = dict(frames[step])  # (the cached frames are shared: add to a copy)
-        final = step == last and outcome is not None
-        out["end"] = outcome.end if final and outcome is not None else None
-        out["ended_by"] = outcome.by if final and outcome is not None else None
-        out["winner"] = outcome.winner if final and outcome is not None else None
+        ending = outcome if step == last else None  # told at the last step only
+        out["end"] = ending.end if ending else None
+        out["ended_by"] = ending.by if ending else None
+        out["winner"] = ending.winner if ending else None
         return out
 
     async def fairness(self, t: Table) -> dict[str, Any]:
