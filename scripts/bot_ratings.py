@@ -1,14 +1,14 @@
 """Fit the computer levels' published ratings from their results against each other.
 
 Plays every pair of the levels offered to people (the bots behind ``easy``, ``medium``
-and ``hard``, :func:`ginrummy.web.levels.resolve_bot`) with ``ginrummy match`` (paired
+and ``hard``, :func:`ginrummy.web.tables.levels.resolve_bot`) with ``ginrummy match`` (paired
 deals, seats swapped) and fits one rating per level on the players' Glicko scale: the
 expected score of level i against level j is ``1 / (1 + 10 ** ((r_j - r_i) / 400))``
 (Glicko-2's expected score for opponents with a settled deviation), fitted by weighted
 least squares on each pair's log-odds, anchored so that ``medium`` plays at 1500 (a
 newcomer's rating). Scores are smoothed by one win and one loss per pair, so a level that
 won every match still gets a finite gap. The numbers the web table publishes
-(``ginrummy.web.rated.BOT_RATINGS``) come from::
+(``ginrummy.web.online.ratings.BOT_RATINGS``) come from::
 
     python scripts/bot_ratings.py --matches 400 --hard-matches 300 --seed 31
 
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=31)
     p.add_argument("--jobs", type=int, default=2)
     args = p.parse_args(argv)
-    from ginrummy.web.levels import resolve_bot
+    from ginrummy.web.tables.levels import resolve_bot
 
     bots = {lv: resolve_bot(lv) for lv in LEVELS}
     results = []

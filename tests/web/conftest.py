@@ -23,8 +23,8 @@ from ginrummy.hand import Hand  # noqa: E402
 from ginrummy.match import Match  # noqa: E402
 from ginrummy.web.app import create_app  # noqa: E402
 from ginrummy.web.guard import Settings  # noqa: E402
-from ginrummy.web.seeds import KEY_ENV, new_key_text  # noqa: E402
 from ginrummy.web.site import Site  # noqa: E402
+from ginrummy.web.store.seeds import KEY_ENV, new_key_text  # noqa: E402
 
 from .cluster import postgres_url, redis_url, serves  # noqa: E402, F401 - fixtures
 

@@ -9,7 +9,13 @@ from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from ginrummy.web.accounts import COOKIE, WRONG_LOGIN, check_password, check_username, csrf_of
+from ginrummy.web.accounts.accounts import (
+    COOKIE,
+    WRONG_LOGIN,
+    check_password,
+    check_username,
+    csrf_of,
+)
 from ginrummy.web.app import create_app
 from ginrummy.web.errors import TableError
 from ginrummy.web.guard import Settings

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("redis")
 
-from ginrummy.web.broker import RedisBroker  # noqa: E402
+from ginrummy.web.backends.broker import RedisBroker  # noqa: E402
 
 T = TypeVar("T")
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ginrummy.web.seeds import KEY_ENV, new_key_text
+from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
 from .cluster import Serve
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from ginrummy.web.seeds import KEY_ENV, new_key_text
+from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
 from .cluster import Serve
 
@@ -298,7 +298,7 @@ def test_friend_named_on_one_process_is_shown_on_the_other(
     import redis
     from sqlalchemy import create_engine, text
 
-    from ginrummy.web.broker import CHANNEL
+    from ginrummy.web.backends.broker import CHANNEL
 
     a, b = two
     db = create_engine(postgres_url)

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from ginrummy.match import Match
-from ginrummy.web.computer import ComputerDriver, decide_once
+from ginrummy.web.computer.driver import ComputerDriver, decide_once
 
 T = TypeVar("T")
 

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from ginrummy.web.database import Database
+from ginrummy.web.backends.database import Database
 from ginrummy.web.errors import TableError
 from ginrummy.web.store import Store
 from ginrummy.web.store.seeks import SeekRow

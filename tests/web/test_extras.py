@@ -1,6 +1,7 @@
-"""The table's comforts: exact hints in STATE from the core (R2, R6, R11; web/views.py), a
-friend's name (web/lobby.py), "Play again" for the computer and between friends
-(web/rematches.py), and the player's record over finished matches (web/records.py)."""
+"""The table's comforts: exact hints in STATE from the core (R2, R6, R11;
+web/tables/views.py), a friend's name (web/tables/lobby.py), "Play again" for the computer
+and between friends (web/tables/rematches.py), and the player's record over finished
+matches (web/records/records.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from sqlalchemy import text
 from ginrummy import fairness
 from ginrummy.cards import Card, parse_cards, to_mask
 from ginrummy.melds import deadwood_by_discard, deadwood_mask
-from ginrummy.web.records import summarize
+from ginrummy.web.records.records import summarize
 
 from .conftest import auth, create, human_can_act, invite_code, site, state, wait_for
 

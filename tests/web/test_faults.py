@@ -28,8 +28,8 @@ from typing import Any
 import pytest
 
 from ginrummy.web.errors import DB_DOWN
-from ginrummy.web.seeds import KEY_ENV, SeedCipher, new_key_text
 from ginrummy.web.store import Store
+from ginrummy.web.store.seeds import KEY_ENV, SeedCipher, new_key_text
 
 from .cluster import SRC, Serve, end_group, live_in_group, wait_group_gone
 from .faults import LiveSeat, OwnPostgres, OwnRedis

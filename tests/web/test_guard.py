@@ -15,8 +15,8 @@ import pytest
 
 pytest.importorskip("limits")
 
+from ginrummy.web.backends.limits import LocalWindows, RateLimits  # noqa: E402
 from ginrummy.web.guard import Settings  # noqa: E402
-from ginrummy.web.rates import LocalWindows, RateLimits  # noqa: E402
 
 T = TypeVar("T")
 

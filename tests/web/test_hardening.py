@@ -31,8 +31,8 @@ from ginrummy.options import Options
 from ginrummy.web import server
 from ginrummy.web.app import create_app
 from ginrummy.web.guard import Limits, Settings
-from ginrummy.web.seeds import KEY_ENV
 from ginrummy.web.store import Change, Store, StoredAction, StoredMatch, hash_token
+from ginrummy.web.store.seeds import KEY_ENV
 
 from .cluster import Serve
 from .conftest import NO_RATE_LIMITS, auth, create, invite_code, invite_token, site, state
@@ -351,7 +351,7 @@ def _finished_match(store: Store) -> str:
 def test_public_replay_is_cached_and_built_off_the_event_loop(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ginrummy.web import replays
+    from ginrummy.web.records import replays
 
     svc = site(client)
     mid = _finished_match(svc.store)

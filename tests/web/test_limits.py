@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ginrummy.web.app import create_app, request_kind
 from ginrummy.web.guard import Limits, Settings
-from ginrummy.web.seeds import KEY_ENV, new_key_text
+from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
 from .cluster import Serve
 from .conftest import NO_RATE_LIMITS, auth, create, invite_code

@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from ginrummy.web.registry import TableRegistry
+from ginrummy.web.tables.registry import TableRegistry
 
 from .conftest import auth, create, invite_token, site, state
 

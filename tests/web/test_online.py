@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from ginrummy.ratings import DEFAULT, Rating, match_update
-from ginrummy.web.accounts import COOKIE
-from ginrummy.web.seeks import QUICK_CLOCK, seat_token
+from ginrummy.web.accounts.accounts import COOKIE
+from ginrummy.web.online.seeks import QUICK_CLOCK, seat_token
 from ginrummy.web.store.schema import accounts_table, seeks_table
 
 from .conftest import LeakChecker, auth, card_strings, create, invite_token, site, state

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from ginrummy.ratings import DEFAULT, match_update
-from ginrummy.web.seeds import KEY_ENV, new_key_text
+from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
 from .cluster import Serve
 from .online import play_to_end, sign_up, wait_paired

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ginrummy.web.seeds import KEY_ENV, new_key_text
+from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
 from .cluster import Serve, free_port
 

@@ -23,7 +23,7 @@ from ginrummy.melds import deadwood_mask
 from ginrummy.web import migrations
 from ginrummy.web.app import create_app
 from ginrummy.web.guard import Settings
-from ginrummy.web.reviews import ReviewSettings, part_key
+from ginrummy.web.reviews.grading import ReviewSettings, part_key
 from ginrummy.web.store import ReviewStore
 
 from .conftest import (

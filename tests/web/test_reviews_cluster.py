@@ -8,7 +8,7 @@ import random
 import time
 from typing import Any
 
-from ginrummy.web.seeds import KEY_ENV, new_key_text
+from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
 from .cluster import Serve, wait_group_gone
 from .test_reviews import _move

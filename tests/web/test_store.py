@@ -20,7 +20,6 @@ from ginrummy.fairness import LEGACY_SCHEME, deal_for
 from ginrummy.match import Match
 from ginrummy.options import Options
 from ginrummy.web.app import create_app
-from ginrummy.web.seeds import SeedCipher, load_key
 from ginrummy.web.store import (
     NO_TOKEN,
     Change,
@@ -31,7 +30,8 @@ from ginrummy.web.store import (
     StoreError,
     hash_token,
 )
-from ginrummy.web.table import build_match
+from ginrummy.web.store.seeds import SeedCipher, load_key
+from ginrummy.web.tables.table import build_match
 
 from .conftest import auth, create, human_can_act, invite_token, wait_for
 

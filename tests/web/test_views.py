@@ -9,8 +9,8 @@ import random
 from ginrummy.fairness import deal_for
 from ginrummy.match import Match
 from ginrummy.web.store import StoredMatch
-from ginrummy.web.table import Table
-from ginrummy.web.views import view_json
+from ginrummy.web.tables.table import Table
+from ginrummy.web.tables.views import view_json
 
 
 def test_view_json_is_the_cores_view_at_every_step() -> None:

@@ -186,7 +186,7 @@ def test_ws_against_the_computer_whole_hand_without_leaks(client: TestClient) ->
 def test_pushed_json_is_the_same_with_or_without_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fast encoder is optional: both encoders give the same JSON value (names with
     any characters included)."""
-    from ginrummy.web import views as service
+    from ginrummy.web.tables import views as service
 
     payload = {"type": "state", "state": {"players": ["Zoë \u2665", "Friend"], "n": 2**53,
                                           "hand_over": None, "ok": True, "x": [1.5, "10H"]}}

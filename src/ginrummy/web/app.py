@@ -24,17 +24,17 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from .broker import make_broker
-from .computer import ComputerDriver
+from .backends.broker import make_broker
+from .backends.limits import RateLimits
+from .computer.driver import ComputerDriver
 from .errors import TableError
 from .guard import Limits, SecurityHeaders, Settings
-from .rates import RateLimits
 from .routes import accounts, matches, online, pages, public, reviews, sockets
 from .routes.common import MAX_BODY, error
 from .routes.pages import STATIC_DIR
-from .seeds import SeedCipher, load_key
 from .site import Site
 from .store import DEFAULT_DB_URL, Store, sqlite_path
+from .store.seeds import SeedCipher, load_key
 
 __all__ = ["MAX_BODY", "STATIC_DIR", "BodyLimit", "RequestLimits", "create_app",
            "request_kind"]

@@ -11,11 +11,11 @@ import socket
 import sys
 from typing import Any
 
-from .broker import BrokerError
-from .computer import ComputerDriver
+from .backends.broker import BrokerError
+from .computer.driver import ComputerDriver
 from .guard import Limits, RedactTokens, Settings
-from .seeds import KEY_ENV, SeedKeyError
 from .store import StoreError, resolve_db_url
+from .store.seeds import KEY_ENV, SeedKeyError
 
 __all__ = ["main", "parse_delay", "resolve_db_url"]
 

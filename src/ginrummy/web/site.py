@@ -15,26 +15,26 @@ import logging
 from collections.abc import Coroutine
 from typing import Any
 
-from .accounts import Accounts
-from .broker import Broker, LocalBroker, Outbox
-from .clocks import ClockKeeper
-from .committer import Committer
-from .computer import ComputerDriver
-from .database import Database
+from .accounts.accounts import Accounts
+from .backends.broker import Broker, LocalBroker, Outbox
+from .backends.database import Database
+from .backends.limits import RateLimits
+from .computer.driver import ComputerDriver
+from .computer.timeouts import ClockKeeper
+from .computer.turns import ComputerTurns, TurnClaims
 from .guard import Limits, Settings
-from .lobby import Lobby
-from .play import Play
-from .rated import Ratings
-from .rates import RateLimits
-from .records import Records
-from .registry import TableRegistry
-from .rematches import Rematches
-from .review_jobs import ReviewJobs
-from .seeks import Seeks
-from .sockets import SocketHub
-from .spectators import Spectators
+from .online.ratings import Ratings
+from .online.seeks import Seeks
+from .online.spectators import Spectators
+from .records.records import Records
+from .reviews.jobs import ReviewJobs
 from .store import Store
-from .turns import ComputerTurns, TurnClaims
+from .tables.committer import Committer
+from .tables.lobby import Lobby
+from .tables.play import Play
+from .tables.registry import TableRegistry
+from .tables.rematches import Rematches
+from .tables.sockets import SocketHub
 
 __all__ = ["Site"]
 

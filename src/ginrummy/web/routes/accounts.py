@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from ..accounts import COOKIE, SESSION_DAYS
+from ..accounts.accounts import COOKIE, SESSION_DAYS
 from ..errors import TableError
 from ..site import Site
 from .common import account_of, client_address, is_tls, json_body

@@ -8,12 +8,12 @@ from typing import Any
 from fastapi import Request, WebSocket
 from fastapi.responses import JSONResponse
 
-from ..accounts import COOKIE, CSRF_REFUSED
+from ..accounts.accounts import COOKIE, CSRF_REFUSED
 from ..errors import TableError
 from ..guard import JSONError, parse_json
 from ..site import Site
 from ..store.accounts import Account
-from ..table import Table
+from ..tables.table import Table
 
 __all__ = ["MAX_BODY", "account_of", "account_seat", "bearer", "client_address", "error",
            "is_tls", "json_body", "request_seat", "seat_table", "seat_with_token"]

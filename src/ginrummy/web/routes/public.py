@@ -8,8 +8,8 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from ..levels import level_list
 from ..site import Site
+from ..tables.levels import level_list
 from .common import json_body
 
 __all__ = ["register"]

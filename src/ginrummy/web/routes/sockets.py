@@ -17,12 +17,12 @@ from typing import Any
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from ..accounts import COOKIE
+from ..accounts.accounts import COOKIE
 from ..errors import TableError
 from ..guard import JSONError, origin_allowed, parse_json
 from ..site import Site
-from ..sockets import RECONNECT, Subscriber
-from ..table import Table
+from ..tables.sockets import RECONNECT, Subscriber
+from ..tables.table import Table
 from .common import MAX_BODY, account_seat, client_address, seat_with_token
 
 __all__ = ["register"]

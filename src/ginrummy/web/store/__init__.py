@@ -3,7 +3,8 @@
 :class:`Store` (:mod:`.matches`) holds matches and their actions, salts and the stores of
 the other tables: :class:`RematchStore`, :class:`ClaimStore` (computer-turn claims while the
 broker is away) and :class:`ReviewStore`. :mod:`.schema` defines every table; the
-migrations (:mod:`ginrummy.web.migrations`) create and upgrade them.
+migrations (:mod:`ginrummy.web.migrations`) create and upgrade them; :mod:`.seeds` keeps
+the secrets a row holds (match seeds) encrypted at rest.
 """
 
 from .claims import ClaimStore

@@ -1,5 +1,6 @@
 """Accounts, their sessions, who plays which match, and ratings (the statements of
-:mod:`ginrummy.web.accounts`, :mod:`ginrummy.web.rated` and :mod:`ginrummy.web.spectators`).
+:mod:`ginrummy.web.accounts.accounts`, :mod:`ginrummy.web.online.ratings` and
+:mod:`ginrummy.web.online.spectators`).
 
 Every change is one transaction: an account is created whole or not at all (its username
 unique without regard to case, by the table's unique key), and a rated match's result

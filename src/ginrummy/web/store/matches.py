@@ -19,7 +19,6 @@ from typing import Any
 from sqlalchemy import Engine, bindparam, delete, insert, or_, select, text, update
 
 from ...fairness import LEGACY_SCHEME
-from ..seeds import SeedCipher
 from .accounts import AccountStore
 from .claims import ClaimStore
 from .engine import DEFAULT_DB_URL, StaleVersionError, StoreError, open_engine
@@ -37,6 +36,7 @@ from .schema import (
     reviews_table,
     salts_table,
 )
+from .seeds import SeedCipher
 from .seeks import SeekStore
 
 __all__ = ["Store"]

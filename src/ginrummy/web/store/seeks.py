@@ -3,7 +3,7 @@
 A seek is ``waiting`` until a process takes it (``taken``: a conditional update, so on
 PostgreSQL as on SQLite exactly one process takes a seek however many try at once), then
 ``paired`` once the match exists (its seat token is derived from the seek's id: see
-:mod:`ginrummy.web.seeks`). A taken seek whose taker died before pairing it reads as
+:mod:`ginrummy.web.online.seeks`). A taken seek whose taker died before pairing it reads as
 waiting again after :data:`TAKE_SECONDS`. Expired seeks are deleted as they are met.
 """
 

@@ -15,12 +15,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Bot
-from ..fairness import deal_for
-from ..hand import Action
-from ..match import Match
-from ..options import Options
-from .store import StoredAction, StoredMatch
+from ...bots import Bot
+from ...fairness import deal_for
+from ...hand import Action
+from ...match import Match
+from ...options import Options
+from ..store import StoredAction, StoredMatch
 
 __all__ = ["Table", "apply_ending", "build_match", "catch_up", "take_back"]
 

@@ -29,14 +29,14 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from ..ratings import DEFAULT, Rating
-from .checks import check_tokens
-from .database import Database
-from .errors import TableError
-from .guard import origin_allowed
-from .rates import RateLimits
-from .store import hash_token
-from .store.accounts import Account
+from ...ratings import DEFAULT, Rating
+from ..backends.database import Database
+from ..backends.limits import RateLimits
+from ..checks import check_tokens
+from ..errors import TableError
+from ..guard import origin_allowed
+from ..store import hash_token
+from ..store.accounts import Account
 
 __all__ = [
     "COOKIE",

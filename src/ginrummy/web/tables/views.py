@@ -14,13 +14,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..cards import Card, to_mask
-from ..hand import Phase, View
-from ..knowledge import Knowledge
-from ..melds import arrangements_mask, deadwood_by_discard_mask
-from ..view import HandResult
+from ...cards import Card, to_mask
+from ...hand import Phase, View
+from ...knowledge import Knowledge
+from ...melds import arrangements_mask, deadwood_by_discard_mask
+from ...view import HandResult
+from ..errors import DB_DOWN
 from .clock import clock_json, deal_at, settings_of
-from .errors import DB_DOWN
 from .table import Table
 
 __all__ = ["comforts", "dumps", "seat_arrangements", "state", "state_text", "status_of",

@@ -25,13 +25,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..match import Match
-from .broker import Outbox
+from ...match import Match
+from ..backends.broker import Outbox
+from ..backends.database import Database
+from ..store import Change, StaleVersionError, StoredAction
 from .clock import next_clock, settings_of
-from .database import Database
 from .registry import TableRegistry
 from .sockets import SocketHub
-from .store import Change, StaleVersionError, StoredAction
 from .table import Table, take_back
 
 __all__ = ["Committer", "Edit", "Stale"]

@@ -18,13 +18,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..match import Match
-from .clock import clock_json, settings_of
-from .database import Database
-from .errors import TableError
-from .registry import TableRegistry
-from .table import Table
-from .views import seat_arrangements
+from ...match import Match
+from ..backends.database import Database
+from ..errors import TableError
+from ..tables.clock import clock_json, settings_of
+from ..tables.registry import TableRegistry
+from ..tables.table import Table
+from ..tables.views import seat_arrangements
 
 __all__ = ["DELAY", "Spectators", "spectator_state"]
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..match import Match
+from ...match import Match
 
 __all__ = ["MAX_BANK", "MAX_MOVE", "MIN_MOVE", "ClockSettings", "clock_json", "deal_at",
            "next_clock", "parse_clock", "settings_of"]

@@ -17,9 +17,9 @@ import random
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
-from ..bots import Bot, make_bot
-from ..hand import Action, View
-from .workers import new_pool
+from ...bots import Bot, make_bot
+from ...hand import Action, View
+from ..workers import new_pool
 
 __all__ = ["FAST_BOTS", "ComputerDriver", "Decision", "decide_once"]
 

@@ -18,10 +18,12 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ..match import Match
-from .database import Database
-from .errors import TableError
-from .reviews import (
+from ...match import Match
+from ..backends.database import Database
+from ..errors import TableError
+from ..tables.table import Table
+from ..workers import new_pool
+from .grading import (
     ReviewSettings,
     assemble,
     hint_once,
@@ -30,8 +32,6 @@ from .reviews import (
     review_scope,
     run_job,
 )
-from .table import Table
-from .workers import new_pool
 
 __all__ = ["ReviewJobs"]
 

@@ -12,10 +12,10 @@ import asyncio
 from collections import OrderedDict
 from typing import Any
 
-from ..fairness import deal_for
-from ..hand import Action
-from ..match import Match
-from ..options import Options
+from ...fairness import deal_for
+from ...hand import Action
+from ...match import Match
+from ...options import Options
 
 __all__ = ["ReplayCache", "replay_frames"]
 

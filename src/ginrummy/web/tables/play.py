@@ -13,13 +13,13 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from ..fairness import deal_for
-from ..hand import Action, HandOverError, IllegalActionError, NotYourTurnError
-from ..match import MatchOverError
-from .checks import version_of
+from ...fairness import deal_for
+from ...hand import Action, HandOverError, IllegalActionError, NotYourTurnError
+from ...match import MatchOverError
+from ..backends.database import Database
+from ..checks import version_of
+from ..errors import TableError
 from .committer import Committer, Edit, Stale
-from .database import Database
-from .errors import TableError
 from .registry import TableRegistry
 from .table import Table
 from .views import state

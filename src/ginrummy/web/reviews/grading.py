@@ -32,14 +32,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..hand import Hand
-from ..match import Match
-from ..review import review_match
-from ..review.grade import DEFAULT_SAMPLES, moments
-from ..review.hints import HINT_SAMPLES
-from ..review.report import Review, account, action_json, action_words, seat_totals
-from .store.engine import open_engine
-from .store.reviews import ReviewStore
+from ...hand import Hand
+from ...match import Match
+from ...review import review_match
+from ...review.grade import DEFAULT_SAMPLES, moments
+from ...review.hints import HINT_SAMPLES
+from ...review.report import Review, account, action_json, action_words, seat_totals
+from ..store.engine import open_engine
+from ..store.reviews import ReviewStore
 
 __all__ = [
     "ReviewSettings",
@@ -310,7 +310,7 @@ def hint_once(view: Any, samples: int, seed: int) -> dict[str, Any]:
     """The evaluator's suggestion at ``view`` (a seat's view only, R11; run in a worker):
     the best action, its win chance, the runner-up, and the sentence the page shows; the
     same position and seed always give the same hint (a sample budget, no clock)."""
-    from ..review.hints import best_two
+    from ...review.hints import best_two
 
     best, second = best_two(view, samples, seed)
     text = f"Suggestion: {action_words(best.action)} ({best.win:.0%} to win the match"

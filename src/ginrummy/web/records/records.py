@@ -17,15 +17,15 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
-from ..fairness import commitment, seal
-from ..hand import HandResult
-from ..match import Match
-from .checks import check_tokens
-from .database import Database
-from .errors import TableError
+from ...fairness import commitment, seal
+from ...hand import HandResult
+from ...match import Match
+from ..backends.database import Database
+from ..checks import check_tokens
+from ..errors import TableError
+from ..store import StoredMatch, hash_token
+from ..tables.table import Table, build_match
 from .replays import ReplayCache
-from .store import StoredMatch, hash_token
-from .table import Table, build_match
 
 __all__ = ["MAX_RECORD_TOKENS", "Records", "match_stats", "summarize", "takewhile_revealed"]
 

@@ -22,7 +22,7 @@ import time
 from collections import deque
 from typing import Any
 
-from .guard import Settings
+from ..guard import Settings
 
 __all__ = ["KINDS", "LocalWindows", "RateLimits"]
 

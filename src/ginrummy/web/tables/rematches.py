@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .database import Database
-from .errors import TableError
+from ..backends.database import Database
+from ..errors import TableError
+from ..store import RematchLink
 from .lobby import Lobby
 from .registry import TableRegistry
-from .store import RematchLink
 from .table import Table
 
 __all__ = ["Rematches"]

@@ -19,9 +19,9 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from .broker import Broker
-from .errors import TableError
-from .guard import Limits
+from ..backends.broker import Broker
+from ..errors import TableError
+from ..guard import Limits
 from .table import Table
 from .views import dumps, state_text
 

@@ -35,15 +35,15 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from .accounts import Accounts
-from .clock import ClockSettings
-from .database import Database
-from .errors import TableError
-from .lobby import Lobby
-from .registry import TableRegistry
-from .store import hash_token
-from .store.accounts import Account
-from .store.seeks import SeekRow
+from ..accounts.accounts import Accounts
+from ..backends.database import Database
+from ..errors import TableError
+from ..store import hash_token
+from ..store.accounts import Account
+from ..store.seeks import SeekRow
+from ..tables.clock import ClockSettings
+from ..tables.lobby import Lobby
+from ..tables.registry import TableRegistry
 
 __all__ = ["BASE_WINDOW", "QUICK_CLOCK", "SEEK_TTL", "WIDEN_PER_SECOND", "Seeks", "seat_token",
            "window"]

@@ -22,13 +22,13 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ..match import Match
-from .broker import Broker
-from .database import Database
-from .errors import TableError
-from .guard import Limits
+from ...match import Match
+from ..backends.broker import Broker
+from ..backends.database import Database
+from ..errors import TableError
+from ..guard import Limits
+from ..store import StoredMatch, hash_token
 from .sockets import SocketHub
-from .store import StoredMatch, hash_token
 from .table import Table, build_match, catch_up
 
 __all__ = ["TableRegistry"]

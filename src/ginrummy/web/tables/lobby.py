@@ -15,17 +15,17 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..fairness import DEAL_SCHEME, commitment, deal_for, new_salt, new_seed
-from ..match import Match
-from ..options import Options, OptionsError
-from .checks import check_tokens, clean_name
+from ...fairness import DEAL_SCHEME, commitment, deal_for, new_salt, new_seed
+from ...match import Match
+from ...options import Options, OptionsError
+from ..backends.database import Database
+from ..checks import check_tokens, clean_name
+from ..errors import TableError
+from ..store import NO_TOKEN, StoredMatch, hash_token
 from .clock import ClockSettings, parse_clock
 from .committer import Committer, Edit, Stale
-from .database import Database
-from .errors import TableError
 from .levels import BOT_LEVELS, resolve_bot
 from .registry import TableRegistry
-from .store import NO_TOKEN, StoredMatch, hash_token
 from .table import Table
 
 __all__ = ["FRIEND_NAME", "Lobby", "MAX_LOOKUP_TOKENS"]

@@ -19,16 +19,16 @@ import random
 import time
 from typing import Any
 
-from ..bots import bot_names, make_bot
-from .broker import Broker
-from .committer import Stale
-from .computer import ComputerDriver
-from .database import Database
-from .errors import TableError
-from .levels import resolve_bot
-from .play import Play
-from .registry import TableRegistry
-from .table import Table
+from ...bots import bot_names, make_bot
+from ..backends.broker import Broker
+from ..backends.database import Database
+from ..errors import TableError
+from ..tables.committer import Stale
+from ..tables.levels import resolve_bot
+from ..tables.play import Play
+from ..tables.registry import TableRegistry
+from ..tables.table import Table
+from .driver import ComputerDriver
 
 __all__ = ["ComputerTurns", "TurnClaims", "bot_seed"]
 

@@ -21,12 +21,12 @@ import logging
 from collections.abc import Coroutine
 from typing import Any
 
-from ..match import Outcome, Termination
-from ..ratings import SETTLED_DEVIATION, match_update
-from .database import Database
-from .errors import TableError
-from .registry import TableRegistry
-from .table import Table
+from ...match import Outcome, Termination
+from ...ratings import SETTLED_DEVIATION, match_update
+from ..backends.database import Database
+from ..errors import TableError
+from ..tables.registry import TableRegistry
+from ..tables.table import Table
 
 __all__ = ["BOT_RATINGS", "Ratings", "score_of"]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..bots import bot_names
-from .errors import TableError
+from ...bots import bot_names
+from ..errors import TableError
 
 __all__ = ["BOT_LEVELS", "level_list", "resolve_bot"]
 

@@ -26,8 +26,8 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from .errors import DB_DOWN, TableError
-from .store import Change, StaleVersionError, Store, StoreError
+from ..errors import DB_DOWN, TableError
+from ..store import Change, StaleVersionError, Store, StoreError
 
 __all__ = ["Database"]
 

@@ -23,14 +23,14 @@ import asyncio
 import logging
 import time
 
-from ..hand import DRAW_STOCK, PASS, Action
-from .committer import Stale
-from .errors import TableError
-from .play import Play
-from .registry import TableRegistry
-from .table import Table
+from ...hand import DRAW_STOCK, PASS, Action
+from ..errors import TableError
+from ..tables.committer import Stale
+from ..tables.play import Play
+from ..tables.registry import TableRegistry
+from ..tables.table import Table
+from ..tables.views import comforts
 from .turns import TurnClaims
-from .views import comforts
 
 __all__ = ["ClockKeeper", "safe_move"]
 
