@@ -15,7 +15,7 @@ WEB = Path(ginrummy.web.__file__).parent
 
 # Each layer may import from itself and the layers above it in this list (lower levels).
 LAYERS: list[set[str]] = [
-    {"errors", "guard", "checks", "workers"},
+    {"errors", "guard", "checks", "workers", "metrics"},
     {"store"},
     {"backends"},
     {"tables", "accounts"},

@@ -29,7 +29,7 @@ from .backends.limits import RateLimits
 from .computer.driver import ComputerDriver
 from .errors import TableError
 from .guard import Limits, SecurityHeaders, Settings
-from .routes import accounts, matches, online, pages, public, reviews, sockets
+from .routes import accounts, matches, online, ops, pages, public, reviews, sockets
 from .routes.common import MAX_BODY, error
 from .routes.pages import STATIC_DIR
 from .site import Site
@@ -144,6 +144,29 @@ def request_kind(method: str, path: str) -> str:
     return "pages"
 
 
+class RouteTimer:
+    """ASGI middleware: time every HTTP request into ``/metrics``' latency histogram, by
+    method and route template (``/api/matches/{match_id}/actions``: one series per route,
+    not per match); requests that matched no route are ``other``."""
+
+    def __init__(self, app: ASGIApp, site: Site) -> None:
+        self.app = app
+        self.metrics = site.metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            route = scope.get("route")
+            path = getattr(route, "path", None) or "other"
+            self.metrics.observe("ginrummy_http_request_seconds", time.perf_counter() - start,
+                                 {"method": str(scope.get("method", "GET")), "route": path})
+
+
 class RequestLimits:
     """ASGI middleware: count every HTTP request against its kind's limit for the
     client's address (:func:`request_kind`); 429 with a sentence naming the limit."""
@@ -153,7 +176,7 @@ class RequestLimits:
         self.rates = rates
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
+        if scope["type"] == "http" and scope.get("path") not in ops.OPS_PATHS:
             kind = request_kind(scope.get("method", "GET"), str(scope.get("path", "")))
             client = scope.get("client")
             address = client[0] if client else "unknown"
@@ -211,6 +234,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=MAX_BODY, seconds=settings.body_seconds)
     app.add_middleware(RequestLimits, rates=site.rates)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(RouteTimer, site=site)
 
     @app.exception_handler(TableError)
     async def table_error(_: Request, e: TableError) -> JSONResponse:
@@ -246,4 +270,5 @@ def create_app(
     online.register(app, site)
     reviews.register(app, site)
     sockets.register(app, site)
+    ops.register(app, site)
     return app

@@ -80,6 +80,12 @@ class Settings:
     """Time a connection has to send a complete request head (stops header trickling)."""
     body_seconds: float = 10.0
     """Time a request has to send its whole body once its head is in (stops trickling)."""
+    metrics: str = "local"
+    """Who may read ``GET /metrics``: ``local`` (clients on this machine), ``open`` or
+    ``off``; a scraper elsewhere may also send the metrics token."""
+    metrics_token: str | None = None
+    """``Authorization: Bearer`` token that reads ``/metrics`` from anywhere (from the
+    environment variable ``GINRUMMY_METRICS_TOKEN``)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -135,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ws-heartbeat", type=float, default=d.ws_heartbeat_seconds,
                    help=f"beat a WebSocket sent nothing this long, with the table's version "
                    f"(default {d.ws_heartbeat_seconds:g})")
+    p.add_argument("--metrics", choices=["local", "open", "off"], default=d.metrics,
+                   help="who may read GET /metrics: clients on this machine (default), "
+                   "anyone, or nobody; GINRUMMY_METRICS_TOKEN lets a scraper elsewhere in")
     p.add_argument("--log-level", default="warning",
                    choices=["critical", "error", "warning", "info", "debug"])
     return p
@@ -269,7 +272,8 @@ def main(argv: list[str]) -> int:
         rate_login=args.rate_login, rate_signup=args.rate_signup,
         allowed_origins=tuple(args.allowed_origin), ws_idle_seconds=args.ws_idle_timeout,
         ws_heartbeat_seconds=args.ws_heartbeat, header_seconds=args.header_timeout,
-        body_seconds=args.body_timeout,
+        body_seconds=args.body_timeout, metrics=args.metrics,
+        metrics_token=os.environ.get("GINRUMMY_METRICS_TOKEN") or None,
     )
     limits = Limits(max_tables=args.max_tables, max_sockets_per_seat=args.max_sockets_per_seat,
                     max_sockets_per_address=args.max_sockets_per_address,

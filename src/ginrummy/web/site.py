@@ -23,6 +23,7 @@ from .computer.driver import ComputerDriver
 from .computer.timeouts import ClockKeeper
 from .computer.turns import ComputerTurns, TurnClaims
 from .guard import Limits, Settings
+from .metrics import Metrics
 from .online.ratings import Ratings
 from .online.seeks import Seeks
 from .online.spectators import Spectators
@@ -91,7 +92,42 @@ class Site:
         self.spectators = Spectators(self.db, self.registry)
         self.db.on_down.append(self._database_down)
         self.db.on_up.append(self._database_up)
+        self.metrics = self._metrics()
         self._tasks: set[asyncio.Task[None]] = set()
+
+    def _metrics(self) -> Metrics:
+        """What ``GET /metrics`` shows: counts kept here, and values the parts keep, read
+        when scraped."""
+        m = Metrics()
+        m.counter("ginrummy_moves_committed_total",
+                  "Changes committed to matches by this process (moves, timeouts, endings).")
+        m.counter("ginrummy_matches_ended_total", "Matches whose ending this process committed.")
+        self.committer.after_commit.append(
+            lambda _t: m.inc("ginrummy_moves_committed_total"))
+        self.committer.match_over.append(lambda _t: m.inc("ginrummy_matches_ended_total"))
+        m.gauge("ginrummy_open_sockets", "WebSockets open on this process.",
+                self.hub.open_count)
+        m.gauge("ginrummy_tables_in_memory", "Matches held in this process's memory.",
+                lambda: len(self.registry.tables))
+        m.counter("ginrummy_computer_decisions_total",
+                  "Computer decisions made in the worker pool.", lambda: self.driver.pooled)
+        m.counter("ginrummy_computer_fallbacks_total",
+                  "Computer decisions that fell back to the fast bot.",
+                  lambda: self.driver.fallbacks)
+        m.histogram("ginrummy_http_request_seconds", "HTTP request latency by route.")
+        m.counter("ginrummy_database_errors_total", "Database calls that failed.",
+                  lambda: self.db.errors)
+        m.counter("ginrummy_database_outages_total", "Times the database went away.",
+                  lambda: self.db.outages)
+        m.counter("ginrummy_broker_errors_total", "Broker commands that failed.",
+                  lambda: self.broker.errors)
+        m.gauge("ginrummy_database_up", "1 while the database is reachable, else 0.",
+                lambda: 1.0 if self.db.available else 0.0)
+        m.gauge("ginrummy_broker_up", "1 while the broker is reachable, else 0.",
+                lambda: 1.0 if self.broker.healthy else 0.0)
+        m.gauge("ginrummy_moves_paused", "1 while moves are refused (the database is away).",
+                lambda: 0.0 if self.db.available else 1.0)
+        return m
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coro)

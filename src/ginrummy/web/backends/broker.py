@@ -80,6 +80,8 @@ class Broker:
     def __init__(self) -> None:
         self.process_id = secrets.token_hex(6)
         """This process's id: published with each change, so its own echoes are ignored."""
+        self.errors = 0
+        """Broker commands that failed, for ``/metrics``."""
 
     async def start(self, on_change: OnChange, on_reconnect: Callable[[], None]) -> None:
         """Begin receiving other processes' changes."""
@@ -192,6 +194,7 @@ class RedisBroker(Broker):
             raise
         except Exception:
             self._sent_ok = False
+            self.errors += 1
             raise
         self._sent_ok = True
         return out

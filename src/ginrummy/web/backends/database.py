@@ -67,6 +67,10 @@ class Database:
         self.watch_seconds = watch_seconds
         self.available = True
         """False from a failure that shows the database is away until a probe reaches it."""
+        self.errors = 0
+        """Calls that failed (the database away, busy or refusing), for ``/metrics``."""
+        self.outages = 0
+        """Times the database went away, for ``/metrics``."""
         self.on_down: list[Callable[[], None]] = []
         """Called (on the event loop) when the database goes away."""
         self.on_up: list[Callable[[], None]] = []
@@ -111,6 +115,7 @@ class Database:
             return e
         if isinstance(e, TableError):
             return e
+        self.errors += 1
         if _unreachable(e):
             log.warning("the database is not available: %s", str(e).strip().splitlines()[0]
                         if str(e).strip() else type(e).__name__)
@@ -165,11 +170,25 @@ class Database:
 
     # ------------------------------------------------------------------ health
 
+    async def ping(self, timeout: float = 1.0) -> bool:
+        """Whether the database answers a ``SELECT 1`` within ``timeout`` seconds now (for
+        ``/readyz``; it changes nothing, the watch and the probe keep :attr:`available`)."""
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(loop.run_in_executor(self._executor, self.store.ping),
+                                   timeout)
+        except asyncio.CancelledError:
+            raise
+        except BaseException:  # noqa: BLE001 - any failure means "not ready"
+            return False
+        return True
+
     def went_down(self) -> None:
         """The database is away: refuse changes, tell the listeners, probe until back."""
         if not self.available:
             return
         self.available = False
+        self.outages += 1
         for cb in list(self.on_down):
             try:
                 cb()

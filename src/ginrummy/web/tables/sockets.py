@@ -127,6 +127,10 @@ class SocketHub:
         """The open sockets of a match."""
         return [s for s in self._by_match.get(match_id, ()) if not s.closed]
 
+    def open_count(self) -> int:
+        """How many sockets this process holds open (for ``/metrics``)."""
+        return sum(len(subs) for subs in self._by_match.values())
+
     def has_open(self, match_id: str) -> bool:
         """Whether any socket of the match is open here."""
         return any(not s.closed for s in self._by_match.get(match_id, ()))
