@@ -66,7 +66,7 @@ QUICK_CLOCK = ClockSettings(move=20, bank=120)
 """A quick match always has a clock: 20 s a decision and a 120 s bank unless the seek asks
 for another (strangers must not be able to stall each other)."""
 
-_FIELDS = {"target", "gin_only", "oklahoma", "rated", "clock"}
+_FIELDS = {"target", "gin_only", "oklahoma", "rated", "clock", "bots"}
 
 
 def window(waited: float) -> float:
@@ -110,8 +110,9 @@ class Seeks:
             except Exception:  # noqa: BLE001 - the next sweep tries again
                 log.warning("expired seeks not swept yet")
 
-    def _parse(self, body: Any) -> tuple[dict[str, Any], bool]:
-        """(the match options, rated) of a seek request; TableError 400 otherwise."""
+    def _parse(self, body: Any) -> tuple[dict[str, Any], bool, bool]:
+        """(the match options, rated, whether BOT opponents are welcome) of a seek
+        request; TableError 400 otherwise."""
         if body is None:
             body = {}
         if not isinstance(body, Mapping):
@@ -122,14 +123,19 @@ class Seeks:
         rated = body.get("rated", False)
         if not isinstance(rated, bool):
             raise TableError(400, "'rated' is true or false.")
-        options = self.lobby.check_options({k: v for k, v in body.items() if k != "rated"},
-                                           default_clock=QUICK_CLOCK)
-        return options, rated
+        bots = body.get("bots", False)
+        if not isinstance(bots, bool):
+            raise TableError(400, "'bots' is true or false.")
+        options = self.lobby.check_options(
+            {k: v for k, v in body.items() if k not in ("rated", "bots")},
+            default_clock=QUICK_CLOCK)
+        return options, rated, bots
 
     async def seek(self, body: Any, account: Account | None) -> dict[str, Any]:
         """``POST /api/seeks``: pair at once (``{"match": ...}``) or wait
         (``{"seek": ID}``)."""
-        options, rated = self._parse(body)
+        options, rated, bots = self._parse(body)
+        bot = account is not None and account.bot  # a BOT welcomes BOTs
         if rated and account is None:
             raise TableError(401, "Rated matches need an account: sign up or log in first.")
         seek_id = secrets.token_urlsafe(18)
@@ -137,7 +143,8 @@ class Seeks:
         me = SeekRow(hash_token(seek_id), account.id if account else None,
                      account.username if account else GUEST_NAME,
                      Accounts.rating_of(account).rating, options, rated, "new", now,
-                     now + SEEK_TTL, hash_token(seat_token(seek_id)))
+                     now + SEEK_TTL, hash_token(seat_token(seek_id)), bot=bot,
+                     bots=bots or bot)
         paired = await self._pair(me, seek_id, stored=False)
         if paired is not None:
             return {"match": paired}
@@ -185,7 +192,7 @@ class Seeks:
         match object, or None (nothing acceptable, or every try lost a race)."""
         store = self.db.store.seeks
         cands = await self.db.read(store.candidates, me.options, me.rated, me.id_hash,
-                                   me.account_id)
+                                   me.account_id, me.bot, me.bots)
         now = time.time()
         ok = [c for c in cands
               if abs(c.rating - me.rating) <= window(now - min(c.created_at, me.created_at))]
@@ -210,7 +217,7 @@ class Seeks:
         clock = options.pop("clock", None)
         created = await self.lobby.create(
             {"opponent": "friend", "name": other.name, "options": options, "clock": clock},
-            invite=False, token_hash0=other.seat_token_hash)
+            invite=False, token_hash0=other.seat_token_hash, bot_seats=(other.bot, me.bot))
         mid = str(created["id"])
         await self.db.run(self.db.store.accounts.link, mid, (other.account_id, me.account_id),
                           me.rated, me.rated)

@@ -18,12 +18,13 @@ from typing import Any
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from ..accounts.accounts import COOKIE
+from ..accounts.tokens import is_api_token
 from ..errors import TableError
 from ..guard import JSONError, origin_allowed, parse_json
 from ..site import Site
 from ..tables.sockets import RECONNECT, Subscriber
 from ..tables.table import Table
-from .common import MAX_BODY, account_seat, client_address, seat_with_token
+from .common import BOT_SESSION, MAX_BODY, account_seat, client_address, seat_with_token
 
 __all__ = ["register"]
 
@@ -58,8 +59,12 @@ def register(app: FastAPI, site: Site) -> None:
             token = websocket.query_params.get("token")  # deprecated: logs would show it
             if token is None:
                 token = await _first_auth(websocket, settings.ws_auth_seconds)
+            token_id: str | None = None
             if token is SESSION:
                 seat = await _session_seat(site, t, websocket)
+            elif is_api_token(token):  # an API token: its account's seat
+                key = await site.tokens.resolve(token, address)
+                seat, token_id = await account_seat(site, t, key.account), key.token_id
             else:
                 seat = await seat_with_token(site, t, token, address)
         except TableError as e:
@@ -72,6 +77,7 @@ def register(app: FastAPI, site: Site) -> None:
             await websocket.close(code=code, reason=reason)
 
         sub = Subscriber(t.id, seat, address, websocket.send_text, close_socket)
+        sub.token_id = token_id  # closed at once should the token be revoked
         try:
             await site.hub.admit(sub)
         except TableError as e:
@@ -151,6 +157,8 @@ async def _session_seat(site: Site, t: Table, websocket: WebSocket) -> int:
     acct = await site.accounts.account_of(cookie) if cookie else None
     if acct is None:
         raise TableError(401, "You are not logged in: log in, or open the table's own link.")
+    if acct.bot:
+        raise TableError(403, BOT_SESSION)
     return await account_seat(site, t, acct)
 
 
