@@ -31,10 +31,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ginrummy db",
         description="The web table's database schema (Alembic migrations shipped with "
-        "ginrummy; docs/deploy.md).",
+        "ginrummy; docs/deploy.md), and closing an account.",
         epilog="Exit status: 0 done; 1 `current --check` found the database behind this "
-        "version's schema, or `close-account` found no such open account; 2 a wrong command line, or a database that cannot be used; 130 "
-        "stopped with Ctrl-C.",
+        "version's schema, or `close-account` found no such open account; 2 a wrong "
+        "command line, or a database that cannot be used; 130 stopped with Ctrl-C.",
     )
     sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     up = sub.add_parser("upgrade", help="bring the database to this version's schema "
