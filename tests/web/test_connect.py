@@ -164,14 +164,29 @@ def test_a_bot_plays_a_whole_match_online_across_a_server_restart(server: Serve)
         person.close()
 
 
+class Playing:
+    """A BOT account with a token, ``connect`` running it (``random``), and a person
+    whose challenge it accepted, a few moves into the match."""
+
+    def __init__(self, server: Serve, moves: int) -> None:
+        self.owner, self.owner_csrf, self.token = bot_token(server.base)
+        self.person, csrf = account(server.base, "ann")
+        self.bot = Connect(server.base, "random", "--token", self.token["token"])
+        self.bot.wait_for("connected to")
+        self.match = challenge(self.person, csrf)
+        play_seat(server.base, self.match, moves=moves)
+
+    def close(self) -> None:
+        self.bot.stop()
+        self.owner.close()
+        self.person.close()
+
+
 def test_a_token_revoked_mid_match_stops_the_bot_with_one_line(server: Serve) -> None:
-    owner, owner_csrf, token = bot_token(server.base)
-    person, csrf = account(server.base, "ann")
-    bot = Connect(server.base, "random", "--token", token["token"])
+    playing = Playing(server, moves=3)
+    owner, owner_csrf, token, bot = (playing.owner, playing.owner_csrf, playing.token,
+                                     playing.bot)
     try:
-        bot.wait_for("connected to")
-        match = challenge(person, csrf)
-        play_seat(server.base, match, moves=3)
         r = owner.delete(f"/api/tokens/{token['id']}", headers={"X-CSRF-Token": owner_csrf})
         assert r.status_code == 200
         assert bot.proc.wait(30) == 1
@@ -179,26 +194,19 @@ def test_a_token_revoked_mid_match_stops_the_bot_with_one_line(server: Serve) ->
                                 "token has been revoked: make a new one on the account "
                                 "page.\n")
     finally:
-        bot.stop()
-        owner.close()
-        person.close()
+        playing.close()
 
 
 def test_ctrl_c_stops_connect_with_130(server: Serve) -> None:
-    _, _, token = bot_token(server.base)
-    person, csrf = account(server.base, "ann")
-    bot = Connect(server.base, "random", "--token", token["token"])
+    playing = Playing(server, moves=2)
+    bot = playing.bot
     try:
-        bot.wait_for("connected to")
-        match = challenge(person, csrf)
-        play_seat(server.base, match, moves=2)
         bot.proc.send_signal(signal.SIGINT)
         assert bot.proc.wait(30) == 130
         assert "Traceback" not in bot.errors()
         assert "stopped (Ctrl-C)" in bot.output()
     finally:
-        bot.stop()
-        person.close()
+        playing.close()
 
 
 def test_a_refused_token_at_start_and_a_wrong_command_line(server: Serve) -> None:

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..accounts.accounts import check_username
 from ..backends.database import Database
+from ..checks import flag, json_object
 from ..errors import TableError
 from ..store import hash_token
 from ..store.accounts import Account
@@ -132,21 +133,13 @@ class Challenges:
     def _parse(self, body: Any) -> tuple[str | None, dict[str, Any], bool]:
         """(the challenged username or None, the table options with their clock, rated);
         TableError 400 otherwise."""
-        if body is None:
-            body = {}
-        if not isinstance(body, Mapping):
-            raise TableError(400, "The request body must be a JSON object.")
-        unknown = set(body) - _FIELDS
-        if unknown:
-            raise TableError(400, f"Unknown field {sorted(unknown)[0]!r}.")
+        body = json_object(body, _FIELDS)
         to = body.get("to")
         if to is not None:
             if not isinstance(to, str):
                 raise TableError(400, "'to' is a username, or null for an open link.")
             check_username(to)
-        rated = body.get("rated", False)
-        if not isinstance(rated, bool):
-            raise TableError(400, "'rated' is true or false.")
+        rated = flag(body, "rated")
         options = self.lobby.check_options(
             {k: v for k, v in body.items() if k not in ("to", "rated")},
             default_clock=QUICK_CLOCK)

@@ -32,11 +32,11 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Mapping
 from typing import Any
 
 from ..accounts.accounts import Accounts
 from ..backends.database import Database
+from ..checks import flag, json_object
 from ..errors import TableError
 from ..store import hash_token
 from ..store.accounts import Account
@@ -113,19 +113,8 @@ class Seeks:
     def _parse(self, body: Any) -> tuple[dict[str, Any], bool, bool]:
         """(the match options, rated, whether BOT opponents are welcome) of a seek
         request; TableError 400 otherwise."""
-        if body is None:
-            body = {}
-        if not isinstance(body, Mapping):
-            raise TableError(400, "The request body must be a JSON object.")
-        unknown = set(body) - _FIELDS
-        if unknown:
-            raise TableError(400, f"Unknown field {sorted(unknown)[0]!r}.")
-        rated = body.get("rated", False)
-        if not isinstance(rated, bool):
-            raise TableError(400, "'rated' is true or false.")
-        bots = body.get("bots", False)
-        if not isinstance(bots, bool):
-            raise TableError(400, "'bots' is true or false.")
+        body = json_object(body, _FIELDS)
+        rated, bots = flag(body, "rated"), flag(body, "bots")
         options = self.lobby.check_options(
             {k: v for k, v in body.items() if k not in ("rated", "bots")},
             default_clock=QUICK_CLOCK)

@@ -9,7 +9,6 @@ account with none. A BOT account acts only through a token.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Any
 
@@ -19,19 +18,18 @@ from fastapi.responses import JSONResponse
 from ..accounts.accounts import COOKIE
 from ..accounts.tokens import BY_SESSION, is_api_token
 from ..errors import TableError
-from ..guard import JSONError, origin_allowed, parse_json
+from ..guard import JSONError, parse_json
 from ..site import Site
 from ..store.accounts import Account
 from ..tables.sockets import RECONNECT, Subscriber
 from .common import (
-    MAX_BODY,
     account_of,
     api_bearer,
     bearer,
-    client_address,
     json_body,
     playing_account,
 )
+from .sockets import SESSION, _first_auth, _open, _refuse, _subscriber
 
 __all__ = ["register"]
 
@@ -122,30 +120,17 @@ def register(app: FastAPI, site: Site) -> None:
 
     @app.websocket("/api/me/ws")
     async def notices(websocket: WebSocket) -> None:
-        origin = websocket.headers.get("origin")
-        scheme = "https" if websocket.url.scheme in ("wss", "https") else "http"
-        if not origin_allowed(origin, websocket.headers.get("host"), scheme,
-                              site.settings.allowed_origins):
-            await websocket.close(code=4403)
+        address = await _open(site, websocket)
+        if address is None:
             return
-        address = client_address(websocket)
-        await websocket.accept()
         try:
-            if not await site.rates.hit("sockets", address):
-                raise TableError(429, f"Too many connections: at most "
-                                 f"{site.rates.describe('sockets')} from one address.")
             acct, token_id = await _authenticate(site, websocket, address)
         except TableError as e:
             await _refuse(websocket, e)
             return
         except WebSocketDisconnect:
             return
-
-        async def close_socket(code: int, reason: str) -> None:
-            await websocket.close(code=code, reason=reason)
-
-        sub = Subscriber(acct.id, -1, address, websocket.send_text, close_socket)
-        sub.token_id = token_id
+        sub = _subscriber(websocket, acct.id, -1, address, token_id)
         try:
             site.notices.admit(sub)
         except TableError as e:
@@ -163,42 +148,18 @@ def register(app: FastAPI, site: Site) -> None:
 async def _authenticate(site: Site, websocket: WebSocket,
                         address: str) -> tuple[Account, str | None]:
     """The account of a notice socket and the API token it used (None: the session),
-    from its first message: ``{"type": "auth", "token": API_TOKEN}`` or ``{"type":
-    "auth", "session": true}`` (the cookie came with the handshake)."""
-    try:
-        msg = await asyncio.wait_for(websocket.receive(), site.settings.ws_auth_seconds)
-    except TimeoutError:
-        raise TableError(401, "Send {\"type\": \"auth\", \"session\": true} or "
-                              "{\"type\": \"auth\", \"token\": API_TOKEN} first.") from None
-    if msg["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(int(msg.get("code") or 1000))
-    text = msg.get("text") or ""
-    if len(text) > MAX_BODY:
-        raise TableError(413, f"The message is too large: at most {MAX_BODY // 1024} KiB.")
-    try:
-        body = parse_json(text, "message")
-    except JSONError as e:
-        raise TableError(400, str(e)) from None
-    if isinstance(body, dict) and body.get("type") == "auth":
-        if body.get("session") is True:
-            cookie = websocket.cookies.get(COOKIE)
-            acct = await site.accounts.account_of(cookie) if cookie else None
-            if acct is None:
-                raise TableError(401, "You are not logged in.")
-            return acct, None
-        token = body.get("token")
-        if isinstance(token, str):
-            key = await site.tokens.resolve(token, address)
-            return key.account, key.token_id
-    raise TableError(401, "Send {\"type\": \"auth\", \"session\": true} or "
-                          "{\"type\": \"auth\", \"token\": API_TOKEN} first.")
-
-
-async def _refuse(websocket: WebSocket, e: TableError) -> None:
-    """One error message, then close with 4000 + status."""
-    with contextlib.suppress(Exception):
-        await websocket.send_json({"type": "error", "status": e.status, "message": e.message})
-        await websocket.close(code=4000 + e.status)
+    from its first message, as a table's socket: ``{"type": "auth", "token":
+    API_TOKEN}`` or ``{"type": "auth", "session": true}`` (the cookie came with the
+    handshake)."""
+    token = await _first_auth(websocket, site.settings.ws_auth_seconds)
+    if token is SESSION:
+        cookie = websocket.cookies.get(COOKIE)
+        acct = await site.accounts.account_of(cookie) if cookie else None
+        if acct is None:
+            raise TableError(401, "You are not logged in.")
+        return acct, None
+    key = await site.tokens.resolve(token, address)
+    return key.account, key.token_id
 
 
 async def _serve(site: Site, websocket: WebSocket, sub: Subscriber) -> None:
