@@ -7,6 +7,8 @@ process can push each of its own connected seats that seat's own view; it keeps
 computer-turn leases as Redis keys with an expiry, renewed while held, so a process that
 dies (even by kill -9) loses its leases within seconds and another takes the turn over;
 and it counts each seat's open sockets across processes (:meth:`Broker.presence_add`).
+On a second channel it carries news of accounts (:meth:`Broker.publish_account`: an
+account's challenges changed, one of its API tokens was revoked), again only ids.
 
 The broker may go away. :attr:`Broker.healthy` says whether it is reachable (the listener
 is subscribed and the last send worked), and :class:`Outbox` keeps every "changed" event

@@ -13,6 +13,10 @@ only within a window that widens with the waiting seek's age (:data:`BASE_WINDOW
 points, plus :data:`WIDEN_PER_SECOND` for each second it has waited): a seek waits a few
 seconds longer for a closer opponent, then takes anyone. Guests seek at 1500.
 
+**BOT accounts.** A BOT's seek pairs only with seeks that accept BOTs (``"bots": true``,
+false by default), so a quick match never gives a person a BOT unasked; a BOT's own seek
+accepts BOTs. The match marks the seats BOT accounts play.
+
 **Once.** Pairing takes both seeks with conditional updates in one transaction
 (:meth:`~.store.seeks.SeekStore.take`): however many processes try, a seek is taken once.
 The match is then created through the :class:`~.lobby.Lobby` (a friend table whose seat 1

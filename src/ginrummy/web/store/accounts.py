@@ -99,7 +99,8 @@ class AccountStore:
         return Account(account_id, username, rating, 0, now)
 
     def by_key(self, key: str) -> Account | None:
-        """The account with this folded username, its password hash included."""
+        """The open account with this folded username, its password hash included (a
+        closed account is not found: it cannot log in)."""
         with self.engine.connect() as conn:
             row = conn.execute(select(accounts_table)
                                .where(accounts_table.c.username_key == key)

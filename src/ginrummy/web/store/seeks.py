@@ -98,9 +98,9 @@ class SeekStore:
                    account_id: str | None, bot: bool = False,
                    bots: bool = False) -> list[SeekRow]:
         """Seeks that could be paired with one of these options now (not ``exclude``, the
-        seeker's own; not another seek of the same account; a BOT's seek only with seeks
-        that accept BOTs, and a BOT's only with a seeker, ``bot``, who accepts them,
-        ``bots``), oldest first."""
+        seeker's own; not another seek of the same account), oldest first. A BOT's seek
+        (``bot``) is paired only with seeks that accept BOTs; BOTs' seeks are left out
+        unless this seeker accepts them (``bots``)."""
         now = time.time()
         t = seeks_table
         q = (select(t).where(_waiting(now))
