@@ -99,3 +99,35 @@ def test_play_someone_offers_the_computer_after_a_wait(server: str, browser: Any
         return r.json(); }""")
     assert state["bots"] == [False, True] and state["clock"]["move"] == 60  # the seek's terms
     assert not errors, errors
+
+
+def test_a_bot_account_makes_and_revokes_a_token_on_the_account_page(
+        server: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, DESKTOP)
+    page.goto(server + "/account")
+    page.get_by_test_id("username").fill("Robo_e2e")
+    page.get_by_test_id("password").fill("correct horse battery")
+    page.locator("label", has=page.get_by_test_id("bot-account")).click()
+    page.get_by_test_id("signup").click()
+    page.wait_for_url(server + "/")
+    page.goto(server + "/account")
+    page.get_by_test_id("token-name").fill("my bot")
+    page.get_by_test_id("token-make").click()
+    page.get_by_test_id("token-new").wait_for(state="visible")
+    token = page.get_by_test_id("token-value").inner_text()
+    assert token.startswith("ginrummy.") and len(token) == 52
+    page.get_by_test_id("token-revoke").wait_for()
+    assert "my bot (never used)" in page.get_by_test_id("token-list").inner_text()
+    me = page.evaluate(f"""async () => (await fetch('/api/me',
+        {{headers: {{Authorization: 'Bearer {token}'}}}})).status""")
+    assert me == 200
+    page.get_by_test_id("token-revoke").click()
+    page.get_by_test_id("token-revoke").wait_for(state="detached")
+    me = page.evaluate(f"""async () => (await fetch('/api/me',
+        {{headers: {{Authorization: 'Bearer {token}'}}}})).status""")
+    assert me == 401
+    page.goto(server + "/player/Robo_e2e")
+    page.get_by_test_id("bot-mark").wait_for()
+    assert page.locator("#player-name").inner_text().startswith("BOT")
+    assert not errors, errors

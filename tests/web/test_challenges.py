@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
+from starlette.websockets import WebSocketDisconnect
 
 from ginrummy.ratings import DEFAULT, match_update
 from ginrummy.web.accounts.accounts import COOKIE
@@ -310,3 +311,18 @@ def test_the_notice_socket_shows_a_challenge_at_once(client: TestClient) -> None
         ws.send_json({"type": "auth", "session": True})
         assert ws.receive_json() == {"type": "error", "status": 401,
                                      "message": "You are not logged in."}
+
+
+def test_a_notice_socket_closes_once_its_session_ends(client: TestClient) -> None:
+    bob = Player(client, "Bob")
+    bob._use()
+    with client.websocket_connect("/api/me/ws") as ws:
+        ws.send_json({"type": "auth", "session": True})
+        assert ws.receive_json()["type"] == "notices"
+        r = client.delete("/api/session?all=1", headers={"X-CSRF-Token": bob.csrf})
+        assert r.json()["ended"] == 1
+        client.portal.call(site(client).notices.close_stale)  # the periodic pass
+        with pytest.raises(WebSocketDisconnect) as e:
+            while True:
+                ws.receive_json()
+        assert e.value.code == 4401 and e.value.reason == "You are logged out."

@@ -98,7 +98,7 @@ class Site:
         self.ladder = Ladder(self.db)
         self.ratings.level_ratings = self.ladder.ratings
         self.challenges = Challenges(self.db, self.lobby, self.registry)
-        self.notices = Notices(self.db, self.broker, self.hub, self.challenges,
+        self.notices = Notices(self.db, self.broker, self.hub, self.challenges, self.accounts,
                                heartbeat_seconds=self.settings.ws_heartbeat_seconds)
         self.tokens.on_revoke.append(self.notices.revoked)
         self.db.on_down.append(self._database_down)

@@ -14,7 +14,7 @@ nothing meanwhile.
 
 Revoking an API token closes, on every process, each socket (of notices or of a table)
 that authenticated with it, with code 4401 and the reason; the periodic pass also closes
-any whose token it finds revoked.
+any whose token it finds revoked, and any session socket whose session has ended.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import time
 from collections.abc import Coroutine
 from typing import Any
 
+from ..accounts.accounts import Accounts
 from ..accounts.tokens import REVOKED
 from ..backends.broker import Broker
 from ..backends.database import Database
@@ -42,14 +43,18 @@ MAX_SOCKETS = 10
 """Notice sockets one account may hold open on one process (tabs, bots)."""
 REVOKED_CODE = 4401
 """Close code of a socket whose API token was revoked (4000 + 401, as refusals)."""
+LOGGED_OUT_CODE = 4401
+"""Close code of a session's socket once the session has ended."""
 
 
 class Notices:
     """The notice sockets of this process, by account (see the module docstring)."""
 
     def __init__(self, db: Database, broker: Broker, hub: SocketHub, challenges: Challenges,
-                 refresh_seconds: float = 10.0, heartbeat_seconds: float = 15.0) -> None:
+                 accounts: Accounts, refresh_seconds: float = 10.0,
+                 heartbeat_seconds: float = 15.0) -> None:
         self.db = db
+        self.accounts = accounts
         self.broker = broker
         self.hub = hub
         self.challenges = challenges
@@ -58,6 +63,9 @@ class Notices:
         self._by_account: dict[str, set[Subscriber]] = {}
         self._sent: dict[str, str] = {}
         """The last push each socket got (by socket id)."""
+        self._sessions: dict[str, str] = {}
+        """The session token each session-authenticated socket came with (by socket id):
+        a socket whose session ended (a log-out, everywhere too) is closed."""
         self._tasks: set[asyncio.Task[None]] = set()
         challenges.on_change.append(self.poke)
 
@@ -76,14 +84,16 @@ class Notices:
 
     # ------------------------------------------------------------------ sockets
 
-    def admit(self, sub: Subscriber) -> None:
+    def admit(self, sub: Subscriber, session: str | None = None) -> None:
         """Count a new notice socket of account ``sub.match_id`` (429 past
-        :data:`MAX_SOCKETS` here)."""
+        :data:`MAX_SOCKETS` here); ``session``: the session token it came with."""
         subs = self._by_account.setdefault(sub.match_id, set())
         if sum(1 for s in subs if not s.closed) >= MAX_SOCKETS:
             raise TableError(429, f"At most {MAX_SOCKETS} open notice connections per "
                              "account: close another tab first.")
         subs.add(sub)
+        if session is not None:
+            self._sessions[sub.id] = session
 
     def remove(self, sub: Subscriber) -> None:
         """Forget a notice socket that closed."""
@@ -94,6 +104,7 @@ class Notices:
             if not subs:
                 del self._by_account[sub.match_id]
         self._sent.pop(sub.id, None)
+        self._sessions.pop(sub.id, None)
 
     async def snapshot(self, account_id: str) -> dict[str, Any]:
         """What an account's notice sockets are shown now."""
@@ -171,11 +182,34 @@ class Notices:
                     for s in subs:
                         if now - s.last_sent >= self.heartbeat_seconds:
                             s.push({"type": "beat"})
-                await self._close_revoked()
+                await self.close_stale()
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - the pass outlives any surprise
                 log.exception("notices pass failed")
+
+    async def close_stale(self) -> None:
+        """Close the sockets whose API token was revoked, or whose session ended, without
+        this process hearing of it (the periodic pass)."""
+        await self._close_revoked()
+        await self._close_logged_out()
+
+    async def _close_logged_out(self) -> None:
+        """Close the session sockets whose session ended (logged out here or
+        everywhere, or expired)."""
+        live: dict[str, bool] = {}
+        for subs in list(self._by_account.values()):
+            for s in subs:
+                token = self._sessions.get(s.id)
+                if token is None or s.closed:
+                    continue
+                if token not in live:
+                    try:
+                        live[token] = await self.accounts.account_of(token) is not None
+                    except TableError:  # the database away: the next pass
+                        return
+                if not live[token]:
+                    s.close(LOGGED_OUT_CODE, "You are logged out.")
 
     async def _close_revoked(self) -> None:
         ids = self.hub.token_ids() | {s.token_id for subs in self._by_account.values()

@@ -132,7 +132,8 @@ def register(app: FastAPI, site: Site) -> None:
             return
         sub = _subscriber(websocket, acct.id, -1, address, token_id)
         try:
-            site.notices.admit(sub)
+            site.notices.admit(sub, websocket.cookies.get(COOKIE) if token_id is None
+                               else None)
         except TableError as e:
             await _refuse(websocket, e)
             return

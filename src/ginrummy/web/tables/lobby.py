@@ -254,6 +254,7 @@ class Lobby:
                         "seat": seat,
                         "url": f"/play/{sm.id}#token={tok}",
                         "players": sm.players,
+                        "bots": list(sm.bot_seats),
                         "opponent": sm.opponent,
                         "bot": sm.bot_level,
                         "options": sm.options,

@@ -190,7 +190,8 @@ async function offerComputer(body, withdraw) {
     b.dataset.testid = `computer-${level}`;
     b.addEventListener("click", async () => {
       if (!(await withdraw())) return;
-      const challenge = { ...body, to: level, rated: Boolean(account && body.rated) };
+      const { bots, ...terms } = body; // (a seek's option, not a challenge's)
+      const challenge = { ...terms, to: level, rated: Boolean(account && body.rated) };
       try {
         const r = account
           ? await change("/api/challenges", { body: challenge, csrf: account.csrf })
@@ -247,6 +248,7 @@ async function quickPage() {
       oklahoma: $("oklahoma").checked,
       rated: $("rated").checked,
     };
+    if ($("bots-ok").checked) body.bots = true; // a quick match never gives a BOT unasked
     const [move, bank] = $("seek-clock").value.split("+").map(Number);
     body.clock = { move, bank };
     asked = { ...body };
