@@ -33,6 +33,8 @@ EXTERNAL = {
     "bot": ("ginrummy.protocol", "run a bot over the ginrummy-bot/1 protocol (docs/protocol.md)"),
     "bench": ("ginrummy.bench", "solver and state-machine benchmarks"),
     "review": ("ginrummy.review", "grade every decision of a record, as a coach would"),
+    "connect": ("ginrummy.connect", "play online with a bot, as the account of an API token "
+                "(docs/protocol.md)"),
 }
 # Sub-commands that need an optional extra: name -> extra.
 EXTRAS = {"serve": "web", "db": "web"}

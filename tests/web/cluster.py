@@ -26,6 +26,7 @@ import httpx
 import pytest
 
 import ginrummy
+from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
 SRC = str(Path(ginrummy.__file__).resolve().parent.parent)
 PG_ENV = "GINRUMMY_TEST_POSTGRES_URL"
@@ -239,3 +240,20 @@ def serves() -> Iterator[list[Serve]]:
             s.log.close()
     for s in started:
         assert wait_group_gone(s.proc.pid) == [], "a server left processes running"
+
+
+@contextlib.contextmanager
+def deployment(postgres_url: str, redis_url: str, *args: str) -> Iterator[tuple[Serve, Serve]]:
+    """Two ``ginrummy serve`` processes of one deployment: one seed key, one PostgreSQL
+    database, one Redis broker, no computer delay, and ``args``; stopped at the end."""
+    argv = ["--db", postgres_url, "--broker", redis_url, "--bot-delay", "0", *args]
+    env = {KEY_ENV: new_key_text()}
+    started: list[Serve] = []
+    try:
+        started.append(Serve(*argv, env=env))
+        started.append(Serve(*argv, env=env))
+        yield started[0], started[1]
+    finally:
+        for s in started:
+            s.stop()
+            s.log.close()

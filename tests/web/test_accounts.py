@@ -52,7 +52,8 @@ def test_sign_up_sets_a_safe_cookie_and_me_answers(client: TestClient) -> None:
     assert me.json()["csrf"] == body["csrf"] == csrf_of(client.cookies[COOKIE])
     # only hashes are stored: neither the password nor the session token
     with site(client).store.engine.connect() as conn:
-        pw = conn.execute(select(accounts_table.c.password_hash)).scalar_one()
+        pw = conn.execute(select(accounts_table.c.password_hash)  # (not the levels' BOTs)
+                          .where(accounts_table.c.username == "Ann_Lee")).scalar_one()
         sess = conn.execute(select(sessions_table.c.token_hash)).scalar_one()
     assert pw.startswith("$argon2id$") and "correct horse" not in pw
     assert sess != client.cookies[COOKIE] and len(sess) == 64
@@ -79,7 +80,9 @@ def test_sign_up_refusals_create_nothing(client: TestClient) -> None:
         assert r.json()["error"].endswith(".")
     assert client.get("/api/me").status_code == 401
     with site(client).store.engine.connect() as conn:
-        assert conn.execute(select(accounts_table)).all() == []
+        # none but the computer levels' BOT accounts (made at start-up)
+        assert sorted(conn.execute(select(accounts_table.c.username)).scalars()) == [
+            "easy", "hard", "medium"]
     sign_up(client, "Ann")
     r = client.post("/api/accounts", json={"username": "aNN", "password": "another one"})
     assert r.status_code == 409 and r.json()["error"] == "That username is taken: choose another."

@@ -160,7 +160,7 @@ def test_a_rated_match_moves_both_ratings_as_glicko2_says(client: TestClient) ->
         other = "Ivo" if seat == 0 else "Hana"
         won = end["winner"] == seat
         assert p["record"] == [{"opponent": other, "wins": int(won), "ties": 0,
-                                "losses": int(not won)}]
+                                "losses": int(not won), "bot": False}]
         assert p["recent"][0]["result"] == ("win" if won else "loss")
         assert p["recent"][0]["replay"] == f"/api/matches/{mid}/replay"
     # settled once: settling again changes nothing

@@ -16,9 +16,8 @@ import httpx
 import pytest
 
 from ginrummy.ratings import DEFAULT, match_update
-from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
-from .cluster import Serve
+from .cluster import Serve, deployment
 from .online import play_to_end, sign_up, wait_paired
 
 pytest.importorskip("redis")
@@ -33,17 +32,8 @@ OPEN = ["--rate-create", "100000/minute", "--rate-join", "100000/minute",
 @pytest.fixture(scope="module")
 def two(postgres_url: str, redis_url: str) -> Iterator[tuple[Serve, Serve]]:
     """Two processes of one deployment (one seed key, one database, one broker)."""
-    args = ["--db", postgres_url, "--broker", redis_url, "--bot-delay", "0", *OPEN]
-    env = {KEY_ENV: new_key_text()}
-    started: list[Serve] = []
-    try:
-        started.append(Serve(*args, env=env))
-        started.append(Serve(*args, env=env))
-        yield started[0], started[1]
-    finally:
-        for s in started:
-            s.stop()
-            s.log.close()
+    with deployment(postgres_url, redis_url, *OPEN) as pair:
+        yield pair
 
 
 def test_two_accounts_on_two_processes_play_rated(two: tuple[Serve, Serve]) -> None:

@@ -29,7 +29,17 @@ from .backends.limits import RateLimits
 from .computer.driver import ComputerDriver
 from .errors import TableError
 from .guard import Limits, SecurityHeaders, Settings
-from .routes import accounts, matches, online, ops, pages, public, reviews, sockets
+from .routes import (
+    accounts,
+    challenges,
+    matches,
+    online,
+    ops,
+    pages,
+    public,
+    reviews,
+    sockets,
+)
 from .routes.common import MAX_BODY, error
 from .routes.pages import STATIC_DIR
 from .site import Site
@@ -130,6 +140,9 @@ def request_kind(method: str, path: str) -> str:
     if path.startswith("/api/"):
         if path in ("/api/matches", "/api/matches/") and method == "POST":
             return "create"
+        if method == "POST" and (path.rstrip("/") in ("/api/challenges", "/api/tokens")
+                                 or path.endswith("/accept")):
+            return "create"  # a challenge, an API token, a match from a challenge
         if path.rstrip("/") in ("/api/matches/lookup", "/api/record"):
             return "lookup"
         m = _MATCH.match(path)
@@ -271,4 +284,5 @@ def create_app(
     reviews.register(app, site)
     sockets.register(app, site)
     ops.register(app, site)
+    challenges.register(app, site)
     return app

@@ -1,5 +1,6 @@
-"""Checks of request bodies that several parts share: names, lists of seat tokens, and the
-version a change is based on. Each refusal is a TableError 400 with the sentence to show."""
+"""Checks of request bodies that several parts share: an object's fields and flags, names,
+lists of seat tokens, and the version a change is based on. Each refusal is a TableError
+400 with the sentence to show."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from .errors import TableError
 
-__all__ = ["MAX_NAME", "check_tokens", "clean_name", "version_of"]
+__all__ = ["MAX_NAME", "check_tokens", "clean_name", "flag", "json_object", "version_of"]
 
 MAX_NAME = 30
 """Longest player name, in characters."""
@@ -53,3 +54,28 @@ def version_of(body: Mapping[str, Any]) -> int:
             400, "Send the 'version' of the state you are acting on, e.g. {\"version\": 17}."
         )
     return v
+
+
+def json_object(body: Any, fields: set[str]) -> Mapping[str, Any]:
+    """A request body that is an object holding only ``fields`` (None, no body: an empty
+    one); TableError 400 naming the first unknown field otherwise.
+
+    >>> dict(json_object(None, {"rated"}))
+    {}
+    """
+    if body is None:
+        return {}
+    if not isinstance(body, Mapping):
+        raise TableError(400, "The request body must be a JSON object.")
+    unknown = set(body) - fields
+    if unknown:
+        raise TableError(400, f"Unknown field {sorted(unknown)[0]!r}.")
+    return body
+
+
+def flag(body: Mapping[str, Any], key: str) -> bool:
+    """``body[key]``, true or false (false when absent); TableError 400 otherwise."""
+    value = body.get(key, False)
+    if not isinstance(value, bool):
+        raise TableError(400, f"{key!r} is true or false.")
+    return value

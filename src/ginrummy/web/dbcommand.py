@@ -2,7 +2,8 @@
 
 ``upgrade`` brings the database to this version's head revision (what ``ginrummy serve``
 does at start-up unless given ``--no-migrate``), ``current`` says where it stands,
-``history`` lists the revisions, and ``revision`` (for developers) writes a new revision
+``history`` lists the revisions, ``close-account`` closes an account (an operator's
+answer to abuse), and ``revision`` (for developers) writes a new revision
 for tables the code has and the head revision lacks. Exit status: 0 done, 1 ``current
 --check`` found the database behind, 2 the database or an option cannot be used (one line
 on standard error, no traceback).
@@ -30,10 +31,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ginrummy db",
         description="The web table's database schema (Alembic migrations shipped with "
-        "ginrummy; docs/deploy.md).",
+        "ginrummy; docs/deploy.md), and closing an account.",
         epilog="Exit status: 0 done; 1 `current --check` found the database behind this "
-        "version's schema; 2 a wrong command line, or a database that cannot be used; 130 "
-        "stopped with Ctrl-C.",
+        "version's schema, or `close-account` found no such open account; 2 a wrong "
+        "command line, or a database that cannot be used; 130 stopped with Ctrl-C.",
     )
     sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     up = sub.add_parser("upgrade", help="bring the database to this version's schema "
@@ -46,6 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
     hist = sub.add_parser("history", help="the schema revisions this version knows")
     hist.add_argument("--db", default=None,
                       help="also mark the revision this database is at")
+    close = sub.add_parser("close-account", help="close an account: it can no longer log "
+                           "in, act or be challenged (its sessions end, its API tokens are "
+                           "revoked, its open challenges cancelled)")
+    close.add_argument("username", help="the account's username (any case)")
+    close.add_argument("--db", default=None, help=_DB_HELP)
     rev = sub.add_parser("revision", help="(developers) write a new revision for the tables "
                          "the code has and the head revision lacks")
     rev.add_argument("-m", "--message", required=True, help="what the revision does")
@@ -104,6 +110,23 @@ def _history(db: str | None) -> int:
     return 0
 
 
+def _close_account(db: str | None, username: str) -> int:
+    from .store.tokens import TokenStore
+
+    engine = _engine(db, must_exist=True)
+    try:
+        migrations.require_head(engine)
+        closed = TokenStore(engine).close_account(username.casefold())
+    finally:
+        engine.dispose()
+    if closed is None:
+        print(f"ginrummy db close-account: there is no open account {username!r}.",
+              file=sys.stderr)
+        return 1
+    print(f"Closed the account {username!r}.")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     """Run ``ginrummy db ACTION``; returns the exit status."""
     args = build_parser().parse_args(argv)
@@ -114,6 +137,8 @@ def main(argv: list[str]) -> int:
             return _current(args.db, args.check)
         if args.action == "history":
             return _history(args.db)
+        if args.action == "close-account":
+            return _close_account(args.db, args.username)
         path = migrations.new_revision(args.message)
         print(f"Wrote {path}: review it (and test it on PostgreSQL) before committing.")
         return 0

@@ -16,6 +16,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from .accounts.accounts import Accounts
+from .accounts.tokens import ApiTokens
 from .backends.broker import Broker, LocalBroker, Outbox
 from .backends.database import Database
 from .backends.limits import RateLimits
@@ -24,6 +25,9 @@ from .computer.timeouts import ClockKeeper
 from .computer.turns import ComputerTurns, TurnClaims
 from .guard import Limits, Settings
 from .metrics import Metrics
+from .online.challenges import Challenges
+from .online.ladder import Ladder
+from .online.notices import Notices
 from .online.ratings import Ratings
 from .online.seeks import Seeks
 from .online.spectators import Spectators
@@ -90,6 +94,14 @@ class Site:
         self.committer.after_commit.append(self.ratings.after_commit)
         self.seeks = Seeks(self.db, self.lobby, self.registry)
         self.spectators = Spectators(self.db, self.registry)
+        # challenges, API tokens, BOT accounts and the computer on the ladder
+        self.tokens = ApiTokens(self.db, self.rates)
+        self.ladder = Ladder(self.db)
+        self.ratings.level_ratings = self.ladder.ratings
+        self.challenges = Challenges(self.db, self.lobby, self.registry)
+        self.notices = Notices(self.db, self.broker, self.hub, self.challenges, self.accounts,
+                               heartbeat_seconds=self.settings.ws_heartbeat_seconds)
+        self.tokens.on_revoke.append(self.notices.revoked)
         self.db.on_down.append(self._database_down)
         self.db.on_up.append(self._database_up)
         self.metrics = self._metrics()
@@ -139,7 +151,11 @@ class Site:
         heartbeats, enforcing the turn clocks, polling while the broker is away,
         publishing, taking over computer turns) and resume computer turns left pending by
         a stop."""
-        await self.broker.start(self.registry.changed_elsewhere, self._broker_back)
+        await self.broker.start(self.registry.changed_elsewhere, self._broker_back,
+                                self.notices.from_broker)
+        await self.ladder.ensure()
+        self._spawn(self.notices.run_forever())
+        self._spawn(self.challenges.sweep_forever())
         self._spawn(self.registry.sweep_forever())
         self._spawn(self.db.watch_forever())
         self._spawn(self.hub.heartbeat_forever(self.registry.peek))
@@ -163,6 +179,7 @@ class Site:
             if t.bot_task is not None:
                 t.bot_task.cancel()
         self.hub.close_all("The server is restarting: reconnect.")
+        self.notices.stop()
         for task in list(self._tasks):
             task.cancel()
         self.registry.stop()
@@ -190,5 +207,7 @@ class Site:
         self.registry.refresh_all(force_push=True)
 
     def _broker_back(self) -> None:
-        """Events may have been missed while the broker was away: catch every table up."""
+        """Events may have been missed while the broker was away: catch every table up,
+        and every account's notices."""
         self.registry.refresh_all()
+        self.notices.refresh_all()

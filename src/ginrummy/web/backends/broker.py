@@ -7,6 +7,8 @@ process can push each of its own connected seats that seat's own view; it keeps
 computer-turn leases as Redis keys with an expiry, renewed while held, so a process that
 dies (even by kill -9) loses its leases within seconds and another takes the turn over;
 and it counts each seat's open sockets across processes (:meth:`Broker.presence_add`).
+On a second channel it carries news of accounts (:meth:`Broker.publish_account`: an
+account's challenges changed, one of its API tokens was revoked), again only ids.
 
 The broker may go away. :attr:`Broker.healthy` says whether it is reachable (the listener
 is subscribed and the last send worked), and :class:`Outbox` keeps every "changed" event
@@ -33,11 +35,16 @@ log = logging.getLogger("ginrummy.web")
 T = TypeVar("T")
 
 CHANNEL = "ginrummy:changed"
+ACCOUNT_CHANNEL = "ginrummy:account"
 LEASE_PREFIX = "ginrummy:lease:"
 PRESENCE_PREFIX = "ginrummy:sockets:"
 
 OnChange = Callable[[str, int], None]
 """Called with (match id, new version) for a change made by another process."""
+OnAccount = Callable[[str, str, str | None], None]
+"""Called with (account id, what, detail) for news of an account from another process:
+``("challenges", None)`` its challenges changed, ``("revoked", TOKEN_ID)`` one of its API
+tokens was revoked. Never a secret: the receiver reads what it shows from the database."""
 
 _RENEW = """
 local holder = redis.call('get', KEYS[1])
@@ -83,11 +90,18 @@ class Broker:
         self.errors = 0
         """Broker commands that failed, for ``/metrics``."""
 
-    async def start(self, on_change: OnChange, on_reconnect: Callable[[], None]) -> None:
-        """Begin receiving other processes' changes."""
+    async def start(self, on_change: OnChange, on_reconnect: Callable[[], None],
+                    on_account: OnAccount | None = None) -> None:
+        """Begin receiving other processes' changes (and, with ``on_account``, their news
+        of accounts)."""
 
     async def publish(self, match_id: str, version: int) -> None:
         """Tell the other processes that ``match_id`` is now at ``version``."""
+
+    async def publish_account(self, account_id: str, what: str,
+                              detail: str | None = None) -> None:
+        """Tell the other processes news of an account (see :data:`OnAccount`); the
+        in-process broker has nobody to tell."""
 
     async def publish_many(self, changes: Sequence[tuple[str, int]]) -> None:
         """:meth:`publish` each (match id, version), in order."""
@@ -180,6 +194,7 @@ class RedisBroker(Broker):
         self._presence_script = self.redis.register_script(_PRESENCE_ADD)
         self._subscribed = False
         self._sent_ok = True
+        self._on_account: OnAccount | None = None
 
     @property
     def healthy(self) -> bool:
@@ -206,8 +221,10 @@ class RedisBroker(Broker):
         except Exception as e:  # noqa: BLE001 - any client error: say what and where
             raise BrokerError(f"Cannot reach the broker: {e}") from None
 
-    async def start(self, on_change: OnChange, on_reconnect: Callable[[], None]) -> None:
+    async def start(self, on_change: OnChange, on_reconnect: Callable[[], None],
+                    on_account: OnAccount | None = None) -> None:
         await self.check()
+        self._on_account = on_account
         ready = asyncio.get_running_loop().create_future()
         self._listener = asyncio.create_task(self._listen(on_change, on_reconnect, ready))
         await ready
@@ -222,7 +239,7 @@ class RedisBroker(Broker):
             try:
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 try:
-                    await pubsub.subscribe(CHANNEL)
+                    await pubsub.subscribe(CHANNEL, ACCOUNT_CHANNEL)
                     self._subscribed = True
                     if first:
                         ready.set_result(None)
@@ -251,6 +268,10 @@ class RedisBroker(Broker):
             data = json.loads(msg["data"])
             if data.get("p") == self.process_id:
                 return
+            channel = msg.get("channel")
+            if channel in (ACCOUNT_CHANNEL, ACCOUNT_CHANNEL.encode()):
+                self._deliver_account(data)
+                return
             mid, version = data["m"], data["v"]
             if not isinstance(mid, str) or not isinstance(version, int):
                 return
@@ -258,6 +279,18 @@ class RedisBroker(Broker):
             log.warning("ignored a malformed broker message")
             return
         on_change(mid, version)
+
+    def _deliver_account(self, data: Any) -> None:
+        account, what, detail = data.get("a"), data.get("w"), data.get("d")
+        if self._on_account is None or not isinstance(account, str) \
+                or not isinstance(what, str) or not (detail is None or isinstance(detail, str)):
+            return
+        self._on_account(account, what, detail)
+
+    async def publish_account(self, account_id: str, what: str,
+                              detail: str | None = None) -> None:
+        await self._do(self.redis.publish(ACCOUNT_CHANNEL, json.dumps(
+            {"a": account_id, "w": what, "d": detail, "p": self.process_id})))
 
     def _payload(self, match_id: str, version: int) -> str:
         return json.dumps({"m": match_id, "v": version, "p": self.process_id})

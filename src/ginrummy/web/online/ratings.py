@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from ...match import Outcome, Termination
@@ -62,6 +62,15 @@ class Ratings:
         self.registry = registry
         self.scan_seconds = scan_seconds
         self._tasks: set[asyncio.Task[None]] = set()
+        self.level_ratings: Callable[[], Awaitable[dict[str, int]]] | None = None
+        """The computer levels' ratings now (their BOT accounts'); None: the published
+        :data:`BOT_RATINGS`."""
+
+    async def _bots(self) -> dict[str, int]:
+        """The computer levels' ratings (what ``bots`` shows)."""
+        if self.level_ratings is None:
+            return dict(BOT_RATINGS)
+        return await self.level_ratings()
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -119,10 +128,11 @@ class Ratings:
         rows = await self.db.read(self.db.store.accounts.leaderboard, SETTLED_DEVIATION, limit)
         return {
             "players": [{"rank": i + 1, "username": a.username, "rating": round(a.rating.rating),
-                         "deviation": round(a.rating.deviation), "matches": a.rated_matches}
+                         "deviation": round(a.rating.deviation), "matches": a.rated_matches,
+                         "bot": a.bot}
                         for i, a in enumerate(rows)],
             "settled_deviation": SETTLED_DEVIATION,
-            "bots": dict(BOT_RATINGS),
+            "bots": await self._bots(),
         }
 
     async def profile(self, username: Any) -> dict[str, Any]:
@@ -140,13 +150,15 @@ class Ratings:
         ids = {h["opponent"] for h in history} | {r["opponent"] for r in record}
         for m in recent:
             ids |= {a for a in m["accounts"] if a}
-        names = {k: a.username for k, a in
-                 (await self.db.read(store.by_ids, sorted(ids))).items()}
+        others = await self.db.read(store.by_ids, sorted(ids))
+        names = {k: a.username for k, a in others.items()}
+        bot_ids = {k for k, a in others.items() if a.bot}
         for h in history:
             h["opponent"] = names.get(h["opponent"], "?")
             h["rating"] = round(h["rating"], 1)
             h["deviation"] = round(h["deviation"], 1)
         for r in record:
+            r["bot"] = r["opponent"] in bot_ids
             r["opponent"] = names.get(r["opponent"], "?")
         out_recent = []
         for m in recent:
@@ -157,6 +169,7 @@ class Ratings:
                     else "loss"
             out_recent.append({
                 "id": m["id"], "opponent": _other_name(m, seat, names),
+                "opponent_bot": m["accounts"][1 - seat] in bot_ids,
                 "rated": m["rated"], "status": m["status"], "result": result,
                 "scores": m["scores"], "updated_at": m["updated_at"],
                 "replay": f"/api/matches/{m['id']}/replay",
@@ -165,6 +178,7 @@ class Ratings:
         rating = acct.rating
         return {
             "username": acct.username,
+            "bot": acct.bot,
             "rating": round(rating.rating, 1),
             "deviation": round(rating.deviation, 1),
             "volatility": round(rating.volatility, 6),
@@ -174,7 +188,7 @@ class Ratings:
             "history": history,
             "record": record,
             "recent": out_recent,
-            "bots": dict(BOT_RATINGS),
+            "bots": await self._bots(),
         }
 
 

@@ -13,6 +13,10 @@ only within a window that widens with the waiting seek's age (:data:`BASE_WINDOW
 points, plus :data:`WIDEN_PER_SECOND` for each second it has waited): a seek waits a few
 seconds longer for a closer opponent, then takes anyone. Guests seek at 1500.
 
+**BOT accounts.** A BOT's seek pairs only with seeks that accept BOTs (``"bots": true``,
+false by default), so a quick match never gives a person a BOT unasked; a BOT's own seek
+accepts BOTs. The match marks the seats BOT accounts play.
+
 **Once.** Pairing takes both seeks with conditional updates in one transaction
 (:meth:`~.store.seeks.SeekStore.take`): however many processes try, a seek is taken once.
 The match is then created through the :class:`~.lobby.Lobby` (a friend table whose seat 1
@@ -32,11 +36,11 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Mapping
 from typing import Any
 
 from ..accounts.accounts import Accounts
 from ..backends.database import Database
+from ..checks import flag, json_object
 from ..errors import TableError
 from ..store import hash_token
 from ..store.accounts import Account
@@ -66,7 +70,7 @@ QUICK_CLOCK = ClockSettings(move=20, bank=120)
 """A quick match always has a clock: 20 s a decision and a 120 s bank unless the seek asks
 for another (strangers must not be able to stall each other)."""
 
-_FIELDS = {"target", "gin_only", "oklahoma", "rated", "clock"}
+_FIELDS = {"target", "gin_only", "oklahoma", "rated", "clock", "bots"}
 
 
 def window(waited: float) -> float:
@@ -110,26 +114,21 @@ class Seeks:
             except Exception:  # noqa: BLE001 - the next sweep tries again
                 log.warning("expired seeks not swept yet")
 
-    def _parse(self, body: Any) -> tuple[dict[str, Any], bool]:
-        """(the match options, rated) of a seek request; TableError 400 otherwise."""
-        if body is None:
-            body = {}
-        if not isinstance(body, Mapping):
-            raise TableError(400, "The request body must be a JSON object.")
-        unknown = set(body) - _FIELDS
-        if unknown:
-            raise TableError(400, f"Unknown field {sorted(unknown)[0]!r}.")
-        rated = body.get("rated", False)
-        if not isinstance(rated, bool):
-            raise TableError(400, "'rated' is true or false.")
-        options = self.lobby.check_options({k: v for k, v in body.items() if k != "rated"},
-                                           default_clock=QUICK_CLOCK)
-        return options, rated
+    def _parse(self, body: Any) -> tuple[dict[str, Any], bool, bool]:
+        """(the match options, rated, whether BOT opponents are welcome) of a seek
+        request; TableError 400 otherwise."""
+        body = json_object(body, _FIELDS)
+        rated, bots = flag(body, "rated"), flag(body, "bots")
+        options = self.lobby.check_options(
+            {k: v for k, v in body.items() if k not in ("rated", "bots")},
+            default_clock=QUICK_CLOCK)
+        return options, rated, bots
 
     async def seek(self, body: Any, account: Account | None) -> dict[str, Any]:
         """``POST /api/seeks``: pair at once (``{"match": ...}``) or wait
         (``{"seek": ID}``)."""
-        options, rated = self._parse(body)
+        options, rated, bots = self._parse(body)
+        bot = account is not None and account.bot  # a BOT welcomes BOTs
         if rated and account is None:
             raise TableError(401, "Rated matches need an account: sign up or log in first.")
         seek_id = secrets.token_urlsafe(18)
@@ -137,7 +136,8 @@ class Seeks:
         me = SeekRow(hash_token(seek_id), account.id if account else None,
                      account.username if account else GUEST_NAME,
                      Accounts.rating_of(account).rating, options, rated, "new", now,
-                     now + SEEK_TTL, hash_token(seat_token(seek_id)))
+                     now + SEEK_TTL, hash_token(seat_token(seek_id)), bot=bot,
+                     bots=bots or bot)
         paired = await self._pair(me, seek_id, stored=False)
         if paired is not None:
             return {"match": paired}
@@ -185,7 +185,7 @@ class Seeks:
         match object, or None (nothing acceptable, or every try lost a race)."""
         store = self.db.store.seeks
         cands = await self.db.read(store.candidates, me.options, me.rated, me.id_hash,
-                                   me.account_id)
+                                   me.account_id, me.bot, me.bots)
         now = time.time()
         ok = [c for c in cands
               if abs(c.rating - me.rating) <= window(now - min(c.created_at, me.created_at))]
@@ -210,7 +210,7 @@ class Seeks:
         clock = options.pop("clock", None)
         created = await self.lobby.create(
             {"opponent": "friend", "name": other.name, "options": options, "clock": clock},
-            invite=False, token_hash0=other.seat_token_hash)
+            invite=False, token_hash0=other.seat_token_hash, bot_seats=(other.bot, me.bot))
         mid = str(created["id"])
         await self.db.run(self.db.store.accounts.link, mid, (other.account_id, me.account_id),
                           me.rated, me.rated)

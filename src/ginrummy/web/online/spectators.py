@@ -81,6 +81,7 @@ def spectator_state(t: Table, delay: int = DELAY) -> dict[str, Any]:
         "spectator": True,
         "status": "finished" if finished else sm.status,
         "players": list(sm.players),
+        "bots": list(sm.bot_seats),
         "options": m.options.to_json(),
         "scores": list(m.scores),
         "winner": outcome.winner if outcome else None,
@@ -152,6 +153,7 @@ class Spectators:
         out = []
         for link, row in rows:
             out.append({"id": link.match_id, "players": json.loads(row["players"]),
+                        "bots": row["bots"],
                         "options": json.loads(row["options"]), "scores": row["scores"],
                         "hands": row["hands"], "rated": link.rated,
                         "updated_at": row["updated_at"], "url": f"/watch/{link.match_id}"})

@@ -3,6 +3,8 @@ a guest's matches into the account (docs/web-api.md, "Accounts")."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -11,7 +13,7 @@ from fastapi.responses import JSONResponse
 from ..accounts.accounts import COOKIE, SESSION_DAYS
 from ..errors import TableError
 from ..site import Site
-from .common import account_of, client_address, is_tls, json_body
+from .common import account_of, api_bearer, client_address, is_tls, json_body
 
 __all__ = ["register"]
 
@@ -30,9 +32,23 @@ def register(app: FastAPI, site: Site) -> None:
 
     @app.post("/api/accounts")
     async def sign_up(request: Request) -> JSONResponse:
-        account, token = await site.accounts.sign_up(await json_body(request),
-                                                     client_address(request))
-        return _with_cookie(request, site.accounts.me(account, token), token, 201)
+        body = await json_body(request)
+        bot = False
+        if isinstance(body, Mapping) and "bot" in body:  # a BOT account (docs/web-api.md)
+            bot = body["bot"]
+            if not isinstance(bot, bool):
+                raise TableError(400, "'bot' is true or false.")
+            body = {k: v for k, v in body.items() if k != "bot"}
+        account, token = await site.accounts.sign_up(body, client_address(request))
+        if bot:
+            try:
+                await site.db.run(site.db.store.tokens.set_bot, account.id)
+            except BaseException:
+                with contextlib.suppress(Exception):  # not a BOT: not an account at all
+                    await site.db.run(site.db.store.tokens.delete_account, account.id)
+                raise
+        return _with_cookie(request, site.accounts.me(account, token) | {"bot": bot}, token,
+                            201)
 
     @app.post("/api/session")
     async def log_in(request: Request) -> JSONResponse:
@@ -56,7 +72,9 @@ def register(app: FastAPI, site: Site) -> None:
         acct = await account_of(site, request)
         if acct is None:
             raise TableError(401, "You are not logged in.")
-        return site.accounts.me(acct, request.cookies[COOKIE])
+        if await api_bearer(site, request) is not None:  # a program: no session, no CSRF
+            return site.accounts.me(acct, "") | {"bot": acct.bot, "csrf": None}
+        return site.accounts.me(acct, request.cookies[COOKIE]) | {"bot": acct.bot}
 
     @app.post("/api/me/matches")
     async def claim(request: Request) -> dict[str, Any]:

@@ -9,14 +9,16 @@ from fastapi import Request, WebSocket
 from fastapi.responses import JSONResponse
 
 from ..accounts.accounts import COOKIE, CSRF_REFUSED
+from ..accounts.tokens import Bearer, is_api_token
 from ..errors import TableError
 from ..guard import JSONError, parse_json
 from ..site import Site
 from ..store.accounts import Account
 from ..tables.table import Table
 
-__all__ = ["MAX_BODY", "account_of", "account_seat", "bearer", "client_address", "error",
-           "is_tls", "json_body", "request_seat", "seat_table", "seat_with_token"]
+__all__ = ["BOT_SESSION", "MAX_BODY", "account_of", "account_seat", "api_bearer", "bearer",
+           "client_address", "error", "is_tls", "json_body", "playing_account",
+           "request_seat", "seat_table", "seat_with_token"]
 
 MAX_BODY = 16 * 1024
 """Largest request body or socket message accepted (413 beyond)."""
@@ -81,9 +83,15 @@ async def request_seat(site: Site, t: Table, request: Request) -> int:
     account's seat at this match (its session cookie, and for a change its CSRF token or
     a same-origin ``Origin``), so an account plays its matches from any browser."""
     token = bearer(request)
+    if is_api_token(token):  # an API token: its account's seat
+        key = await api_bearer(site, request)
+        assert key is not None
+        return await account_seat(site, t, key.account)
     if token is None and request.cookies.get(COOKIE):
         acct = await account_of(site, request, change=request.method not in ("GET", "HEAD"))
         if acct is not None:
+            if acct.bot:
+                raise TableError(403, BOT_SESSION)
             return await account_seat(site, t, acct)
     return await seat_with_token(site, t, token, client_address(request))
 
@@ -114,9 +122,14 @@ def is_tls(request: Request) -> bool:
 
 
 async def account_of(site: Site, request: Request, change: bool = False) -> Account | None:
-    """The account of the request's session cookie (None: a guest). With ``change``, a
-    cookie-authenticated change: it must carry the session's ``X-CSRF-Token`` or a
-    same-origin ``Origin`` header, else 403 (nothing is changed)."""
+    """The account of the request's API token (``Authorization: Bearer ginrummy.…``: no
+    CSRF check, a cross-site form cannot send it; 401 for a bad one) or else of its
+    session cookie (None: a guest). With ``change``, a cookie-authenticated change: it
+    must carry the session's ``X-CSRF-Token`` or a same-origin ``Origin`` header, else
+    403 (nothing is changed)."""
+    key = await api_bearer(site, request)
+    if key is not None:
+        return key.account
     token = request.cookies.get(COOKIE)
     if not token:
         return None
@@ -125,4 +138,32 @@ async def account_of(site: Site, request: Request, change: bool = False) -> Acco
             token, request.headers.get("x-csrf-token"), request.headers.get("origin"),
             request.headers.get("host"), "https" if is_tls(request) else "http"):
         raise TableError(403, CSRF_REFUSED)
+    return acct
+
+
+BOT_SESSION = ("A BOT account plays only through an API token (Authorization: Bearer TOKEN), "
+               "not with a session.")
+
+
+async def api_bearer(site: Site, request: Request) -> Bearer | None:
+    """The account and token of the request's API token, if it carries one (checked once
+    per request; 401 with the reason for a malformed, unknown or revoked token)."""
+    token = bearer(request)
+    if not is_api_token(token):
+        return None
+    assert token is not None
+    cached = getattr(request.state, "api_bearer", None)
+    if isinstance(cached, Bearer):
+        return cached
+    key = await site.tokens.resolve(token, client_address(request))
+    request.state.api_bearer = key
+    return key
+
+
+async def playing_account(site: Site, request: Request) -> Account | None:
+    """:func:`account_of` for a change that plays (a seek, a challenge, accepting one):
+    a BOT account's session is refused (403), as a BOT plays only through a token."""
+    acct = await account_of(site, request, change=True)
+    if acct is not None and acct.bot and await api_bearer(site, request) is None:
+        raise TableError(403, BOT_SESSION)
     return acct

@@ -9,7 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from ..site import Site
-from .common import account_of, json_body
+from .common import json_body, playing_account
 
 __all__ = ["register"]
 
@@ -21,7 +21,7 @@ def register(app: FastAPI, site: Site) -> None:
     async def seek(request: Request) -> JSONResponse:
         raw = await request.body()
         body = await json_body(request) if raw.strip() else None
-        acct = await account_of(site, request, change=True)
+        acct = await playing_account(site, request)
         out = await site.seeks.seek(body, acct)
         return JSONResponse(out, status_code=201 if "seek" in out else 200)
 

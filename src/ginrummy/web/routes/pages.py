@@ -1,6 +1,7 @@
 """The pages: the lobby, the table, the review, How to play, Your record, Learn to play,
 the pages of online play (``/account``, ``/quick``, ``/leaderboard``, ``/player/NAME``,
-``/live``, ``/watch/ID``: all drawn by ``static/js/online.js``), the not-found page, and
+``/live``, ``/watch/ID``, ``/challenge`` and ``/challenge/ID``: all drawn by
+``static/js/online.js``), the not-found page, and
 what installs the site as an app; and their static files.
 
 * ``GET /learn``: the guided first hand. It is the table page (``play.html``) run on a
@@ -100,7 +101,9 @@ def register(app: FastAPI, site: Site, static_dir: Path = STATIC_DIR) -> None:
                              ("/leaderboard", "leaderboard.html", "leaderboard"),
                              ("/player/{username}", "player.html", "player"),
                              ("/live", "live.html", "live matches"),
-                             ("/watch/{match_id}", "watch.html", "spectator")):
+                             ("/watch/{match_id}", "watch.html", "spectator"),
+                             ("/challenge", "challenge.html", "challenge"),
+                             ("/challenge/{challenge_id}", "challenge.html", "challenge")):
         def online_page(name: str = name, what: str = what) -> Response:
             return page(name, what, static_dir)
 

@@ -18,12 +18,13 @@ from typing import Any
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from ..accounts.accounts import COOKIE
+from ..accounts.tokens import is_api_token
 from ..errors import TableError
 from ..guard import JSONError, origin_allowed, parse_json
 from ..site import Site
 from ..tables.sockets import RECONNECT, Subscriber
 from ..tables.table import Table
-from .common import MAX_BODY, account_seat, client_address, seat_with_token
+from .common import BOT_SESSION, MAX_BODY, account_seat, client_address, seat_with_token
 
 __all__ = ["register"]
 
@@ -42,24 +43,20 @@ def register(app: FastAPI, site: Site) -> None:
 
     @app.websocket("/api/matches/{match_id}/ws")
     async def ws(websocket: WebSocket, match_id: str) -> None:
-        origin = websocket.headers.get("origin")
-        if not origin_allowed(origin, websocket.headers.get("host"), _scheme(websocket),
-                              settings.allowed_origins):
-            log.warning("refused a WebSocket from origin %r", origin)
-            await websocket.close(code=4403)  # before accept: the handshake gets a 403
+        address = await _open(site, websocket)
+        if address is None:
             return
-        address = client_address(websocket)
-        await websocket.accept()
         try:
-            if not await site.rates.hit("sockets", address):
-                raise TableError(429, f"Too many connections: at most "
-                                 f"{site.rates.describe('sockets')} from one address.")
             t = await site.registry.get(match_id)
             token = websocket.query_params.get("token")  # deprecated: logs would show it
             if token is None:
                 token = await _first_auth(websocket, settings.ws_auth_seconds)
+            token_id: str | None = None
             if token is SESSION:
                 seat = await _session_seat(site, t, websocket)
+            elif is_api_token(token):  # an API token: its account's seat
+                key = await site.tokens.resolve(token, address)
+                seat, token_id = await account_seat(site, t, key.account), key.token_id
             else:
                 seat = await seat_with_token(site, t, token, address)
         except TableError as e:
@@ -68,10 +65,7 @@ def register(app: FastAPI, site: Site) -> None:
         except WebSocketDisconnect:
             return
 
-        async def close_socket(code: int, reason: str) -> None:
-            await websocket.close(code=code, reason=reason)
-
-        sub = Subscriber(t.id, seat, address, websocket.send_text, close_socket)
+        sub = _subscriber(websocket, t.id, seat, address, token_id)
         try:
             await site.hub.admit(sub)
         except TableError as e:
@@ -83,6 +77,39 @@ def register(app: FastAPI, site: Site) -> None:
         finally:
             await site.hub.remove(sub)  # closes it: the writer closes the socket
             await writer
+
+
+async def _open(site: Site, websocket: WebSocket) -> str | None:
+    """Open a socket: its Origin must be the server's own or an allowed one (refused at
+    the handshake: a 403), then it is accepted and counted against its address's rate.
+    The client address, or None when refused (the socket is closed, with the reason)."""
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(origin, websocket.headers.get("host"), _scheme(websocket),
+                          site.settings.allowed_origins):
+        log.warning("refused a WebSocket from origin %r", origin)
+        await websocket.close(code=4403)  # before accept: the handshake gets a 403
+        return None
+    address = client_address(websocket)
+    await websocket.accept()
+    if not await site.rates.hit("sockets", address):
+        await _refuse(websocket, TableError(429, f"Too many connections: at most "
+                                            f"{site.rates.describe('sockets')} from one "
+                                            "address."))
+        return None
+    return address
+
+
+def _subscriber(websocket: WebSocket, key: str, seat: int, address: str,
+                token_id: str | None) -> Subscriber:
+    """The socket's send queue and writer (``token_id``: the API token it authenticated
+    with, so it is closed at once should the token be revoked)."""
+
+    async def close_socket(code: int, reason: str) -> None:
+        await websocket.close(code=code, reason=reason)
+
+    sub = Subscriber(key, seat, address, websocket.send_text, close_socket)
+    sub.token_id = token_id
+    return sub
 
 
 async def _refuse(websocket: WebSocket, e: TableError) -> None:
@@ -151,6 +178,8 @@ async def _session_seat(site: Site, t: Table, websocket: WebSocket) -> int:
     acct = await site.accounts.account_of(cookie) if cookie else None
     if acct is None:
         raise TableError(401, "You are not logged in: log in, or open the table's own link.")
+    if acct.bot:
+        raise TableError(403, BOT_SESSION)
     return await account_seat(site, t, acct)
 
 

@@ -41,6 +41,10 @@ class Account:
     rated_matches: int
     created_at: float
     password_hash: str = ""
+    bot: bool = False
+    """A BOT account: it plays only through API tokens, and is marked BOT everywhere."""
+    closed: bool = False
+    """Closed by an operator: it cannot log in, act or be challenged."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +63,8 @@ def _account(row: Any, with_hash: bool = False) -> Account:
     return Account(str(m["id"]), str(m["username"]),
                    Rating(float(m["rating"]), float(m["deviation"]), float(m["volatility"])),
                    int(m["rated_matches"]), float(m["created_at"]),
-                   str(m["password_hash"]) if with_hash else "")
+                   str(m["password_hash"]) if with_hash else "", bool(m.get("bot")),
+                   m.get("closed_at") is not None)
 
 
 def _link(row: Any) -> MatchLink:
@@ -94,10 +99,12 @@ class AccountStore:
         return Account(account_id, username, rating, 0, now)
 
     def by_key(self, key: str) -> Account | None:
-        """The account with this folded username, its password hash included."""
+        """The open account with this folded username, its password hash included (a
+        closed account is not found: it cannot log in)."""
         with self.engine.connect() as conn:
             row = conn.execute(select(accounts_table)
-                               .where(accounts_table.c.username_key == key)).first()
+                               .where(accounts_table.c.username_key == key)
+                               .where(accounts_table.c.closed_at.is_(None))).first()
         return _account(row, with_hash=True) if row is not None else None
 
     def by_ids(self, ids: list[str]) -> dict[str, Account]:
@@ -136,7 +143,8 @@ class AccountStore:
         """The account of an unexpired session, else None."""
         s, a = sessions_table, accounts_table
         q = (select(a).join(s, s.c.account_id == a.c.id)
-             .where(s.c.token_hash == token_hash).where(s.c.expires_at > time.time()))
+             .where(s.c.token_hash == token_hash).where(s.c.expires_at > time.time())
+             .where(a.c.closed_at.is_(None)))
         with self.engine.connect() as conn:
             row = conn.execute(q).first()
         return _account(row) if row is not None else None
@@ -205,7 +213,7 @@ class AccountStore:
         row's summary (players, options, scores, hands, updated_at)."""
         t, m = account_matches_table, matches_table
         q = (select(t, m.c.players, m.c.options, m.c.score0, m.c.score1, m.c.hands_dealt,
-                    m.c.updated_at)
+                    m.c.updated_at, m.c.bot_seats)
              .join(m, m.c.id == t.c.match_id)
              .where(t.c.public.is_(True)).where(m.c.status == "playing")
              .order_by(m.c.updated_at.desc()).limit(limit))
@@ -213,7 +221,9 @@ class AccountStore:
             rows = conn.execute(q).all()
         return [(_link(r), {"players": r.players, "options": r.options,
                             "scores": [int(r.score0), int(r.score1)],
-                            "hands": int(r.hands_dealt), "updated_at": float(r.updated_at)})
+                            "hands": int(r.hands_dealt), "updated_at": float(r.updated_at),
+                            "bots": [bool(r.bot_seats) and r.bot_seats[i] == "1"
+                                     for i in (0, 1)]})
                 for r in rows]
 
     @staticmethod

@@ -20,6 +20,7 @@ from sqlalchemy import Engine, bindparam, delete, insert, or_, select, text, upd
 
 from ...fairness import LEGACY_SCHEME
 from .accounts import AccountStore
+from .challenges import ChallengeStore
 from .claims import ClaimStore
 from .engine import DEFAULT_DB_URL, StaleVersionError, StoreError, open_engine
 from .hot import Reader, Writer
@@ -38,6 +39,7 @@ from .schema import (
 )
 from .seeds import SeedCipher
 from .seeks import SeekStore
+from .tokens import TokenStore
 
 __all__ = ["Store"]
 
@@ -109,7 +111,15 @@ def _row_to_match(row: Any, cipher: SeedCipher | None = None) -> StoredMatch:
         deadline=m.get("deadline"),
         end_reason=m.get("end_reason"),
         ended_by=m.get("ended_by"),
+        bot_seats=_bot_seats(m.get("bot_seats")),
     )
+
+
+def _bot_seats(text: Any) -> tuple[bool, bool]:
+    """The seats BOT accounts play, from the stored "01"-style text (null: none)."""
+    if not text:
+        return (False, False)
+    return (text[0] == "1", text[1:2] == "1")
 
 
 def _banks(b0: Any, b1: Any) -> list[float] | None:
@@ -130,7 +140,8 @@ class Store:
     """The match database. All methods are synchronous and thread-safe (one connection
     per call from the engine's pool); the web layer runs them off the event loop. Every
     statement the web layer runs is here or in the stores this one holds:
-    :attr:`rematches`, :attr:`claims`, :attr:`reviews`, :attr:`accounts` and :attr:`seeks`."""
+    :attr:`rematches`, :attr:`claims`, :attr:`reviews`, :attr:`accounts`, :attr:`seeks`,
+    :attr:`tokens` (API tokens, BOT accounts) and :attr:`challenges`."""
 
     def __init__(
         self, url: str = DEFAULT_DB_URL, cipher: SeedCipher | None = None, migrate: bool = True
@@ -161,6 +172,8 @@ class Store:
         self.reviews = ReviewStore(self.engine)
         self.accounts = AccountStore(self.engine)
         self.seeks = SeekStore(self.engine)
+        self.tokens = TokenStore(self.engine)
+        self.challenges = ChallengeStore(self.engine)
         self._writer: Writer | None = None
         self._reader: Reader | None = None
         with contextlib.suppress(ValueError):  # a driver the hot paths do not know
@@ -229,6 +242,7 @@ class Store:
                     bank0=m.banks[0] if m.banks else None,
                     bank1=m.banks[1] if m.banks else None,
                     deadline=m.deadline,
+                    bot_seats=ready_text(m.bot_seats) if any(m.bot_seats) else None,
                 )
             )
             if salt is not None:

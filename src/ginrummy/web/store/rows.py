@@ -103,6 +103,8 @@ class StoredMatch:
     """The record's ``end`` once the match is over."""
     ended_by: int | None = None
     """The seat that resigned or ran out of time."""
+    bot_seats: tuple[bool, bool] = (False, False)
+    """Which seats BOT accounts play (every page marks their names BOT)."""
     actions: list[StoredAction] = field(default_factory=list)
 
     def token_hash(self, seat: int) -> str:

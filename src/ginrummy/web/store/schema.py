@@ -25,6 +25,8 @@ __all__ = [
     "account_matches_table",
     "accounts_table",
     "actions_table",
+    "api_tokens_table",
+    "challenges_table",
     "claims_table",
     "hints_table",
     "matches_table",
@@ -74,6 +76,7 @@ matches_table = Table(
     Column("deadline", Float, nullable=True, index=True),
     Column("end_reason", String(16), nullable=True),
     Column("ended_by", Integer, nullable=True),
+    Column("bot_seats", String(2), nullable=True),
 )
 """One row per match: settings, token hashes, the secret seed (``seed_enc`` encrypted;
 ``seed`` holds older versions' plain seeds, else 0), the version every change bumps, and
@@ -87,7 +90,10 @@ with; ``bank0``/``bank1`` what is left of each bank; ``deadline`` (Unix seconds,
 the clocks' scan reads the expired ones) when the decision being waited for runs out,
 null when nobody is to play. ``end_reason`` is the record's ``end`` once the match is over
 and ``ended_by`` the seat that resigned or ran out of time: a resignation or an abort is
-not an action, so a rebuilt match learns it from here."""
+not an action, so a rebuilt match learns it from here.
+
+``bot_seats`` (revision 0009) marks the seats played by BOT accounts ("01": seat 1), so
+every page shows them as such; null for a match of people (and every older match)."""
 
 actions_table = Table(
     "actions",
@@ -175,10 +181,15 @@ accounts_table = Table(
     Column("volatility", Float, nullable=False),
     Column("rated_matches", Integer, nullable=False),
     Column("rated_at", Float, nullable=True),
+    Column("bot", Boolean, nullable=True),
+    Column("closed_at", Float, nullable=True),
 )
 """One row per account: the username as chosen and folded for uniqueness
 (``username_key``, unique without regard to case), the argon2 hash of the password, and
-the Glicko-2 rating (:mod:`ginrummy.ratings`) with the number of rated matches."""
+the Glicko-2 rating (:mod:`ginrummy.ratings`) with the number of rated matches. ``bot``
+(revision 0009) is true for a BOT account (it plays only through API tokens; the site's
+computer levels are such accounts), ``closed_at`` when an operator closed the account
+(null: open); both null on older rows."""
 
 sessions_table = Table(
     "account_sessions",
@@ -237,9 +248,56 @@ seeks_table = Table(
     Column("match_id", String(32), nullable=True),
     Column("seat", Integer, nullable=True),
     Column("seat_token_hash", String(64), nullable=False),
+    Column("bot", Boolean, nullable=True),
+    Column("bots", Boolean, nullable=True),
 )
 """Quick-match requests waiting for an opponent, in the database so that every process
 pairs them. The seek's id is its holder's secret: only its hash is stored, and the seat
 token it will hold is derived from that id, so only its hash is stored too
 (``seat_token_hash``, given to the match it is paired into): a copy of the database seats
-nobody."""
+nobody. ``bot`` (revision 0009): the seeker is a BOT account; ``bots``: the seeker accepts
+BOT opponents (a BOT is paired only with seeks that do); null on older rows (neither)."""
+
+api_tokens_table = Table(
+    "api_tokens",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("account_id", String(32), ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("name", String(40), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("last_used", Float, nullable=True),
+    Column("revoked_at", Float, nullable=True),
+)
+"""An account's API tokens (revision 0009): ``Authorization: Bearer TOKEN`` acts as the
+account on every endpoint and socket. Only the token's SHA-256 is kept; a revoked token's
+row stays (``revoked_at``) so that its holder is told it was revoked."""
+
+challenges_table = Table(
+    "challenges",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("from_account", String(32), nullable=True, index=True),
+    Column("from_name", String(32), nullable=False),
+    Column("to_account", String(32), nullable=True, index=True),
+    Column("options", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("reason", String(16), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Column("taken_at", Float, nullable=True),
+    Column("answered_at", Float, nullable=True),
+    Column("accepted_by", String(32), nullable=True),
+    Column("match_id", String(32), nullable=True),
+    Column("seat_token_hash", String(64), nullable=False),
+    Column("seat_token_enc", Text, nullable=False),
+)
+"""Challenges (revision 0009): from an account (null: a guest's open link) to an account
+(null: an open link anyone may accept), with the table's options (JSON, clock included)
+and whether it is rated. ``status`` is ``open``, ``taking`` (being accepted: a conditional
+update, so a challenge is accepted once), ``accepted``, ``declined`` (with ``reason``) or
+``cancelled``; an open one past ``expires_at`` has expired. The challenger's seat token is
+kept as its hash (the match is created with it) and encrypted with the seed key
+(``seat_token_enc``), so the challenger can be given it again and a copy of the database
+seats nobody."""

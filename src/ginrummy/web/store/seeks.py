@@ -40,6 +40,10 @@ class SeekRow:
     seat_token_hash: str
     match_id: str | None = None
     seat: int | None = None
+    bot: bool = False
+    """The seeker is a BOT account."""
+    bots: bool = False
+    """The seeker accepts BOT opponents (a BOT is paired only with such seeks)."""
 
 
 def _row(r: Any) -> SeekRow:
@@ -47,7 +51,7 @@ def _row(r: Any) -> SeekRow:
     return SeekRow(str(m["id_hash"]), m["account_id"], str(m["name"]), float(m["rating"]),
                    json.loads(m["options"]), bool(m["rated"]), str(m["status"]),
                    float(m["created_at"]), float(m["expires_at"]), str(m["seat_token_hash"]),
-                   m["match_id"], m["seat"])
+                   m["match_id"], m["seat"], bool(m.get("bot")), bool(m.get("bots")))
 
 
 def _waiting(now: float) -> Any:
@@ -75,7 +79,8 @@ class SeekStore:
                 id_hash=row.id_hash, account_id=row.account_id, name=row.name,
                 rating=row.rating, options=json.dumps(row.options, sort_keys=True),
                 rated=row.rated, status="waiting", created_at=row.created_at,
-                expires_at=row.expires_at, seat_token_hash=row.seat_token_hash))
+                expires_at=row.expires_at, seat_token_hash=row.seat_token_hash,
+                bot=row.bot, bots=row.bots))
 
     def get(self, id_hash: str) -> SeekRow | None:
         """The seek (None: no such seek, or it expired)."""
@@ -90,9 +95,12 @@ class SeekStore:
         return row
 
     def candidates(self, options: dict[str, Any], rated: bool, exclude: str,
-                   account_id: str | None) -> list[SeekRow]:
+                   account_id: str | None, bot: bool = False,
+                   bots: bool = False) -> list[SeekRow]:
         """Seeks that could be paired with one of these options now (not ``exclude``, the
-        seeker's own; not another seek of the same account), oldest first."""
+        seeker's own; not another seek of the same account), oldest first. A BOT's seek
+        (``bot``) is paired only with seeks that accept BOTs; BOTs' seeks are left out
+        unless this seeker accepts them (``bots``)."""
         now = time.time()
         t = seeks_table
         q = (select(t).where(_waiting(now))
@@ -101,6 +109,10 @@ class SeekStore:
              .order_by(t.c.created_at).limit(50))
         if account_id is not None:
             q = q.where(or_(t.c.account_id.is_(None), t.c.account_id != account_id))
+        if bot:
+            q = q.where(t.c.bots.is_(True))
+        if not bots:
+            q = q.where(or_(t.c.bot.is_(None), t.c.bot.is_(False)))
         with self.engine.connect() as conn:
             return [_row(r) for r in conn.execute(q).all()]
 

@@ -71,14 +71,16 @@ class Lobby:
         return checked
 
     async def create(self, body: Any, first_dealer: int | None = None,
-                     invite: bool = True, token_hash0: str | None = None) -> dict[str, Any]:
+                     invite: bool = True, token_hash0: str | None = None,
+                     bot_seats: tuple[bool, bool] = (False, False)) -> dict[str, Any]:
         """``POST /api/matches``: a new match against the computer or a friend (201
         answer), with an optional turn clock ``"clock": {"move": S, "bank": S}``
         (:func:`.clock.parse_clock`; none by default). ``first_dealer`` fixes who deals
         first (a rematch); ``invite=False`` makes a friend's seat that only
         :meth:`claim_seat` can fill (a rematch's or a quick match's); ``token_hash0``
         gives seat 0 the token whose hash it is (a quick match's waiting seek, which
-        derives its token itself), instead of a new one."""
+        derives its token itself), instead of a new one; ``bot_seats`` marks the seats BOT
+        accounts play (a challenge's or a quick match's)."""
         if not isinstance(body, Mapping):
             raise TableError(400, "The request body must be a JSON object.")
         unknown = set(body) - {"opponent", "bot", "name", "options", "clock"}
@@ -144,6 +146,7 @@ class Lobby:
             ready=[False, False],
             to_play=match.to_play,
             deal_scheme=DEAL_SCHEME,
+            bot_seats=bot_seats,
         )
         if clock is not None:
             sm.clock_move, sm.clock_bank = clock.move, clock.bank
@@ -251,6 +254,7 @@ class Lobby:
                         "seat": seat,
                         "url": f"/play/{sm.id}#token={tok}",
                         "players": sm.players,
+                        "bots": list(sm.bot_seats),
                         "opponent": sm.opponent,
                         "bot": sm.bot_level,
                         "options": sm.options,

@@ -59,6 +59,9 @@ class Subscriber:
         """The table version this socket was last sent."""
         self.last_sent = time.monotonic()
         """When a message was last queued for this socket (monotonic seconds)."""
+        self.token_id: str | None = None
+        """The API token this socket authenticated with, if any (closed when it is
+        revoked)."""
 
     def push(self, message: dict[str, Any]) -> None:
         """Queue a message (encoded here)."""
@@ -199,6 +202,22 @@ class SocketHub:
         """Close every socket of a match (reconnect: its table is being dropped)."""
         for s in self.open_at(match_id):
             s.close(RECONNECT, reason)
+
+    def token_ids(self) -> set[str]:
+        """The API tokens open sockets here authenticated with."""
+        return {s.token_id for subs in self._by_match.values() for s in subs
+                if s.token_id is not None and not s.closed}
+
+    def close_token(self, token_id: str, code: int, reason: str) -> int:
+        """Close every socket that authenticated with this API token (it was revoked);
+        how many."""
+        n = 0
+        for subs in self._by_match.values():
+            for s in subs:
+                if s.token_id == token_id and not s.closed:
+                    s.close(code, reason)
+                    n += 1
+        return n
 
     def close_all(self, reason: str) -> None:
         """Close every socket (the server is stopping: the pages reconnect elsewhere)."""

@@ -150,6 +150,7 @@ def _build_state(t: Table, seat: int) -> dict[str, Any]:
         "version": sm.version,
         "status": status,
         "players": list(sm.players),
+        "bots": list(sm.bot_seats),
         "opponent": sm.opponent,
         "bot": sm.bot_level,
         "options": m.options.to_json(),

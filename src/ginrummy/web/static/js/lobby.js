@@ -138,7 +138,8 @@ function renderList() {
     const left = document.createElement("div");
     const who = document.createElement("div");
     who.className = "who";
-    who.textContent = `${players[seat]} v ${players[opp]}`;
+    const mark = (i) => (s.bots && s.bots[i] ? `BOT ${players[i]}` : players[i]); // BOT accounts
+    who.textContent = `${mark(seat)} v ${mark(opp)}`;
     const meta = document.createElement("div");
     meta.className = "meta";
     const target = s.options && s.options.target ? ` · to ${s.options.target}` : "";

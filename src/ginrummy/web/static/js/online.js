@@ -3,6 +3,8 @@
 // leaderboard, a player's profile, the live list and the spectator's view.
 
 import { api, ApiError, loadSeats, rememberSeat } from "./api.js";
+import { challengePage } from "./challenge.js";
+import { shownName, startNotices } from "./notices.js";
 
 const $ = (id) => document.getElementById(id);
 const page = document.body.dataset.page || "";
@@ -101,7 +103,8 @@ async function accountPage() {
   });
   $("signup").addEventListener("click", async () => {
     try {
-      const made = await api("/api/accounts", { method: "POST", body: creds() });
+      const body = $("bot-account").checked ? { ...creds(), bot: true } : creds();
+      const made = await api("/api/accounts", { method: "POST", body });
       if ($("claim").checked) {
         const tokens = loadSeats().map((s) => s.token).slice(0, 200);
         if (tokens.length) {
@@ -121,16 +124,94 @@ async function accountPage() {
       say(err.message);
     }
   };
+  if (account) await tokens();
   $("logout").addEventListener("click", () => logout(false));
   $("logout-all").addEventListener("click", () => logout(true));
 }
 
+/** The account's API tokens: listed, made (shown once), revoked. */
+async function tokens() {
+  const list = $("token-list");
+  const show = async () => {
+    const data = await api("/api/tokens").catch(() => ({ tokens: [] }));
+    list.textContent = "";
+    for (const t of data.tokens) {
+      const li = el("li");
+      const used = t.last_used ? `last used ${new Date(t.last_used * 1000).toLocaleString()}` : "never used";
+      li.append(`${t.name} (${used}) `);
+      const revoke = el("button", "Revoke", "btn ghost small");
+      revoke.type = "button";
+      revoke.dataset.testid = "token-revoke";
+      revoke.addEventListener("click", async () => {
+        try {
+          await change(`/api/tokens/${encodeURIComponent(t.id)}`, { method: "DELETE", csrf: account.csrf });
+          $("token-new").hidden = true;
+          await show();
+        } catch (err) {
+          say(err.message);
+        }
+      });
+      li.append(revoke);
+      list.append(li);
+    }
+  };
+  $("token-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = $("token-name").value.trim();
+    try {
+      const made = await change("/api/tokens", { body: name ? { name } : {}, csrf: account.csrf });
+      $("token-value").textContent = made.token;
+      $("token-new").hidden = false;
+      $("token-name").value = "";
+      await show();
+    } catch (err) {
+      say(err.message);
+    }
+  });
+  await show();
+}
+
 // ------------------------------------------------------------------ play someone
+
+const COMPUTER_AFTER_MS = 5000; // "or play the computer now" after this long unpaired
+const LEVEL_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard" };
+
+/** The computer's levels as buttons, the one nearest the player's rating first; each
+ *  withdraws the seek and challenges that level (it accepts at once). */
+async function offerComputer(body, withdraw) {
+  const box = $("seek-levels");
+  if (box.childElementCount) return;
+  const bots = (await api("/api/leaderboard").catch(() => ({ bots: {} }))).bots || {};
+  const mine = account ? account.rating : 1500;
+  const levels = Object.entries(bots).sort((a, b) => Math.abs(a[1] - mine) - Math.abs(b[1] - mine));
+  levels.forEach(([level, rating], i) => {
+    const b = el("button", `${LEVEL_NAMES[level] || level} · ${rating}`, `btn small${i ? "" : " primary"}`);
+    b.type = "button";
+    b.dataset.testid = `computer-${level}`;
+    b.addEventListener("click", async () => {
+      if (!(await withdraw())) return;
+      const { bots, ...terms } = body; // (a seek's option, not a challenge's)
+      const challenge = { ...terms, to: level, rated: Boolean(account && body.rated) };
+      try {
+        const r = account
+          ? await change("/api/challenges", { body: challenge, csrf: account.csrf })
+          : await api("/api/challenges", { method: "POST", body: challenge });
+        rememberSeat({ id: r.match.id, token: r.match.token, seat: r.match.seat });
+        location.href = r.match.url;
+      } catch (err) {
+        say(err.message);
+      }
+    });
+    box.append(b);
+  });
+  $("seek-computer").hidden = false;
+}
 
 async function quickPage() {
   let seek = null;
   let started = 0;
   let timer = null;
+  let asked = null; // the seek's terms, for "or play the computer now"
   const waiting = (on) => {
     $("seek-form").hidden = on;
     $("seek-waiting").hidden = !on;
@@ -149,6 +230,7 @@ async function quickPage() {
         return;
       }
       $("seek-time").textContent = `${Math.round((Date.now() - started) / 1000)} s`;
+      if (Date.now() - started >= COMPUTER_AFTER_MS) offerComputer(asked, withdraw);
     } catch (err) {
       seek = null;
       waiting(false);
@@ -166,8 +248,10 @@ async function quickPage() {
       oklahoma: $("oklahoma").checked,
       rated: $("rated").checked,
     };
+    if ($("bots-ok").checked) body.bots = true; // a quick match never gives a BOT unasked
     const [move, bank] = $("seek-clock").value.split("+").map(Number);
     body.clock = { move, bank };
+    asked = { ...body };
     try {
       const r = account
         ? await change("/api/seeks", { body, csrf: account.csrf })
@@ -184,19 +268,30 @@ async function quickPage() {
       say(err.message);
     }
   });
-  $("seek-cancel").addEventListener("click", async () => {
+  /** Withdraw the waiting seek (true when it was withdrawn, or there was none). */
+  const withdraw = async () => {
     clearTimeout(timer);
     const id = seek;
     seek = null;
     waiting(false);
-    if (id) {
-      try {
-        await api(`/api/seeks/${encodeURIComponent(id)}`, { method: "DELETE" });
-        say("Cancelled.", "info");
-      } catch (err) {
+    $("seek-computer").hidden = true;
+    $("seek-levels").textContent = "";
+    if (!id) return true;
+    try {
+      await api(`/api/seeks/${encodeURIComponent(id)}`, { method: "DELETE" });
+      return true;
+    } catch (err) {
+      if (err.status === 409) { // paired meanwhile: play that match
+        const r = await api(`/api/seeks/${encodeURIComponent(id)}`).catch(() => null);
+        if (r && r.match) go(r.match);
+      } else {
         say(err.message);
       }
+      return false;
     }
+  };
+  $("seek-cancel").addEventListener("click", async () => {
+    if (await withdraw()) say("Cancelled.", "info");
   });
 }
 
@@ -238,7 +333,7 @@ async function leaderboardPage() {
     board.append(el("p", "Nobody has a settled rating yet: play rated matches to be listed.", "empty"));
   } else {
     board.append(table(["#", "Player", "Rating", "Matches"], data.players.map((p) => [
-      p.rank, link(`/player/${encodeURIComponent(p.username)}`, p.username),
+      p.rank, link(`/player/${encodeURIComponent(p.username)}`, shownName(p.username, p.bot)),
       `${p.rating} ± ${p.deviation}`, p.matches])));
   }
   $("bots").append(botTable(data.bots));
@@ -285,6 +380,18 @@ async function playerPage() {
   }
   document.title = `${p.username} · Gin Rummy`;
   $("player-name").textContent = p.username;
+  if (p.bot) {
+    const mark = el("span", "BOT", "bot-mark");
+    mark.dataset.testid = "bot-mark";
+    mark.title = "A BOT account: a program plays it";
+    $("player-name").prepend(mark);
+  }
+  const mine = account && account.username.toLowerCase() === p.username.toLowerCase();
+  if (account && !mine) {
+    const c = link(`/challenge?to=${encodeURIComponent(p.username)}`, "Challenge", "challenge-player");
+    c.className = "btn primary small";
+    $("player-actions").append(c);
+  }
   const hard = p.bots && p.bots.hard;
   $("player-rating").textContent =
     `${Math.round(p.rating)} ± ${Math.round(p.deviation)}` +
@@ -294,12 +401,12 @@ async function playerPage() {
   $("player-graph").append(graph(p.history));
   $("player-record").append(p.record.length
     ? table(["Opponent", "Won", "Tied", "Lost"], p.record.map((r) => [
-      link(`/player/${encodeURIComponent(r.opponent)}`, r.opponent), r.wins, r.ties, r.losses]))
+      link(`/player/${encodeURIComponent(r.opponent)}`, shownName(r.opponent, r.bot)), r.wins,
+      r.ties, r.losses]))
     : el("p", "No rated matches yet.", "empty"));
   $("player-recent").append(p.recent.length
     ? table(["Opponent", "Result", "Score", ""], p.recent.map((m) => {
       const links = el("span");
-      const mine = account && account.username.toLowerCase() === p.username.toLowerCase();
       if (m.status === "finished") {
         links.append(link(`/review/${m.id}`, "Review"), " · ", link(m.replay, "Replay"));
       } else if (mine) {
@@ -308,7 +415,7 @@ async function playerPage() {
       } else {
         links.append(link(m.watch, "Watch"));
       }
-      return [m.opponent, (m.result || m.status) + (m.rated ? " (rated)" : ""),
+      return [shownName(m.opponent, m.opponent_bot), (m.result || m.status) + (m.rated ? " (rated)" : ""),
         m.scores.join("–"), links];
     }))
     : el("p", "No matches yet.", "empty"));
@@ -324,7 +431,8 @@ async function livePage() {
     if (!data.matches.length) list.append(el("li", "No public match is being played now.", "empty"));
     for (const m of data.matches) {
       const li = el("li");
-      li.append(link(m.url, `${m.players[0]} v ${m.players[1]}: ${m.scores.join("–")}`
+      const who = (i) => shownName(m.players[i], m.bots && m.bots[i]);
+      li.append(link(m.url, `${who(0)} v ${who(1)}: ${m.scores.join("–")}`
         + (m.rated ? " (rated)" : ""), "live-match"));
       list.append(li);
     }
@@ -379,7 +487,9 @@ async function watchPage() {
   const id = decodeURIComponent(location.pathname.split("/").pop() || "");
   let last = null;
   setInterval(() => { if (last) watchClocks(last); }, 250);
-  const show = (s) => {
+  const show = (raw) => {
+    // BOT accounts are marked wherever their names appear
+    const s = { ...raw, players: raw.players.map((n, i) => shownName(n, raw.bots && raw.bots[i])) };
     last = s;
     watchClocks(s);
     $("watch-title").textContent = `${s.players[0]} v ${s.players[1]}`;
@@ -423,10 +533,12 @@ async function watchPage() {
 const PAGES = {
   account: accountPage, quick: quickPage, leaderboard: leaderboardPage,
   player: playerPage, live: livePage, watch: watchPage,
+  challenge: () => challengePage(account, say),
 };
 
 (async () => {
   await topBar();
+  startNotices(account);
   const run = PAGES[page];
   if (run) await run();
 })();

@@ -26,8 +26,10 @@ export const base = () => `/api/matches/${encodeURIComponent(store.matchId)}`;
 
 export const me = () => store.S.seat;
 export const opp = () => 1 - store.S.seat;
-export const nameOf = (seat) =>
-  (store.S && store.S.players && store.S.players[seat]) || (seat === me() ? "You" : "Opponent");
+export const nameOf = (seat) => {
+  const name = (store.S && store.S.players && store.S.players[seat]) || (seat === me() ? "You" : "Opponent");
+  return store.S && store.S.bots && store.S.bots[seat] ? `BOT ${name}` : name; // a BOT account
+};
 const legalHas = (pred) => (store.S && Array.isArray(store.S.legal) ? store.S.legal.some(pred) : false);
 export const canDrawStock = () => legalHas((a) => a.act === "draw" && a.from === "stock");
 export const canDrawPile = () => legalHas((a) => a.act === "draw" && a.from === "discard");
