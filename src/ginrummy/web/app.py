@@ -28,7 +28,7 @@ from .backends.broker import make_broker
 from .backends.limits import RateLimits
 from .computer.driver import ComputerDriver
 from .errors import TableError
-from .guard import Limits, SecurityHeaders, Settings
+from .guard import Limits, RefuseNul, SecurityHeaders, Settings
 from .routes import accounts, matches, online, pages, public, reviews, sockets
 from .routes.common import MAX_BODY, error
 from .routes.pages import STATIC_DIR
@@ -209,6 +209,7 @@ def create_app(
     app.state.site = site
     app.state.settings = settings
     app.add_middleware(BodyLimit, limit=MAX_BODY, seconds=settings.body_seconds)
+    app.add_middleware(RefuseNul)  # no NUL in an address reaches a route
     app.add_middleware(RequestLimits, rates=site.rates)
     app.add_middleware(SecurityHeaders)
 

@@ -8,7 +8,9 @@
   no-store`` on the API.
 * :func:`origin_allowed`: the WebSocket ``Origin`` check.
 * :class:`RedactTokens`: a logging filter that keeps seat tokens out of every log line.
-* :func:`parse_json`: JSON with a nesting limit (a 400, not a 500 and a traceback).
+* :func:`parse_json`: JSON with a nesting limit, and without NUL characters, lone
+  surrogates or integers past 4300 digits (a 400, not a 500 and a traceback);
+  :class:`RefuseNul` refuses a NUL in a request's address.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ __all__ = [
     "Limits",
     "MAX_DEPTH",
     "RedactTokens",
+    "RefuseNul",
     "SecurityHeaders",
     "Settings",
     "origin_allowed",
@@ -139,6 +142,33 @@ class SecurityHeaders:
             await send(msg)
 
         await self.app(scope, receive, send_with_headers)
+
+
+NUL_IN_ADDRESS = "The address holds a NUL character, which no address here accepts."
+
+
+class RefuseNul:
+    """ASGI middleware: a request whose path or query string holds a NUL character (``%00``)
+    is refused before any route sees it (400; a WebSocket is refused at its handshake): no
+    name, id or token has one, and PostgreSQL cannot even compare text holding one."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and (
+                "\x00" in str(scope.get("path", ""))
+                or b"%00" in bytes(scope.get("query_string", b"")).lower()):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 4400, "reason": NUL_IN_ADDRESS})
+                return
+            raw = json.dumps({"error": NUL_IN_ADDRESS}).encode()
+            await send({"type": "http.response.start", "status": 400, "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(raw)).encode())]})
+            await send({"type": "http.response.body", "body": raw})
+            return
+        await self.app(scope, receive, send)
 
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -264,6 +294,44 @@ def parse_json(raw: str | bytes, what: str = "request body") -> Any:
     if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(text, MAX_DEPTH):
         raise JSONError(f"The {what} is nested too deeply (at most {MAX_DEPTH} levels).")
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as e:
         raise JSONError(f"The {what} is not valid JSON: {e}.") from None
+    except ValueError:  # Python reads integers of at most 4300 digits (CVE-2020-10735)
+        raise JSONError(f"The {what} holds a number of more than 4300 digits.") from None
+    if "\\u" in text:  # NUL and lone surrogates only ever come as escapes
+        bad = _bad_text(value)
+        if bad is not None:
+            raise JSONError(f"The {what} holds {bad}, which no field accepts.")
+    return value
+
+
+def _bad_text(value: Any) -> str | None:
+    """What makes a parsed JSON value unfit for any field (a NUL character, which
+    PostgreSQL cannot store, or a lone surrogate, which is not text: neither can be
+    hashed, stored or shown), or None.
+
+    >>> _bad_text({"a": ["x", "\\ud800"]})
+    'a lone surrogate'
+    >>> _bad_text({"a\\x00": 1}) is None
+    False
+    """
+    if isinstance(value, str):
+        if "\x00" in value:
+            return "a NUL character"
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return "a lone surrogate"
+        return None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            bad = _bad_text(k) or _bad_text(v)
+            if bad is not None:
+                return bad
+    elif isinstance(value, list):
+        for v in value:
+            bad = _bad_text(v)
+            if bad is not None:
+                return bad
+    return None

@@ -80,6 +80,10 @@ def register(app: FastAPI, site: Site) -> None:
         writer = asyncio.get_running_loop().create_task(sub.run())
         try:
             await _serve(site, websocket, t, sub)
+        except Exception as e:  # noqa: BLE001 - a surprise closes with a reason, never drops
+            log.error("socket closed after an unexpected error: %s: %s", type(e).__name__,
+                      str(e).splitlines()[0][:200] if str(e) else "")
+            sub.close(1011, "Something went wrong on the server: reconnect.")
         finally:
             await site.hub.remove(sub)  # closes it: the writer closes the socket
             await writer
