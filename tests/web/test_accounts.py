@@ -198,3 +198,43 @@ def test_a_guest_plays_as_before_and_matches_created_logged_in_are_kept(
     prof = client.get("/api/players/Finn").json()
     assert prof["matches"] == 1 and prof["recent"][0]["id"] == r.json()["id"]
     assert client.get("/api/players/nobody").status_code == 404
+
+
+def test_signing_in_or_up_from_another_sites_page_is_refused(client: TestClient) -> None:
+    """Login CSRF (issue 36, item 1): an auto-submitted form on another site posts a
+    text/plain body that reads as JSON; neither it nor a cross-site JSON request may set
+    the session cookie. A request with no Origin and no Sec-Fetch-Site (curl, a program)
+    is allowed, as before."""
+    creds = '{"username": "mallory", "password": "correct horse="}'
+    r = client.post("/api/accounts", content=creds, headers={"Content-Type": "text/plain"})
+    assert r.status_code == 415 and "Content-Type: application/json" in r.json()["error"]
+    r = client.post("/api/accounts", content=creds,
+                    headers={"Content-Type": "application/json"})  # no browser headers
+    assert r.status_code == 201, r.text
+    client.cookies.clear()
+    form = {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}
+    refused = [
+        ({**form, "Content-Type": "text/plain"}, 415),
+        ({**form, "Content-Type": "application/x-www-form-urlencoded"}, 415),
+        ({**form, "Content-Type": "multipart/form-data; boundary=x"}, 415),
+        ({"Origin": "https://evil.example", "Content-Type": "application/json"}, 403),
+        ({"Origin": "null", "Content-Type": "application/json"}, 403),
+        ({"Sec-Fetch-Site": "cross-site", "Content-Type": "application/json"}, 403),
+        ({"Sec-Fetch-Site": "same-site", "Content-Type": "application/json"}, 403),
+        ({"Origin": "http://testserver:8080", "Content-Type": "application/json"}, 403),
+    ]
+    for path in ("/api/session", "/api/accounts"):
+        for headers, status in refused:
+            r = client.post(path, content=creds, headers=headers)
+            assert r.status_code == status, (path, headers, r.text)
+            assert r.json()["error"].endswith(".") and "set-cookie" not in r.headers
+    assert COOKIE not in client.cookies
+    with site(client).store.engine.connect() as conn:
+        assert len(conn.execute(select(sessions_table)).all()) == 1  # the sign-up's only
+        assert len(conn.execute(select(accounts_table)).all()) == 1
+    for headers in ({"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"},
+                    {"Sec-Fetch-Site": "none"}, {}):
+        r = client.post("/api/session", content=creds, headers={
+            **headers, "Content-Type": "application/json; charset=utf-8"})
+        assert r.status_code == 200 and COOKIE in client.cookies, (headers, r.text)
+        client.cookies.clear()

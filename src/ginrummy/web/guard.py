@@ -6,7 +6,8 @@
 * :class:`SecurityHeaders`: a Content-Security-Policy with ``frame-ancestors 'none'``,
   ``X-Content-Type-Options``, ``Referrer-Policy`` on every answer, ``Cache-Control:
   no-store`` on the API.
-* :func:`origin_allowed`: the WebSocket ``Origin`` check.
+* :func:`origin_allowed`: the WebSocket ``Origin`` check; :func:`cross_site`: whether a
+  request came from another site's page (signing in and up refuse those).
 * :class:`RedactTokens`: a logging filter that keeps seat tokens out of every log line.
 * :func:`parse_json`: JSON with a nesting limit, and without NUL characters, lone
   surrogates or integers past 4300 digits (a 400, not a 500 and a traceback);
@@ -30,6 +31,7 @@ __all__ = [
     "RefuseNul",
     "SecurityHeaders",
     "Settings",
+    "cross_site",
     "origin_allowed",
     "parse_json",
 ]
@@ -213,6 +215,30 @@ def origin_allowed(origin: str | None, host: str | None, scheme: str,
     mine = _origin_key(scheme, host or "")
     theirs = _origin_key(o.scheme.lower(), o.netloc)
     return mine is not None and theirs == mine
+
+
+def cross_site(origin: str | None, fetch_site: str | None, host: str | None, scheme: str,
+               allowed: tuple[str, ...]) -> bool:
+    """Whether a request came from another site's page: its ``Origin`` is neither the
+    server's own nor one of ``allowed`` (``*`` does not count here), or the browser says so
+    in ``Sec-Fetch-Site`` (``cross-site``, or ``same-site``: a sibling host is another
+    site's page too). A request with neither header (not a browser's) is not.
+
+    >>> cross_site("https://evil.example", None, "gin.example", "https", ())
+    True
+    >>> cross_site(None, "same-site", "gin.example", "https", ())
+    True
+    >>> cross_site("https://gin.example", "same-origin", "gin.example", "https", ())
+    False
+    >>> cross_site(None, None, "gin.example", "https", ())
+    False
+    """
+    if origin is not None and origin in allowed and origin != "*":
+        return False
+    if fetch_site is not None and fetch_site.strip().lower() in ("cross-site", "same-site"):
+        return True
+    named = tuple(a for a in allowed if a != "*")
+    return origin is not None and not origin_allowed(origin, host, scheme, named)
 
 
 _TOKEN_RE = re.compile(r"((?:token|invite)=)[^&\s\"']+", re.IGNORECASE)
