@@ -72,7 +72,11 @@ class Settings:
     rate_login: str = "10/minute"
     """Log-in attempts, counted per address and per username apart."""
     rate_signup: str = "20/hour"
-    """New accounts per address."""
+    """Sign-ups per address, and apart per username."""
+    rate_login_site: str = "300/minute"
+    """Log-in attempts across the whole site (each costs a password hash)."""
+    rate_signup_site: str = "60/minute"
+    """Sign-ups across the whole site."""
     allowed_origins: tuple[str, ...] = ()
     """WebSocket origins accepted besides the server's own (e.g. https://gin.example)."""
     ws_auth_seconds: float = 10.0
@@ -104,6 +108,10 @@ class Limits:
     not applied to a trusted proxy's own address."""
     abandoned_days: float = 30.0
     """Unfinished matches untouched this long are deleted (0: never)."""
+    password_workers: int = 1
+    """Threads hashing passwords at once, at a lower priority than the tables."""
+    password_queue: int = 8
+    """Password checks in the pool at once (running or waiting); more are refused (503)."""
 
 
 Scope = MutableMapping[str, Any]

@@ -16,8 +16,10 @@ from collections.abc import Coroutine
 from typing import Any
 
 from .accounts.accounts import Accounts
+from .accounts.hashing import PasswordPool
 from .backends.broker import Broker, LocalBroker, Outbox
 from .backends.database import Database
+from .backends.failures import LoginFailures
 from .backends.limits import RateLimits
 from .computer.driver import ComputerDriver
 from .computer.timeouts import ClockKeeper
@@ -84,7 +86,10 @@ class Site:
         self.records = Records(self.db)
         self.reviews = ReviewJobs(self.db)
         self.rates = RateLimits(self.settings, rate_storage)
-        self.accounts = Accounts(self.db, self.rates)
+        self.passwords = PasswordPool(self.limits.password_workers, self.limits.password_queue)
+        self.login_failures = LoginFailures(rate_storage)
+        self.accounts = Accounts(self.db, self.rates, pool=self.passwords,
+                                 failures=self.login_failures)
         self.ratings = Ratings(self.db, self.registry)
         self.committer.after_commit.append(self.ratings.after_commit)
         self.seeks = Seeks(self.db, self.lobby, self.registry)
@@ -138,6 +143,8 @@ class Site:
         await self.broker.close()
         if self.rates.shared is not None:
             await self.rates.shared.close()
+        await self.login_failures.close()
+        self.passwords.close()
         d = self.driver
         log.info("computer decisions: %d in the pool, %d by the fallback bot", d.pooled,
                  d.fallbacks)

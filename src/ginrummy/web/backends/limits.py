@@ -2,7 +2,8 @@
 Redis too, so a limit holds across processes and never lapses while Redis is away.
 
 Every request of a kind (``create``, ``join``, ``lookup``, ``actions``, ``reads``,
-``pages``, ``sockets``, ``auth``, ``login``, ``signup``) is counted here exactly
+``pages``, ``sockets``, ``auth``, ``login``, ``signup``, and the site-wide ``login_site`` and
+``signup_site``, whose one client is ``site``) is counted here exactly
 (:class:`LocalWindows`, a moving window of timestamps per client). With a broker the
 processes also share their counts (:class:`SharedCounts`): each adds its clients' new
 hits to Redis in one batch every ``sync_seconds`` (buckets of a sixth of the window) and
@@ -29,7 +30,7 @@ __all__ = ["KINDS", "LocalWindows", "RateLimits"]
 log = logging.getLogger("ginrummy.web")
 
 KINDS = ("create", "join", "lookup", "actions", "reads", "pages", "sockets", "auth", "login",
-         "signup")
+         "signup", "login_site", "signup_site")
 """The kinds of request limited apart, each by the setting ``rate_KIND``."""
 
 SWEEP_SECONDS = 10.0
