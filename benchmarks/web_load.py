@@ -359,7 +359,8 @@ def run_clients(args: argparse.Namespace, bases: list[str],
 OPEN_LIMITS = ["--rate-create", "1000000/minute", "--rate-join", "1000000/minute",
                "--rate-lookup", "1000000/minute", "--rate-actions", "1000000/minute",
                "--rate-reads", "1000000/minute", "--rate-sockets", "1000000/minute",
-               "--rate-auth", "1000000/minute", "--max-sockets-per-seat", "4",
+               "--rate-auth", "1000000/minute", "--rate-messages", "1000000/minute",
+               "--max-sockets-per-seat", "4",
                "--max-sockets-per-address", "100000", "--max-connections-per-address",
                "100000", "--max-tables", "100000"]
 """The client is one address playing thousands of seats: rate limits off for the test."""

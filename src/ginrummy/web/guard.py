@@ -66,6 +66,11 @@ class Settings:
     """Pages and their files (a page load fetches about fifteen)."""
     rate_sockets: str = "60/minute"
     """WebSocket connections opened."""
+    rate_messages: str = "120/minute"
+    """Socket messages per seat, all its sockets together (a page sends about 6 a minute;
+    they count against ``rate_actions`` for the address too): past it a socket is read no
+    further until the seat is back within it, and one that would wait longer than a few
+    seconds is closed (4429)."""
     rate_auth: str = "30/minute"
     """Refused seat tokens (wrong or missing), on sockets and requests alike: past it,
     an address's authentications are refused without being tried."""

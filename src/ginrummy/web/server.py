@@ -101,6 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rate-sockets", default=d.rate_sockets,
                    help=f"WebSocket connections opened per client address "
                    f"(default {d.rate_sockets})")
+    p.add_argument("--rate-messages", default=d.rate_messages,
+                   help=f"socket messages per seat, all its sockets together (default "
+                   f"{d.rate_messages})")
     p.add_argument("--rate-auth", default=d.rate_auth,
                    help=f"refused seat tokens per client address; past it, tokens from there "
                    f"are refused untried (default {d.rate_auth})")
@@ -267,7 +270,7 @@ def main(argv: list[str]) -> int:
         return 2
     for opt in ("rate_create", "rate_join", "rate_lookup", "rate_actions", "rate_reads",
                 "rate_pages", "rate_sockets", "rate_auth", "rate_login", "rate_signup",
-                "rate_login_site", "rate_signup_site"):
+                "rate_login_site", "rate_signup_site", "rate_messages"):
         bad = _check_rate(getattr(args, opt))
         if bad:
             print(f"ginrummy serve: --{opt.replace('_', '-')}: {bad}", file=sys.stderr)
@@ -284,6 +287,7 @@ def main(argv: list[str]) -> int:
         rate_sockets=args.rate_sockets, rate_auth=args.rate_auth,
         rate_login=args.rate_login, rate_signup=args.rate_signup,
         rate_login_site=args.rate_login_site, rate_signup_site=args.rate_signup_site,
+        rate_messages=args.rate_messages,
         allowed_origins=tuple(args.allowed_origin), ws_idle_seconds=args.ws_idle_timeout,
         ws_heartbeat_seconds=args.ws_heartbeat, header_seconds=args.header_timeout,
         body_seconds=args.body_timeout,

@@ -94,6 +94,7 @@ class Site:
         self.committer.after_commit.append(self.ratings.after_commit)
         self.seeks = Seeks(self.db, self.lobby, self.registry)
         self.spectators = Spectators(self.db, self.registry)
+        self.broker.on_logout.append(self.hub.close_sessions)
         self.db.on_down.append(self._database_down)
         self.db.on_up.append(self._database_up)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -150,6 +151,16 @@ class Site:
                  d.fallbacks)
         d.close()
         self.db.close()
+
+    async def logged_out(self, account: str, session: str | None) -> None:
+        """An account was logged out (``session``: one session's token hash; None: every
+        session): close its session sockets here, and on every other process through the
+        broker (a socket whose notice was lost finds its session gone at its next move)."""
+        self.hub.close_sessions(account, session)
+        try:
+            await self.broker.publish_logout(account, session)
+        except Exception as e:  # noqa: BLE001 - broker away: the sockets re-check
+            log.warning("could not publish a logout (%s): sockets re-check their session", e)
 
     def _database_down(self) -> None:
         """Every seat is shown its last state, with moves paused."""

@@ -233,6 +233,11 @@ class Accounts:
             return None
         return await self.db.read(self.db.store.accounts.session_account, hash_token(token))
 
+    async def account_of_session(self, token_hash: str) -> Account | None:
+        """The account of a live session, by its token hash (a socket re-checks the
+        session it was opened with before each move)."""
+        return await self.db.read(self.db.store.accounts.session_account, token_hash)
+
     @staticmethod
     def change_allowed(token: str, csrf: str | None, origin: str | None, host: str | None,
                        scheme: str) -> bool:

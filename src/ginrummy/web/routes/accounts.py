@@ -12,6 +12,7 @@ from ..accounts.accounts import COOKIE, SESSION_DAYS
 from ..errors import TableError
 from ..guard import cross_site
 from ..site import Site
+from ..store import hash_token
 from .common import account_of, client_address, is_tls, json_body
 
 __all__ = ["register"]
@@ -65,8 +66,10 @@ def register(app: FastAPI, site: Site) -> None:
     async def log_out(request: Request, all: int = 0) -> JSONResponse:  # noqa: A002
         token = request.cookies.get(COOKIE)
         ended = 0
-        if token and await account_of(site, request, change=True) is not None:
+        acct = await account_of(site, request, change=True) if token else None
+        if token and acct is not None:
             ended = await site.accounts.log_out(token, everywhere=bool(all))
+            await site.logged_out(acct.id, None if all else hash_token(token))
         out = JSONResponse({"ended": ended})
         out.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
                           secure=is_tls(request))
