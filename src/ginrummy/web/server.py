@@ -117,12 +117,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"log-in attempts across the whole site (default {d.rate_login_site})")
     p.add_argument("--rate-signup-site", default=d.rate_signup_site,
                    help=f"new accounts across the whole site (default {d.rate_signup_site})")
-    p.add_argument("--password-workers", type=int, default=lim.password_workers,
-                   help=f"threads hashing passwords at once, at a low priority (default "
-                   f"{lim.password_workers})")
-    p.add_argument("--password-queue", type=int, default=lim.password_queue,
-                   help=f"password checks running or waiting at once; more get 503 (default "
-                   f"{lim.password_queue})")
+    for name, what in (("password_workers", "threads hashing passwords at once, at a low "
+                        "priority"),
+                       ("password_queue", "password checks running or waiting at once; more "
+                        "get 503")):
+        default = getattr(lim, name)
+        p.add_argument("--" + name.replace("_", "-"), type=int, default=default,
+                       help=f"{what} (default {default})")
     p.add_argument("--allowed-origin", action="append", default=[],
                    help="a WebSocket Origin accepted besides the server's own host (repeat)")
     p.add_argument("--max-tables", type=int, default=lim.max_tables,

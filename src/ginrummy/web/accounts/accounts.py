@@ -67,6 +67,9 @@ _USERNAME_RE = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
 WRONG_LOGIN = "Wrong username or password."
 """The one sentence for an unknown username and a wrong password alike."""
 TAKEN = "That username is taken: choose another."
+SIGNUPS_FULL = ("Too many sign-ups across the site just now (at most {limit}): try again in "
+                "a few minutes.")
+LOGINS_FULL = "Too many log-ins across the site just now (at most {limit}): try again in a moment."
 CSRF_REFUSED = ("This change needs the page's CSRF token (X-CSRF-Token) or a same-origin "
                 "Origin header.")
 
@@ -159,6 +162,11 @@ class Accounts:
         if not await self.rates.hit(kind, client):
             raise TableError(429, sentence.format(limit=self.rates.describe(kind)))
 
+    def _site_full(self, kind: str, sentence: str) -> None:
+        """429 at once, counting nothing, while the site is over its rate of ``kind``."""
+        if self.rates.retry_after(kind, "site") > 0:
+            raise TableError(429, sentence.format(limit=self.rates.describe(kind)))
+
     # ------------------------------------------------------------------ sessions
 
     async def sign_up(self, body: Any, address: str) -> tuple[Account, str]:
@@ -173,10 +181,10 @@ class Accounts:
         key = username_key(username)
         await self._hit("signup", f"user:{key}", "Too many sign-ups for this username: at "
                         "most {limit}. Wait a moment and try again.")
+        self._site_full("signup_site", SIGNUPS_FULL)  # no database read for a flood
         if await self.db.read(self.db.store.accounts.by_key, key) is not None:
             raise TableError(409, TAKEN)
-        await self._hit("signup_site", "site", "Too many sign-ups across the site just now "
-                        "(at most {limit}): try again in a few minutes.")
+        await self._hit("signup_site", "site", SIGNUPS_FULL)
         digest = await self._hash(password)
         account = await self.db.run(self.db.store.accounts.create,
                                     secrets.token_hex(8), username, key, digest, DEFAULT)
@@ -196,12 +204,12 @@ class Accounts:
                         "from one address. Wait a moment and try again.")
         if key is None or not isinstance(raw_password, str) or len(raw_password) > 200:
             raise TableError(401, WRONG_LOGIN)
+        self._site_full("login_site", LOGINS_FULL)  # no look-up of failures for a flood
         wait = await self.failures.wait(key, address)
         if wait > 0:
             raise TableError(429, "Too many wrong passwords for this username from your "
                              f"address: try again in {math.ceil(wait)} s.")
-        await self._hit("login_site", "site", "Too many log-ins across the site just now (at "
-                        "most {limit}): try again in a moment.")
+        await self._hit("login_site", "site", LOGINS_FULL)
         account = await self.db.read(self.db.store.accounts.by_key, key)
         ok = await self._verify(account.password_hash if account else None, raw_password)
         if not ok or account is None:

@@ -81,16 +81,24 @@ class LocalWindows:
 
     def retry_after(self, key: tuple[str, str], limit: int, window: float,
                     now: float | None = None) -> float:
-        """Seconds until a hit would be allowed (0: now), counting nothing."""
+        """Seconds until a hit would be allowed (0: now), counting nothing.
+
+        >>> w = LocalWindows()
+        >>> [w.hit(("k", "a"), 2, 10.0, now=t) for t in (0.0, 1.0, 2.0)]
+        [True, True, False]
+        >>> w.retry_after(("k", "a"), 2, 10.0, now=2.0), w.retry_after(("k", "a"), 2, 10.0, 11.0)
+        (8.0, 0.0)
+        """
         now = time.monotonic() if now is None else now
         log_ = self._hits.get(key)
         if not log_:
             return 0.0
         cutoff = now - window
-        live = [t for t in log_ if t > cutoff]
-        if len(live) < limit:
+        while log_ and log_[0] <= cutoff:  # aged out: no answer ever needs them again
+            log_.popleft()
+        if len(log_) < limit:
             return 0.0
-        return live[len(live) - limit] + window - now
+        return log_[len(log_) - limit] + window - now
 
     def sweep(self, now: float) -> None:
         """Forget the clients whose every hit has aged out of the longest window."""
