@@ -31,11 +31,17 @@ BUSY = "The server is busy checking passwords: try again in a moment."
 """The 503 sentence when :attr:`PasswordPool.queue` checks are waiting already."""
 
 
+NICER = 10
+"""How much nicer than the server a hashing thread runs (as worker processes do:
+:mod:`ginrummy.web.workers`)."""
+
+
 def _lower_priority() -> None:
-    """Run in each pool thread: nice 10 for this thread alone (Linux), as worker
-    processes do (:mod:`ginrummy.web.workers`); elsewhere, nothing."""
+    """Run in each pool thread: :data:`NICER` steps below the server's priority, for this
+    thread alone (Linux: a thread's nice value is its own); elsewhere, nothing."""
     with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        me = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, me, min(19, os.getpriority(os.PRIO_PROCESS, me) + NICER))
 
 
 class PasswordPool:
