@@ -359,7 +359,8 @@ def run_clients(args: argparse.Namespace, bases: list[str],
 OPEN_LIMITS = ["--rate-create", "1000000/minute", "--rate-join", "1000000/minute",
                "--rate-lookup", "1000000/minute", "--rate-actions", "1000000/minute",
                "--rate-reads", "1000000/minute", "--rate-sockets", "1000000/minute",
-               "--rate-auth", "1000000/minute", "--max-sockets-per-seat", "4",
+               "--rate-auth", "1000000/minute", "--rate-messages", "1000000/minute",
+               "--max-sockets-per-seat", "4",
                "--max-sockets-per-address", "100000", "--max-connections-per-address",
                "100000", "--max-tables", "100000"]
 """The client is one address playing thousands of seats: rate limits off for the test."""
@@ -390,15 +391,17 @@ def pool_counts(logs: list[Path]) -> dict[str, int] | None:
 
 
 def start_server(db_url: str, port: int, log: Path, broker: str | None = None,
-                 env_extra: dict[str, str] | None = None) -> subprocess.Popen[str]:
+                 env_extra: dict[str, str] | None = None,
+                 limits: list[str] | None = None) -> subprocess.Popen[str]:
     """``ginrummy serve`` on loopback, computer without delay, its log in ``log`` (a pipe
-    nobody reads would stall a server that logs a lot); waits until it answers."""
+    nobody reads would stall a server that logs a lot); waits until it answers. ``limits``:
+    its limit flags (default :data:`OPEN_LIMITS`; ``[]`` keeps the server's defaults)."""
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.update(env_extra or {})
     cmd = [sys.executable, "-c",
            "import sys; from ginrummy.web.server import main; sys.exit(main(sys.argv[1:]))",
            "--host", "127.0.0.1", "--port", str(port), "--db", db_url, "--bot-delay", "0",
-           "--log-level", "info", *OPEN_LIMITS]
+           "--log-level", "info", *(OPEN_LIMITS if limits is None else limits)]
     if broker:
         cmd += ["--broker", broker]
     with open(log, "w") as out:

@@ -88,6 +88,8 @@ def server(tmp_path: Path) -> Iterator[str]:
         # the tests drive whole matches over HTTP much faster than a person plays
         "--rate-actions",
         "100000/minute",
+        "--rate-messages",
+        "100000/minute",
         "--rate-create",
         "1000/minute",
     ]

@@ -43,7 +43,8 @@ def seed_key(monkeypatch: pytest.MonkeyPatch) -> str:
 OPEN = "1000000/minute"
 NO_RATE_LIMITS = Settings(rate_create=OPEN, rate_join=OPEN, rate_lookup=OPEN, rate_actions=OPEN,
                           rate_reads=OPEN, rate_pages=OPEN, rate_sockets=OPEN, rate_auth=OPEN,
-                          rate_login=OPEN, rate_signup=OPEN)
+                          rate_login=OPEN, rate_signup=OPEN, rate_login_site=OPEN,
+                          rate_signup_site=OPEN, rate_messages=OPEN)
 """Settings for tests that play many moves quickly (the rate-limit tests use defaults)."""
 
 

@@ -27,7 +27,8 @@ ws_client = pytest.importorskip("websockets.sync.client")
 pytestmark = pytest.mark.postgres
 
 OPEN = ["--rate-create", "100000/minute", "--rate-join", "100000/minute",
-        "--rate-lookup", "100000/minute", "--rate-actions", "100000/minute"]
+        "--rate-lookup", "100000/minute", "--rate-actions", "100000/minute",
+        "--rate-messages", "100000/minute"]
 
 
 def _pair(serves: list[Serve], pg: str, redis: str, delay: str = "0") -> tuple[Serve, Serve]:

@@ -40,6 +40,7 @@ pytestmark = pytest.mark.postgres
 
 OPEN = ["--rate-create", "100000/minute", "--rate-join", "100000/minute",
         "--rate-lookup", "100000/minute", "--rate-actions", "100000/minute",
+        "--rate-messages", "100000/minute",
         "--rate-reads", "100000/minute", "--rate-sockets", "100000/minute",
         "--rate-auth", "100000/minute"]
 RECOVERY = 5.0

@@ -26,6 +26,7 @@ pytestmark = pytest.mark.postgres
 
 OPEN = ["--rate-create", "100000/minute", "--rate-join", "100000/minute",
         "--rate-lookup", "100000/minute", "--rate-actions", "100000/minute",
+        "--rate-messages", "100000/minute",
         "--rate-reads", "100000/minute"]
 
 

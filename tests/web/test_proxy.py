@@ -24,7 +24,8 @@ ws_client = pytest.importorskip("websockets.sync.client")
 pytestmark = pytest.mark.postgres
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
-OPEN = ["--rate-create", "1000/minute", "--rate-actions", "100000/minute"]
+OPEN = ["--rate-create", "1000/minute", "--rate-actions", "100000/minute",
+        "--rate-messages", "100000/minute"]
 
 
 def _config(doc: str, ports: list[int], listen: int, tmp: Path) -> str:

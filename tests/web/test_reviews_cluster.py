@@ -14,7 +14,8 @@ from .cluster import Serve, wait_group_gone
 from .test_reviews import _move
 
 OPEN = ["--rate-create", "100000/minute", "--rate-join", "100000/minute",
-        "--rate-lookup", "100000/minute", "--rate-actions", "100000/minute"]
+        "--rate-lookup", "100000/minute", "--rate-actions", "100000/minute",
+        "--rate-messages", "100000/minute"]
 FAST = {"GINRUMMY_REVIEW_SAMPLES": "2", "GINRUMMY_REVIEW_BUDGET_MS": "3",
         "GINRUMMY_REVIEW_STALE_S": "2"}
 

@@ -28,7 +28,7 @@ from .backends.broker import make_broker
 from .backends.limits import RateLimits
 from .computer.driver import ComputerDriver
 from .errors import TableError
-from .guard import Limits, SecurityHeaders, Settings
+from .guard import Limits, RefuseNul, SecurityHeaders, Settings
 from .routes import (
     accounts,
     challenges,
@@ -245,6 +245,7 @@ def create_app(
     app.state.site = site
     app.state.settings = settings
     app.add_middleware(BodyLimit, limit=MAX_BODY, seconds=settings.body_seconds)
+    app.add_middleware(RefuseNul)  # no NUL in an address reaches a route
     app.add_middleware(RequestLimits, rates=site.rates)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(RouteTimer, site=site)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DB_DOWN", "TableError"]
+__all__ = ["DB_DOWN", "DB_ERROR", "TableError"]
 
 DB_DOWN = "The database is not available: moves are paused until it is back."
 """The sentence of a change refused while the database is away (503): nothing changed,
 and the table goes on by itself once the database is back."""
+DB_ERROR = "The database could not do that: nothing was changed. Try again in a moment."
+"""The sentence of a request the database failed for any other reason (503): the error
+itself is logged in one line, never shown (no driver's exception name reaches a player)."""
 
 
 class TableError(Exception):

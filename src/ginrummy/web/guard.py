@@ -6,9 +6,12 @@
 * :class:`SecurityHeaders`: a Content-Security-Policy with ``frame-ancestors 'none'``,
   ``X-Content-Type-Options``, ``Referrer-Policy`` on every answer, ``Cache-Control:
   no-store`` on the API.
-* :func:`origin_allowed`: the WebSocket ``Origin`` check.
+* :func:`origin_allowed`: the WebSocket ``Origin`` check; :func:`cross_site`: whether a
+  request came from another site's page (signing in and up refuse those).
 * :class:`RedactTokens`: a logging filter that keeps seat tokens out of every log line.
-* :func:`parse_json`: JSON with a nesting limit (a 400, not a 500 and a traceback).
+* :func:`parse_json`: JSON with a nesting limit, and without NUL characters, lone
+  surrogates or integers past 4300 digits (a 400, not a 500 and a traceback);
+  :class:`RefuseNul` refuses a NUL in a request's address.
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ __all__ = [
     "Limits",
     "MAX_DEPTH",
     "RedactTokens",
+    "RefuseNul",
     "SecurityHeaders",
     "Settings",
+    "cross_site",
     "origin_allowed",
     "parse_json",
 ]
@@ -61,13 +66,22 @@ class Settings:
     """Pages and their files (a page load fetches about fifteen)."""
     rate_sockets: str = "60/minute"
     """WebSocket connections opened."""
+    rate_messages: str = "120/minute"
+    """Socket messages per seat, all its sockets together (a page sends about 6 a minute;
+    they count against ``rate_actions`` for the address too): past it a socket is read no
+    further until the seat is back within it, and one that would wait longer than a few
+    seconds is closed (4429)."""
     rate_auth: str = "30/minute"
     """Refused seat tokens (wrong or missing), on sockets and requests alike: past it,
     an address's authentications are refused without being tried."""
     rate_login: str = "10/minute"
     """Log-in attempts, counted per address and per username apart."""
     rate_signup: str = "20/hour"
-    """New accounts per address."""
+    """Sign-ups per address, and apart per username."""
+    rate_login_site: str = "300/minute"
+    """Log-in attempts across the whole site (each costs a password hash)."""
+    rate_signup_site: str = "60/minute"
+    """Sign-ups across the whole site."""
     allowed_origins: tuple[str, ...] = ()
     """WebSocket origins accepted besides the server's own (e.g. https://gin.example)."""
     ws_auth_seconds: float = 10.0
@@ -105,6 +119,10 @@ class Limits:
     not applied to a trusted proxy's own address."""
     abandoned_days: float = 30.0
     """Unfinished matches untouched this long are deleted (0: never)."""
+    password_workers: int = 1
+    """Threads hashing passwords at once, at a lower priority than the tables."""
+    password_queue: int = 8
+    """Password checks in the pool at once (running or waiting); more are refused (503)."""
 
 
 Scope = MutableMapping[str, Any]
@@ -145,6 +163,33 @@ class SecurityHeaders:
             await send(msg)
 
         await self.app(scope, receive, send_with_headers)
+
+
+NUL_IN_ADDRESS = "The address holds a NUL character, which no address here accepts."
+
+
+class RefuseNul:
+    """ASGI middleware: a request whose path or query string holds a NUL character (``%00``)
+    is refused before any route sees it (400; a WebSocket is refused at its handshake): no
+    name, id or token has one, and PostgreSQL cannot even compare text holding one."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and (
+                "\x00" in str(scope.get("path", ""))
+                or b"%00" in bytes(scope.get("query_string", b"")).lower()):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 4400, "reason": NUL_IN_ADDRESS})
+                return
+            raw = json.dumps({"error": NUL_IN_ADDRESS}).encode()
+            await send({"type": "http.response.start", "status": 400, "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(raw)).encode())]})
+            await send({"type": "http.response.body", "body": raw})
+            return
+        await self.app(scope, receive, send)
 
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -189,6 +234,30 @@ def origin_allowed(origin: str | None, host: str | None, scheme: str,
     mine = _origin_key(scheme, host or "")
     theirs = _origin_key(o.scheme.lower(), o.netloc)
     return mine is not None and theirs == mine
+
+
+def cross_site(origin: str | None, fetch_site: str | None, host: str | None, scheme: str,
+               allowed: tuple[str, ...]) -> bool:
+    """Whether a request came from another site's page: its ``Origin`` is neither the
+    server's own nor one of ``allowed`` (``*`` does not count here), or the browser says so
+    in ``Sec-Fetch-Site`` (``cross-site``, or ``same-site``: a sibling host is another
+    site's page too). A request with neither header (not a browser's) is not.
+
+    >>> cross_site("https://evil.example", None, "gin.example", "https", ())
+    True
+    >>> cross_site(None, "same-site", "gin.example", "https", ())
+    True
+    >>> cross_site("https://gin.example", "same-origin", "gin.example", "https", ())
+    False
+    >>> cross_site(None, None, "gin.example", "https", ())
+    False
+    """
+    if origin is not None and origin in allowed and origin != "*":
+        return False
+    if fetch_site is not None and fetch_site.strip().lower() in ("cross-site", "same-site"):
+        return True
+    named = tuple(a for a in allowed if a != "*")
+    return origin is not None and not origin_allowed(origin, host, scheme, named)
 
 
 _TOKEN_RE = re.compile(r"((?:token|invite)=)[^&\s\"']+", re.IGNORECASE)
@@ -270,6 +339,44 @@ def parse_json(raw: str | bytes, what: str = "request body") -> Any:
     if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(text, MAX_DEPTH):
         raise JSONError(f"The {what} is nested too deeply (at most {MAX_DEPTH} levels).")
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as e:
         raise JSONError(f"The {what} is not valid JSON: {e}.") from None
+    except ValueError:  # Python reads integers of at most 4300 digits (CVE-2020-10735)
+        raise JSONError(f"The {what} holds a number of more than 4300 digits.") from None
+    if "\\u" in text:  # NUL and lone surrogates only ever come as escapes
+        bad = _bad_text(value)
+        if bad is not None:
+            raise JSONError(f"The {what} holds {bad}, which no field accepts.")
+    return value
+
+
+def _bad_text(value: Any) -> str | None:
+    """What makes a parsed JSON value unfit for any field (a NUL character, which
+    PostgreSQL cannot store, or a lone surrogate, which is not text: neither can be
+    hashed, stored or shown), or None.
+
+    >>> _bad_text({"a": ["x", "\\ud800"]})
+    'a lone surrogate'
+    >>> _bad_text({"a\\x00": 1}) is None
+    False
+    """
+    if isinstance(value, str):
+        if "\x00" in value:
+            return "a NUL character"
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return "a lone surrogate"
+        return None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            bad = _bad_text(k) or _bad_text(v)
+            if bad is not None:
+                return bad
+    elif isinstance(value, list):
+        for v in value:
+            bad = _bad_text(v)
+            if bad is not None:
+                return bad
+    return None

@@ -101,6 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rate-sockets", default=d.rate_sockets,
                    help=f"WebSocket connections opened per client address "
                    f"(default {d.rate_sockets})")
+    p.add_argument("--rate-messages", default=d.rate_messages,
+                   help=f"socket messages per seat, all its sockets together (default "
+                   f"{d.rate_messages})")
     p.add_argument("--rate-auth", default=d.rate_auth,
                    help=f"refused seat tokens per client address; past it, tokens from there "
                    f"are refused untried (default {d.rate_auth})")
@@ -108,7 +111,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"log-in attempts per client address and per username "
                    f"(default {d.rate_login})")
     p.add_argument("--rate-signup", default=d.rate_signup,
-                   help=f"new accounts per client address (default {d.rate_signup})")
+                   help=f"new accounts per client address and per username "
+                   f"(default {d.rate_signup})")
+    p.add_argument("--rate-login-site", default=d.rate_login_site,
+                   help=f"log-in attempts across the whole site (default {d.rate_login_site})")
+    p.add_argument("--rate-signup-site", default=d.rate_signup_site,
+                   help=f"new accounts across the whole site (default {d.rate_signup_site})")
+    for name, what in (("password_workers", "threads hashing passwords at once, at a low "
+                        "priority"),
+                       ("password_queue", "password checks running or waiting at once; more "
+                        "get 503")):
+        default = getattr(lim, name)
+        p.add_argument("--" + name.replace("_", "-"), type=int, default=default,
+                       help=f"{what} (default {default})")
     p.add_argument("--allowed-origin", action="append", default=[],
                    help="a WebSocket Origin accepted besides the server's own host (repeat)")
     p.add_argument("--max-tables", type=int, default=lim.max_tables,
@@ -242,6 +257,10 @@ def main(argv: list[str]) -> int:
     if not 0 <= args.port <= 65535:
         print(f"ginrummy serve: the port must be 0-65535, not {args.port}.", file=sys.stderr)
         return 2
+    if args.password_workers < 1 or args.password_queue < 1:
+        print("ginrummy serve: --password-workers and --password-queue must be at least 1.",
+              file=sys.stderr)
+        return 2
     try:
         import uvicorn
 
@@ -254,7 +273,8 @@ def main(argv: list[str]) -> int:
         )
         return 2
     for opt in ("rate_create", "rate_join", "rate_lookup", "rate_actions", "rate_reads",
-                "rate_pages", "rate_sockets", "rate_auth", "rate_login", "rate_signup"):
+                "rate_pages", "rate_sockets", "rate_auth", "rate_login", "rate_signup",
+                "rate_login_site", "rate_signup_site", "rate_messages"):
         bad = _check_rate(getattr(args, opt))
         if bad:
             print(f"ginrummy serve: --{opt.replace('_', '-')}: {bad}", file=sys.stderr)
@@ -270,6 +290,8 @@ def main(argv: list[str]) -> int:
         rate_actions=args.rate_actions, rate_reads=args.rate_reads, rate_pages=args.rate_pages,
         rate_sockets=args.rate_sockets, rate_auth=args.rate_auth,
         rate_login=args.rate_login, rate_signup=args.rate_signup,
+        rate_login_site=args.rate_login_site, rate_signup_site=args.rate_signup_site,
+        rate_messages=args.rate_messages,
         allowed_origins=tuple(args.allowed_origin), ws_idle_seconds=args.ws_idle_timeout,
         ws_heartbeat_seconds=args.ws_heartbeat, header_seconds=args.header_timeout,
         body_seconds=args.body_timeout, metrics=args.metrics,
@@ -278,7 +300,8 @@ def main(argv: list[str]) -> int:
     limits = Limits(max_tables=args.max_tables, max_sockets_per_seat=args.max_sockets_per_seat,
                     max_sockets_per_address=args.max_sockets_per_address,
                     max_connections_per_address=args.max_connections_per_address,
-                    abandoned_days=args.abandoned_days)
+                    abandoned_days=args.abandoned_days,
+                    password_workers=args.password_workers, password_queue=args.password_queue)
     try:
         app = create_app(
             url, bot_delay=args.bot_delay, broker_url=args.broker, settings=settings,

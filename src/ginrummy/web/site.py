@@ -16,9 +16,11 @@ from collections.abc import Coroutine
 from typing import Any
 
 from .accounts.accounts import Accounts
+from .accounts.hashing import PasswordPool
 from .accounts.tokens import ApiTokens
 from .backends.broker import Broker, LocalBroker, Outbox
 from .backends.database import Database
+from .backends.failures import LoginFailures
 from .backends.limits import RateLimits
 from .computer.driver import ComputerDriver
 from .computer.timeouts import ClockKeeper
@@ -89,7 +91,10 @@ class Site:
         self.records = Records(self.db)
         self.reviews = ReviewJobs(self.db)
         self.rates = RateLimits(self.settings, rate_storage)
-        self.accounts = Accounts(self.db, self.rates)
+        self.passwords = PasswordPool(self.limits.password_workers, self.limits.password_queue)
+        self.login_failures = LoginFailures(rate_storage)
+        self.accounts = Accounts(self.db, self.rates, pool=self.passwords,
+                                 failures=self.login_failures)
         self.ratings = Ratings(self.db, self.registry)
         self.committer.after_commit.append(self.ratings.after_commit)
         self.seeks = Seeks(self.db, self.lobby, self.registry)
@@ -102,6 +107,7 @@ class Site:
         self.notices = Notices(self.db, self.broker, self.hub, self.challenges, self.accounts,
                                heartbeat_seconds=self.settings.ws_heartbeat_seconds)
         self.tokens.on_revoke.append(self.notices.revoked)
+        self.broker.on_logout.append(self.hub.close_sessions)
         self.db.on_down.append(self._database_down)
         self.db.on_up.append(self._database_up)
         self.metrics = self._metrics()
@@ -191,11 +197,23 @@ class Site:
         await self.broker.close()
         if self.rates.shared is not None:
             await self.rates.shared.close()
+        await self.login_failures.close()
+        self.passwords.close()
         d = self.driver
         log.info("computer decisions: %d in the pool, %d by the fallback bot", d.pooled,
                  d.fallbacks)
         d.close()
         self.db.close()
+
+    async def logged_out(self, account: str, session: str | None) -> None:
+        """An account was logged out (``session``: one session's token hash; None: every
+        session): close its session sockets here, and on every other process through the
+        broker (a socket whose notice was lost finds its session gone at its next move)."""
+        self.hub.close_sessions(account, session)
+        try:
+            await self.broker.publish_logout(account, session)
+        except Exception as e:  # noqa: BLE001 - broker away: the sockets re-check
+            log.warning("could not publish a logout (%s): sockets re-check their session", e)
 
     def _database_down(self) -> None:
         """Every seat is shown its last state, with moves paused."""

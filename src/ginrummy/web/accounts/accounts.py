@@ -11,15 +11,21 @@ SHA-256. The session's CSRF token is derived from the session token (an HMAC-fre
 under a different label), so nothing more is stored and it cannot give the session back.
 
 A wrong password and an unknown username get the same sentence, and take about the same
-time: an unknown username is checked against a dummy hash. Logins are limited per address
-and per username, sign-ups per address (:mod:`.rates`, kinds ``login`` and ``signup``).
+time: an unknown username is checked against a dummy hash. Hashing runs in a small pool of
+its own (:mod:`.hashing`), so a flood of sign-ups and log-ins never takes the tables' CPU.
+Log-ins are limited per address and across the site (kinds ``login`` and ``login_site``),
+and wrong passwords slow down the (username, address) pair that sends them
+(:mod:`..backends.failures`: a stranger cannot keep the owner out); sign-ups are limited
+per address, per username and across the site (``signup``, ``signup_site``), and refuse a
+password too easy to guess (:mod:`.common`). The cheap checks come first: a refused
+request costs no hash.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
+import math
 import re
 import secrets
 import time
@@ -31,12 +37,15 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from ...ratings import DEFAULT, Rating
 from ..backends.database import Database
+from ..backends.failures import LoginFailures
 from ..backends.limits import RateLimits
 from ..checks import check_tokens
 from ..errors import TableError
 from ..guard import origin_allowed
 from ..store import hash_token
 from ..store.accounts import Account
+from .common import check_not_common
+from .hashing import PasswordPool
 
 __all__ = [
     "COOKIE",
@@ -57,6 +66,10 @@ USERNAME_CHARS = "letters a-z and A-Z, digits 0-9, '_' and '-'"
 _USERNAME_RE = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
 WRONG_LOGIN = "Wrong username or password."
 """The one sentence for an unknown username and a wrong password alike."""
+TAKEN = "That username is taken: choose another."
+SIGNUPS_FULL = ("Too many sign-ups across the site just now (at most {limit}): try again in "
+                "a few minutes.")
+LOGINS_FULL = "Too many log-ins across the site just now (at most {limit}): try again in a moment."
 CSRF_REFUSED = ("This change needs the page's CSRF token (X-CSRF-Token) or a same-origin "
                 "Origin header.")
 
@@ -111,17 +124,20 @@ class Accounts:
     """Accounts and sessions (see the module docstring)."""
 
     def __init__(self, db: Database, rates: RateLimits,
-                 hasher: PasswordHasher | None = None) -> None:
+                 hasher: PasswordHasher | None = None, pool: PasswordPool | None = None,
+                 failures: LoginFailures | None = None) -> None:
         self.db = db
         self.rates = rates
         self.hasher = hasher if hasher is not None else PasswordHasher(
             time_cost=2, memory_cost=19456, parallelism=1)
+        self.pool = pool if pool is not None else PasswordPool()
+        self.failures = failures if failures is not None else LoginFailures()
         self._dummy: str | None = None
 
     # ------------------------------------------------------------------ hashing
 
     async def _hash(self, password: str) -> str:
-        return await asyncio.to_thread(self.hasher.hash, password)
+        return await self.pool.run(self.hasher.hash, password)
 
     async def _verify(self, stored: str | None, password: str) -> bool:
         """Whether ``password`` matches ``stored`` (None: an unknown user, checked
@@ -136,50 +152,70 @@ class Accounts:
             except (VerifyMismatchError, VerificationError, InvalidHashError):
                 return False
 
-        ok = await asyncio.to_thread(verify)
+        ok = await self.pool.run(verify)
         return ok and stored is not None
 
     # ------------------------------------------------------------------ limits
 
-    async def _limit(self, kind: str, address: str, key: str | None) -> None:
-        what = "log-in attempts" if kind == "login" else "sign-ups"
-        if not await self.rates.hit(kind, f"ip:{address}"):
-            raise TableError(429, f"Too many {what}: at most {self.rates.describe(kind)} "
-                             "from one address. Wait a moment and try again.")
-        if key is not None and not await self.rates.hit(kind, f"user:{key}"):
-            raise TableError(429, f"Too many {what} for this username: at most "
-                             f"{self.rates.describe(kind)}. Wait a moment and try again.")
+    async def _hit(self, kind: str, client: str, sentence: str) -> None:
+        """Count one request of ``kind`` for ``client``; 429 with ``sentence`` past it."""
+        if not await self.rates.hit(kind, client):
+            raise TableError(429, sentence.format(limit=self.rates.describe(kind)))
+
+    def _site_full(self, kind: str, sentence: str) -> None:
+        """429 at once, counting nothing, while the site is over its rate of ``kind``."""
+        if self.rates.retry_after(kind, "site") > 0:
+            raise TableError(429, sentence.format(limit=self.rates.describe(kind)))
 
     # ------------------------------------------------------------------ sessions
 
     async def sign_up(self, body: Any, address: str) -> tuple[Account, str]:
         """``POST /api/accounts``: a new account, logged in (its session token). Nothing
-        is stored unless every check passes."""
+        is stored unless every check passes; the hash is computed last."""
         raw_name, raw_password = _credentials(body)
-        await self._limit("signup", address, None)
+        await self._hit("signup", f"ip:{address}", "Too many sign-ups: at most {limit} from "
+                        "one address. Wait a moment and try again.")
         username = check_username(raw_name)
         password = check_password(raw_password)
+        check_not_common(password, username)
         key = username_key(username)
+        await self._hit("signup", f"user:{key}", "Too many sign-ups for this username: at "
+                        "most {limit}. Wait a moment and try again.")
+        self._site_full("signup_site", SIGNUPS_FULL)  # no database read for a flood
+        if await self.db.read(self.db.store.accounts.by_key, key) is not None:
+            raise TableError(409, TAKEN)
+        await self._hit("signup_site", "site", SIGNUPS_FULL)
         digest = await self._hash(password)
         account = await self.db.run(self.db.store.accounts.create,
                                     secrets.token_hex(8), username, key, digest, DEFAULT)
         if account is None:
-            raise TableError(409, "That username is taken: choose another.")
+            raise TableError(409, TAKEN)
         return account, await self._new_session(account)
 
     async def log_in(self, body: Any, address: str) -> tuple[Account, str]:
         """``POST /api/session``: check the password; the account and a new session
-        token. A wrong password and an unknown username get the same 401 sentence."""
+        token. A wrong password and an unknown username get the same 401 sentence; a
+        (username, address) pair that has sent several wrong ones waits before its next
+        try (429, saying how long)."""
         raw_name, raw_password = _credentials(body)
         key = username_key(raw_name) if isinstance(raw_name, str) and len(raw_name) <= 40 \
             else None
-        await self._limit("login", address, key)
+        await self._hit("login", f"ip:{address}", "Too many log-in attempts: at most {limit} "
+                        "from one address. Wait a moment and try again.")
         if key is None or not isinstance(raw_password, str) or len(raw_password) > 200:
             raise TableError(401, WRONG_LOGIN)
+        self._site_full("login_site", LOGINS_FULL)  # no look-up of failures for a flood
+        wait = await self.failures.wait(key, address)
+        if wait > 0:
+            raise TableError(429, "Too many wrong passwords for this username from your "
+                             f"address: try again in {math.ceil(wait)} s.")
+        await self._hit("login_site", "site", LOGINS_FULL)
         account = await self.db.read(self.db.store.accounts.by_key, key)
         ok = await self._verify(account.password_hash if account else None, raw_password)
         if not ok or account is None:
+            await self.failures.failed(key, address)
             raise TableError(401, WRONG_LOGIN)
+        await self.failures.succeeded(key, address)
         if self.hasher.check_needs_rehash(account.password_hash):
             await self.db.run(self.db.store.accounts.set_password_hash, account.id,
                               await self._hash(raw_password))
@@ -204,6 +240,11 @@ class Accounts:
         if not token or len(token) > 100:
             return None
         return await self.db.read(self.db.store.accounts.session_account, hash_token(token))
+
+    async def account_of_session(self, token_hash: str) -> Account | None:
+        """The account of a live session, by its token hash (a socket re-checks the
+        session it was opened with before each move)."""
+        return await self.db.read(self.db.store.accounts.session_account, token_hash)
 
     @staticmethod
     def change_allowed(token: str, csrf: str | None, origin: str | None, host: str | None,

@@ -3,7 +3,8 @@
 :class:`LocalBroker` is the single-process default: nothing to tell, and leases are held in
 memory. :class:`RedisBroker` (``--broker redis://HOST:PORT/N``) publishes on Redis pub/sub
 only that a table changed (its id and new version, never a view or a card: R11), so every
-process can push each of its own connected seats that seat's own view; it keeps
+process can push each of its own connected seats that seat's own view, and that an account
+was logged out (its id), so every process closes that account's sockets; it keeps
 computer-turn leases as Redis keys with an expiry, renewed while held, so a process that
 dies (even by kill -9) loses its leases within seconds and another takes the turn over;
 and it counts each seat's open sockets across processes (:meth:`Broker.presence_add`).
@@ -45,6 +46,10 @@ OnAccount = Callable[[str, str, str | None], None]
 """Called with (account id, what, detail) for news of an account from another process:
 ``("challenges", None)`` its challenges changed, ``("revoked", TOKEN_ID)`` one of its API
 tokens was revoked. Never a secret: the receiver reads what it shows from the database."""
+
+OnLogout = Callable[[str, "str | None"], object]
+"""Called with (account id, the ended session's token hash, or None for every session)
+when another process logged an account out."""
 
 _RENEW = """
 local holder = redis.call('get', KEYS[1])
@@ -89,6 +94,8 @@ class Broker:
         """This process's id: published with each change, so its own echoes are ignored."""
         self.errors = 0
         """Broker commands that failed, for ``/metrics``."""
+        self.on_logout: list[OnLogout] = []
+        """Told when another process logged an account out (its sockets close here too)."""
 
     async def start(self, on_change: OnChange, on_reconnect: Callable[[], None],
                     on_account: OnAccount | None = None) -> None:
@@ -107,6 +114,10 @@ class Broker:
         """:meth:`publish` each (match id, version), in order."""
         for match_id, version in changes:
             await self.publish(match_id, version)
+
+    async def publish_logout(self, account_id: str, session: str | None) -> None:
+        """Tell the other processes that ``account_id`` was logged out (``session``: the
+        ended session's token hash; None: every session). Nothing for one process."""
 
     @property
     def healthy(self) -> bool:
@@ -272,6 +283,9 @@ class RedisBroker(Broker):
             if channel in (ACCOUNT_CHANNEL, ACCOUNT_CHANNEL.encode()):
                 self._deliver_account(data)
                 return
+            if data.get("k") == "logout":
+                self._logged_out(data)
+                return
             mid, version = data["m"], data["v"]
             if not isinstance(mid, str) or not isinstance(version, int):
                 return
@@ -291,6 +305,21 @@ class RedisBroker(Broker):
                               detail: str | None = None) -> None:
         await self._do(self.redis.publish(ACCOUNT_CHANNEL, json.dumps(
             {"a": account_id, "w": what, "d": detail, "p": self.process_id})))
+
+    def _logged_out(self, data: dict[str, Any]) -> None:
+        account, session = data.get("a"), data.get("s")
+        if not isinstance(account, str) or not (session is None or isinstance(session, str)):
+            log.warning("ignored a malformed broker message")
+            return
+        for cb in list(self.on_logout):
+            try:
+                cb(account, session)
+            except Exception:  # noqa: BLE001 - one listener never stops the others
+                log.exception("logout listener failed")
+
+    async def publish_logout(self, account_id: str, session: str | None) -> None:
+        await self._do(self.redis.publish(CHANNEL, json.dumps(
+            {"k": "logout", "a": account_id, "s": session, "p": self.process_id})))
 
     def _payload(self, match_id: str, version: int) -> str:
         return json.dumps({"m": match_id, "v": version, "p": self.process_id})

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from ..errors import DB_DOWN, TableError
+from ..errors import DB_DOWN, DB_ERROR, TableError
 from ..store import Change, StaleVersionError, Store, StoreError
 
 __all__ = ["Database"]
@@ -52,9 +52,28 @@ def _unreachable(e: BaseException) -> bool:
     return isinstance(e, DBAPIError) and bool(e.connection_invalidated)
 
 
+def _one_line(e: BaseException) -> str:
+    """An error in one log line: its type and the first line of its message (a driver's
+    message goes on with the statement and its parameters)."""
+    first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    return f"{type(e).__name__}: {first[:300]}" if first else type(e).__name__
+
+
+def _bad_data(e: BaseException) -> bool:
+    """Whether the database refused a value (DB-API ``DataError``: text it cannot hold, a
+    number out of range), not the request's form or its own state."""
+    return any(c.__name__ == "DataError" for x in (e, getattr(e, "orig", None))
+               if x is not None for c in type(x).__mro__)
+
+
 class Database:
     """The :class:`Store` off the event loop, with group commits and the database's health
     (see the module docstring)."""
+
+    errors = 0
+    """Calls that failed (the database away, busy or refusing), for ``/metrics``."""
+    outages = 0
+    """Times the database went away, for ``/metrics``."""
 
     def __init__(self, store: Store, probe_seconds: float = 0.5,
                  watch_seconds: float = 2.0, gather_seconds: float = 0.003) -> None:
@@ -67,10 +86,6 @@ class Database:
         self.watch_seconds = watch_seconds
         self.available = True
         """False from a failure that shows the database is away until a probe reaches it."""
-        self.errors = 0
-        """Calls that failed (the database away, busy or refusing), for ``/metrics``."""
-        self.outages = 0
-        """Times the database went away, for ``/metrics``."""
         self.on_down: list[Callable[[], None]] = []
         """Called (on the event loop) when the database goes away."""
         self.on_up: list[Callable[[], None]] = []
@@ -125,8 +140,10 @@ class Database:
             return TableError(503, f"The database is not available: {e}")
         if isinstance(e, PoolTimeout) or _rolled_back(e):
             return TableError(503, "The database is busy: try again in a moment.")
-        log.error("database error", exc_info=e)
-        return TableError(503, f"The database is not available ({type(e).__name__}).")
+        log.error("database error: %s", _one_line(e))  # one line: no traceback spam
+        if _bad_data(e):  # a value it cannot store (checks should have refused it first)
+            return TableError(400, "The request holds a value the database cannot store.")
+        return TableError(503, DB_ERROR)
 
     # ------------------------------------------------------------------ writes
 

@@ -2,7 +2,9 @@
 Redis too, so a limit holds across processes and never lapses while Redis is away.
 
 Every request of a kind (``create``, ``join``, ``lookup``, ``actions``, ``reads``,
-``pages``, ``sockets``, ``auth``, ``login``, ``signup``) is counted here exactly
+``pages``, ``sockets``, ``auth``, ``login``, ``signup``, and the site-wide ``login_site`` and
+``signup_site``, whose one client is ``site``, and ``messages``, counted per seat) is
+counted here exactly
 (:class:`LocalWindows`, a moving window of timestamps per client). With a broker the
 processes also share their counts (:class:`SharedCounts`): each adds its clients' new
 hits to Redis in one batch every ``sync_seconds`` (buckets of a sixth of the window) and
@@ -29,8 +31,13 @@ __all__ = ["KINDS", "LocalWindows", "RateLimits"]
 log = logging.getLogger("ginrummy.web")
 
 KINDS = ("create", "join", "lookup", "actions", "reads", "pages", "sockets", "auth", "login",
-         "signup")
+         "signup", "login_site", "signup_site", "messages")
 """The kinds of request limited apart, each by the setting ``rate_KIND``."""
+
+LEARN_FIRST = frozenset({"login_site", "signup_site", "messages"})
+"""Kinds whose keys every process shares (the site; a seat's sockets on several
+processes): a process reads such a key's shared total at its first hit there, instead of
+counting alone until the next sync (a round trip, once per key and window)."""
 
 SWEEP_SECONDS = 10.0
 """How often the local windows drop the clients with nothing left in them."""
@@ -71,6 +78,27 @@ class LocalWindows:
             return True
         cutoff = now - window
         return sum(1 for t in log_ if t > cutoff) < limit
+
+    def retry_after(self, key: tuple[str, str], limit: int, window: float,
+                    now: float | None = None) -> float:
+        """Seconds until a hit would be allowed (0: now), counting nothing.
+
+        >>> w = LocalWindows()
+        >>> [w.hit(("k", "a"), 2, 10.0, now=t) for t in (0.0, 1.0, 2.0)]
+        [True, True, False]
+        >>> w.retry_after(("k", "a"), 2, 10.0, now=2.0), w.retry_after(("k", "a"), 2, 10.0, 11.0)
+        (8.0, 0.0)
+        """
+        now = time.monotonic() if now is None else now
+        log_ = self._hits.get(key)
+        if not log_:
+            return 0.0
+        cutoff = now - window
+        while log_ and log_[0] <= cutoff:  # aged out: no answer ever needs them again
+            log_.popleft()
+        if len(log_) < limit:
+            return 0.0
+        return log_[len(log_) - limit] + window - now
 
     def sweep(self, now: float) -> None:
         """Forget the clients whose every hit has aged out of the longest window."""
@@ -118,6 +146,27 @@ class SharedCounts:
     def add(self, key: tuple[str, str]) -> None:
         """Count one hit (added to Redis at the next sync)."""
         self._pending[key] = self._pending.get(key, 0) + 1
+
+    def knows(self, key: tuple[str, str]) -> bool:
+        """Whether the shared total of ``key`` has been read (within its window)."""
+        known = self._known.get(key)
+        return known is not None and time.monotonic() - known[1] < self.windows[key[0]]
+
+    async def learn(self, key: tuple[str, str]) -> None:
+        """Read the shared total of one key now (one round trip; nothing while Redis is
+        away): a process's first hit of a key every process shares must not wait a sync
+        to see the others' hits."""
+        if not self.available:
+            return
+        now = time.time()
+        width = self.windows[key[0]] / self.BUCKETS
+        b = int(now // width)
+        name = f"ginrummy:rate:{key[0]}:{key[1]}:"
+        try:
+            values = await self.redis.mget([name + str(b - i) for i in range(self.BUCKETS)])
+        except Exception:  # noqa: BLE001 - the next sync says Redis is away
+            return
+        self._known[key] = (sum(int(v) for v in values if v is not None), time.monotonic())
 
     async def sync(self) -> None:
         """Add the pending hits and read back the totals of those clients and of the
@@ -190,6 +239,8 @@ class RateLimits:
         item = self.items[kind]
         key = (kind, client)
         shared = self.shared
+        if shared is not None and kind in LEARN_FIRST and not shared.knows(key):
+            await shared.learn(key)
         if shared is not None and shared.total(key) >= item.amount:
             return False
         if not self.local.hit(key, item.amount, float(item.get_expiry())):
@@ -203,6 +254,17 @@ class RateLimits:
         (counting nothing): checked before work that only failures count (``auth``)."""
         item = self.items[kind]
         return self.local.test((kind, client), item.amount, float(item.get_expiry()))
+
+    def retry_after(self, kind: str, client: str) -> float:
+        """Seconds until a request of ``kind`` would be allowed (0: now), counting nothing:
+        by this process's count exactly; a refusal by the shared count alone says a
+        quarter of a second (it is read again at the next sync)."""
+        item = self.items[kind]
+        key = (kind, client)
+        wait = self.local.retry_after(key, item.amount, float(item.get_expiry()))
+        if wait <= 0 and self.shared is not None and self.shared.total(key) >= item.amount:
+            return 0.25
+        return wait
 
     def describe(self, kind: str) -> str:
         """The limit in words, for the 429 message (e.g. ``20 per 1 minute``)."""

@@ -12,7 +12,9 @@ from fastapi.responses import JSONResponse
 
 from ..accounts.accounts import COOKIE, SESSION_DAYS
 from ..errors import TableError
+from ..guard import cross_site
 from ..site import Site
+from ..store import hash_token
 from .common import account_of, api_bearer, client_address, is_tls, json_body
 
 __all__ = ["register"]
@@ -27,11 +29,30 @@ def _with_cookie(request: Request, body: dict[str, Any], token: str,
     return out
 
 
+def _own_site_json(request: Request, site: Site) -> None:
+    """Signing in and up set the session cookie, so another site's page must not be able
+    to do either (login CSRF: an auto-submitted form would sign the visitor's browser into
+    the attacker's account): the body must be ``application/json`` (which no form can
+    send, and which a script on another site can send only after a CORS preflight this
+    server never grants), and a browser's ``Origin`` or ``Sec-Fetch-Site`` must not name
+    another site. A request with neither header (not a browser's) is allowed."""
+    media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media != "application/json":
+        raise TableError(415, "Send the username and password as JSON "
+                              "(Content-Type: application/json).")
+    if cross_site(request.headers.get("origin"), request.headers.get("sec-fetch-site"),
+                  request.headers.get("host"), "https" if is_tls(request) else "http",
+                  site.settings.allowed_origins):
+        raise TableError(403, "Signing in or up from another site's page is refused: use "
+                              "this site's own page.")
+
+
 def register(app: FastAPI, site: Site) -> None:
     """Add the routes of accounts and sessions."""
 
     @app.post("/api/accounts")
     async def sign_up(request: Request) -> JSONResponse:
+        _own_site_json(request, site)
         body = await json_body(request)
         bot = False
         if isinstance(body, Mapping) and "bot" in body:  # a BOT account (docs/web-api.md)
@@ -52,6 +73,7 @@ def register(app: FastAPI, site: Site) -> None:
 
     @app.post("/api/session")
     async def log_in(request: Request) -> JSONResponse:
+        _own_site_json(request, site)
         account, token = await site.accounts.log_in(await json_body(request),
                                                     client_address(request))
         return _with_cookie(request, site.accounts.me(account, token), token, 200)
@@ -60,8 +82,10 @@ def register(app: FastAPI, site: Site) -> None:
     async def log_out(request: Request, all: int = 0) -> JSONResponse:  # noqa: A002
         token = request.cookies.get(COOKIE)
         ended = 0
-        if token and await account_of(site, request, change=True) is not None:
+        acct = await account_of(site, request, change=True) if token else None
+        if token and acct is not None:
             ended = await site.accounts.log_out(token, everywhere=bool(all))
+            await site.logged_out(acct.id, None if all else hash_token(token))
         out = JSONResponse({"ended": ended})
         out.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
                           secure=is_tls(request))

@@ -22,7 +22,9 @@ from ..accounts.tokens import is_api_token
 from ..errors import TableError
 from ..guard import JSONError, origin_allowed, parse_json
 from ..site import Site
-from ..tables.sockets import RECONNECT, Subscriber
+from ..store import hash_token
+from ..store.accounts import Account
+from ..tables.sockets import LOGGED_OUT, LOGGED_OUT_CODE, RECONNECT, Subscriber
 from ..tables.table import Table
 from .common import BOT_SESSION, MAX_BODY, account_seat, client_address, seat_with_token
 
@@ -52,8 +54,9 @@ def register(app: FastAPI, site: Site) -> None:
             if token is None:
                 token = await _first_auth(websocket, settings.ws_auth_seconds)
             token_id: str | None = None
+            account: Account | None = None
             if token is SESSION:
-                seat = await _session_seat(site, t, websocket)
+                seat, account = await _session_seat(site, t, websocket)
             elif is_api_token(token):  # an API token: its account's seat
                 key = await site.tokens.resolve(token, address)
                 seat, token_id = await account_seat(site, t, key.account), key.token_id
@@ -66,6 +69,9 @@ def register(app: FastAPI, site: Site) -> None:
             return
 
         sub = _subscriber(websocket, t.id, seat, address, token_id)
+        if account is not None:
+            sub.account = account.id
+            sub.session = hash_token(websocket.cookies.get(COOKIE, ""))
         try:
             await site.hub.admit(sub)
         except TableError as e:
@@ -74,6 +80,10 @@ def register(app: FastAPI, site: Site) -> None:
         writer = asyncio.get_running_loop().create_task(sub.run())
         try:
             await _serve(site, websocket, t, sub)
+        except Exception as e:  # noqa: BLE001 - a surprise closes with a reason, never drops
+            log.error("socket closed after an unexpected error: %s: %s", type(e).__name__,
+                      str(e).splitlines()[0][:200] if str(e) else "")
+            sub.close(1011, "Something went wrong on the server: reconnect.")
         finally:
             await site.hub.remove(sub)  # closes it: the writer closes the socket
             await writer
@@ -147,16 +157,45 @@ async def _serve(site: Site, websocket: WebSocket, t: Table, sub: Subscriber) ->
                     text = (msg.get("bytes") or b"").decode("utf-8")
                 except UnicodeDecodeError:
                     text = "\ufffd"
+            if not await _within_budget(site, sub):
+                break
             try:
-                if not await site.rates.hit("actions", sub.address):
-                    raise TableError(
-                        429, f"Too many requests: at most {site.rates.describe('actions')} "
-                        "from one address. Wait a moment and try again.")
                 await _message(site, t, sub, text)
             except TableError as e:
                 sub.push(_error(e))
     except WebSocketDisconnect:
         pass
+
+
+MESSAGE_WAIT = 5.0
+"""Longest a socket's next message waits, unread, for its seat and its address to be back
+within their message budgets; a socket that would wait longer is closed (4429)."""
+
+
+async def _within_budget(site: Site, sub: Subscriber) -> bool:
+    """Count one message against the seat's budget (``rate_messages``, all its sockets
+    together, across processes) and the address's (``rate_actions``, with its requests).
+    Over either, the message waits and nothing more is read from this socket (so a flood
+    fills the sender's own buffers and costs the server nothing); past
+    :data:`MESSAGE_WAIT` the socket is closed with 4429 and a reason (False)."""
+    rates = site.rates
+    seat = f"{sub.match_id}:{sub.seat}"
+    waited = 0.0
+    while not sub.closed:
+        wait = max(rates.retry_after("messages", seat), rates.retry_after("actions", sub.address))
+        if wait <= 0:
+            if await rates.hit("messages", seat) and await rates.hit("actions", sub.address):
+                return True
+            wait = 0.25  # another socket took the last room meanwhile
+        if waited + wait > MESSAGE_WAIT:
+            kind = "messages" if rates.retry_after("messages", seat) > 0 else "actions"
+            who = "per seat" if kind == "messages" else "from one address"
+            sub.close(4429, f"Too many messages: at most {rates.describe(kind)} {who}. "
+                            "Reconnect in a moment.")
+            return False
+        await asyncio.sleep(wait)
+        waited += wait
+    return False
 
 
 def _error(e: TableError) -> dict[str, Any]:
@@ -171,16 +210,30 @@ SESSION = "\x00session"
 the logged-in account's (its session cookie, sent with the handshake)."""
 
 
-async def _session_seat(site: Site, t: Table, websocket: WebSocket) -> int:
+async def _session_seat(site: Site, t: Table, websocket: WebSocket) -> tuple[int, Account]:
     """The seat of the account whose session cookie came with the handshake (the Origin
-    was checked before the socket was accepted); 401 without a live session."""
+    was checked before the socket was accepted), and the account; 401 without a live
+    session."""
     cookie = websocket.cookies.get(COOKIE)
     acct = await site.accounts.account_of(cookie) if cookie else None
     if acct is None:
         raise TableError(401, "You are not logged in: log in, or open the table's own link.")
     if acct.bot:
         raise TableError(403, BOT_SESSION)
-    return await account_seat(site, t, acct)
+    return await account_seat(site, t, acct), acct
+
+
+async def _session_ended(site: Site, sub: Subscriber) -> bool:
+    """Whether the session a socket was opened with has ended (logged out, expired):
+    then the socket is closed (4401) before it may move or read the seat's hand again,
+    even if the broker's notice of the logout never came."""
+    if sub.session is None:
+        return False
+    acct = await site.accounts.account_of_session(sub.session)
+    if acct is not None and acct.id == sub.account:
+        return False
+    sub.close(LOGGED_OUT_CODE, LOGGED_OUT)
+    return True
 
 
 async def _first_auth(websocket: WebSocket, timeout: float) -> str:
@@ -220,6 +273,8 @@ async def _message(site: Site, t: Table, sub: Subscriber, text: str) -> None:
     if not isinstance(msg, dict):
         raise TableError(400, "A message must be a JSON object.")
     kind = msg.get("type")
+    if kind in ("action", "next", "state") and await _session_ended(site, sub):
+        return
     if kind == "action":
         await site.play.act(t, sub.seat, msg, want_state=False)
     elif kind == "next":

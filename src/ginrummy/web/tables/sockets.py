@@ -25,12 +25,15 @@ from ..guard import Limits
 from .table import Table
 from .views import dumps, state_text
 
-__all__ = ["SocketHub", "Subscriber"]
+__all__ = ["LOGGED_OUT", "LOGGED_OUT_CODE", "SocketHub", "Subscriber"]
 
 log = logging.getLogger("ginrummy.web")
 
 RECONNECT = 1012
 """Close code: reconnect (the page does, and gets the current state)."""
+LOGGED_OUT_CODE = 4401
+LOGGED_OUT = "You were logged out: log in again to play this seat."
+"""Why a socket authenticated by a session that ended is closed."""
 
 
 class Subscriber:
@@ -62,6 +65,10 @@ class Subscriber:
         self.token_id: str | None = None
         """The API token this socket authenticated with, if any (closed when it is
         revoked)."""
+        self.account: str | None = None
+        """The account whose session authenticated this socket (None: a seat token)."""
+        self.session: str | None = None
+        """That session's token hash: the socket lives only as long as the session."""
 
     def push(self, message: dict[str, Any]) -> None:
         """Queue a message (encoded here)."""
@@ -197,6 +204,19 @@ class SocketHub:
                 self._by_address.pop(sub.address, None)
             await self._absent(f"{sub.match_id}:{sub.seat}", sub.id)
             await self._absent(f"addr:{sub.address}", sub.id)
+
+    def close_sessions(self, account: str, session: str | None = None) -> int:
+        """Close the sockets that ``account`` authenticated with a session (``session``:
+        only that session's, by its token hash): it was logged out, and a socket opened
+        before must not play on (4401, so the page asks who it is); how many."""
+        closed = 0
+        for subs in self._by_match.values():
+            for s in subs:
+                if not s.closed and s.account == account and s.session is not None and (
+                        session is None or s.session == session):
+                    s.close(LOGGED_OUT_CODE, LOGGED_OUT)
+                    closed += 1
+        return closed
 
     def close_match(self, match_id: str, reason: str) -> None:
         """Close every socket of a match (reconnect: its table is being dropped)."""
