@@ -12,7 +12,8 @@ every commit makes a race harmless.
 The safe move (what the apps do): at the up-card offer, pass; else draw from the stock and
 discard the legal card that leaves the least deadwood (ties: the higher card goes; the
 table's own ``best_discard``), never knocking. Each is played with ``timeout`` (the record
-marks it; three turns in a row on timeout lose the match, :data:`ginrummy.match.TIMEOUT_LIMIT`).
+marks it; three turns in a row on timeout lose the match, :data:`ginrummy.match.TIMEOUT_LIMIT`,
+unless either player has not moved yet: then the match is aborted, :func:`ends_unplayed`).
 Between hands, when the wait for "Next hand" runs out, the next hand is dealt (no timeout
 is counted: nothing of the game was decided).
 """
@@ -24,6 +25,7 @@ import logging
 import time
 
 from ...hand import DRAW_STOCK, PASS, Action
+from ...match import TIMEOUT_LIMIT, Match
 from ..errors import TableError
 from ..tables.committer import Stale
 from ..tables.play import Play
@@ -32,7 +34,7 @@ from ..tables.table import Table
 from ..tables.views import comforts
 from .turns import TurnClaims
 
-__all__ = ["ClockKeeper", "safe_move"]
+__all__ = ["ClockKeeper", "ends_unplayed", "safe_move"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -55,6 +57,15 @@ def safe_move(t: Table) -> Action | None:
             return a
     plain = [a for a in v.legal if a.act == "discard" and not a.knock]
     return plain[0] if plain else v.legal[0]
+
+
+def ends_unplayed(m: Match, seat: int, action: Action) -> bool:
+    """Whether the safe move ``action`` would lose ``seat`` the match on time (its
+    :data:`~ginrummy.match.TIMEOUT_LIMIT`-th turn in a row) while either player has not
+    made a move of their own: the match is then aborted instead (no result), as any
+    ending before both players have moved is."""
+    return (action.act != "draw" and m.timeouts[seat] + 1 >= TIMEOUT_LIMIT
+            and not (m.has_moved(0) and m.has_moved(1)))
 
 
 class ClockKeeper:
@@ -132,6 +143,12 @@ class ClockKeeper:
                 action = safe_move(t)
                 if seat is None or action is None:
                     return played
+                if ends_unplayed(m, seat, action):
+                    await self.play.end_locked(t, seat, abort=True)
+                    self.played += 1
+                    log.info("match %s: seat %d out of time before both players moved: "
+                             "aborted", t.id, seat)
+                    return True
                 await self.play.apply(t, seat, action, timeout=True)
             except Stale:
                 return played  # changed elsewhere meanwhile: the next scan looks again
