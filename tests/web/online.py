@@ -81,6 +81,19 @@ def play_to_end(seats: list[Client], mid: str, tokens: list[str],
     raise AssertionError("the match did not end")
 
 
+def both_move(c: Client, mid: str, tokens: list[str]) -> None:
+    """Both seats make a move of their own (each passes the up-card): the match has been
+    played, so a resignation now is one (before it, any ending is an abort)."""
+    first = c.get(f"/api/matches/{mid}",
+                  headers={"Authorization": f"Bearer {tokens[0]}"}).json()["view"]["to_play"]
+    for seat in (first, 1 - first):
+        s = c.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {tokens[seat]}"})
+        r = c.post(f"/api/matches/{mid}/actions",
+                   headers={"Authorization": f"Bearer {tokens[seat]}"},
+                   json={"action": {"act": "pass"}, "version": s.json()["version"]})
+        assert r.status_code == 200, r.text
+
+
 def wait_paired(c: Client, seek: str, timeout: float = 20.0) -> dict[str, Any]:
     """Poll a seek until it is paired; its match object."""
     deadline = time.monotonic() + timeout
@@ -94,4 +107,4 @@ def wait_paired(c: Client, seek: str, timeout: float = 20.0) -> dict[str, Any]:
         time.sleep(0.1)
 
 
-__all__ = ["play_to_end", "quick_move", "sign_up", "wait_paired"]
+__all__ = ["both_move", "play_to_end", "quick_move", "sign_up", "wait_paired"]

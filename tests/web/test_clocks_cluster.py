@@ -13,6 +13,7 @@ import pytest
 from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
 from .cluster import Serve
+from .online import both_move
 
 pytest.importorskip("redis")
 
@@ -33,6 +34,7 @@ def _resign_on_one_is_known_on_the_other(a: Serve, b: Serve) -> None:
     """A resignation is no action: the other process learns it from the stored row."""
     mid, tokens = _friend_on(a)
     assert a.get(mid, tokens[1])["status"] == "playing"  # A holds the table in memory
+    both_move(a.http, mid, tokens)  # played: a resignation is one
     r = b.http.post(f"/api/matches/{mid}/resign", headers={"Authorization":
                                                            f"Bearer {tokens[1]}"})
     assert r.status_code == 200 and r.json()["end"] == "resigned", r.text

@@ -29,6 +29,7 @@ from .backends.limits import RateLimits
 from .computer.driver import ComputerDriver
 from .errors import TableError
 from .guard import Limits, SecurityHeaders, Settings
+from .online.browsers import BrowserCookie
 from .routes import accounts, matches, online, pages, public, reviews, sockets
 from .routes.common import MAX_BODY, error
 from .routes.pages import STATIC_DIR
@@ -126,10 +127,14 @@ def request_kind(method: str, path: str) -> str:
     ('create', 'reads')
     >>> request_kind("POST", "/api/matches/x/actions"), request_kind("GET", "/static/a.js")
     ('actions', 'pages')
+    >>> request_kind("POST", "/api/seeks"), request_kind("GET", "/api/seeks/x")
+    ('create', 'reads')
     """
     if path.startswith("/api/"):
         if path in ("/api/matches", "/api/matches/") and method == "POST":
             return "create"
+        if path.rstrip("/") == "/api/seeks" and method == "POST":
+            return "create"  # a seek makes a match: counted as one (issue 36)
         if path.rstrip("/") in ("/api/matches/lookup", "/api/record"):
             return "lookup"
         m = _MATCH.match(path)
@@ -211,6 +216,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=MAX_BODY, seconds=settings.body_seconds)
     app.add_middleware(RequestLimits, rates=site.rates)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(BrowserCookie)
 
     @app.exception_handler(TableError)
     async def table_error(_: Request, e: TableError) -> JSONResponse:

@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 
 from ..accounts.accounts import COOKIE, SESSION_DAYS
 from ..errors import TableError
+from ..online.browsers import browser_of
 from ..site import Site
 from .common import account_of, client_address, is_tls, json_body
 
@@ -56,6 +57,7 @@ def register(app: FastAPI, site: Site) -> None:
         acct = await account_of(site, request)
         if acct is None:
             raise TableError(401, "You are not logged in.")
+        await site.seeks.note_browser(acct, browser_of(request))  # fair pairing
         return site.accounts.me(acct, request.cookies[COOKIE])
 
     @app.post("/api/me/matches")

@@ -25,12 +25,16 @@ __all__ = [
     "account_matches_table",
     "accounts_table",
     "actions_table",
+    "browser_accounts_table",
+    "browsers_table",
+    "clock_beats_table",
     "claims_table",
     "hints_table",
     "matches_table",
     "metadata",
     "rematches_table",
     "reviews_table",
+    "rated_offences_table",
     "rating_history_table",
     "salts_table",
     "seeks_table",
@@ -200,11 +204,15 @@ account_matches_table = Table(
     Column("public", Boolean, nullable=False),
     Column("settled", Boolean, nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("same_address", Boolean, nullable=True),
+    Column("rating_note", String(32), nullable=True),
 )
 """Who plays a match beyond its seat tokens: the account of each seat (null: a guest),
 whether it is rated (both seats accounts, from a rated quick match), public (listed live
 and watchable) and, for a rated one, whether its result has been applied to the ratings
-(``settled``: once)."""
+(``settled``: once). Revision 0007: ``same_address``, whether both seeks came from one
+address (the result then moves each rating by little), and ``rating_note``, why a rated
+match moved no rating (``aborted``, ``repeated pairing``; null when it moved them)."""
 
 rating_history_table = Table(
     "rating_history",
@@ -237,9 +245,57 @@ seeks_table = Table(
     Column("match_id", String(32), nullable=True),
     Column("seat", Integer, nullable=True),
     Column("seat_token_hash", String(64), nullable=False),
+    Column("browser_hash", String(64), nullable=True, index=True),
+    Column("nonce", String(32), nullable=True),
+    Column("address_hash", String(64), nullable=True),
 )
 """Quick-match requests waiting for an opponent, in the database so that every process
 pairs them. The seek's id is its holder's secret: only its hash is stored, and the seat
 token it will hold is derived from that id, so only its hash is stored too
 (``seat_token_hash``, given to the match it is paired into): a copy of the database seats
-nobody."""
+nobody. Revision 0007: ``browser_hash`` (the seeker's browser cookie, hashed: a browser is
+never paired with itself), ``nonce`` (with the browser's cookie, it derives the seek's id,
+so a second identical seek from the browser is answered with the first) and
+``address_hash``."""
+
+browsers_table = Table(
+    "browsers",
+    metadata,
+    Column("browser_hash", String(64), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+)
+"""One row per browser cookie seen at a seek (only its SHA-256): the row a browser's seeks
+lock while one is added, so a double click makes one seek on every process."""
+
+browser_accounts_table = Table(
+    "browser_accounts",
+    metadata,
+    Column("browser_hash", String(64), primary_key=True),
+    Column("account_id", String(32), primary_key=True, index=True),
+    Column("seen_at", Float, nullable=False),
+)
+"""Which accounts have used which browser: accounts that share one are never paired."""
+
+rated_offences_table = Table(
+    "rated_offences",
+    metadata,
+    Column("account_id", String(32), primary_key=True),
+    Column("match_id", String(32), primary_key=True),
+    Column("kind", String(16), nullable=False),  # aborted | left
+    Column("at", Float, nullable=False),
+)
+"""Each rated match an account aborted (or resigned before both players moved) or left
+(lost to its clock): repeated within a day, they make it wait before its next rated seek
+(:mod:`ginrummy.web.online.waits`)."""
+
+clock_beats_table = Table(
+    "clock_beats",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("at", Float, nullable=False),
+)
+"""One row (id 1): when a process last found the database working. The clocks' scan
+writes it every second; a process that finds it far behind (the database was away, or no
+process ran) moves every running deadline on by the gap, once, before any clock is
+enforced again (:mod:`ginrummy.web.store.clocks`)."""
