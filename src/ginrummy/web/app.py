@@ -37,7 +37,7 @@ from .site import Site
 from .store import DEFAULT_DB_URL, Store, sqlite_path
 from .store.seeds import SeedCipher, load_key
 
-__all__ = ["MAX_BODY", "STATIC_DIR", "BodyLimit", "RequestLimits", "create_app",
+__all__ = ["MAX_BODY", "STATIC_DIR", "BodyLimit", "ReceivedAt", "RequestLimits", "create_app",
            "request_kind"]
 
 log = logging.getLogger("ginrummy.web")
@@ -149,6 +149,19 @@ def request_kind(method: str, path: str) -> str:
     return "pages"
 
 
+class ReceivedAt:
+    """ASGI middleware, the outermost: stamps each request with when it came (Unix
+    seconds, ``scope["ginrummy.received"]``): the turn clock's rule compares a move's
+    arrival with its deadline, before any other work on it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        scope["ginrummy.received"] = time.time()
+        await self.app(scope, receive, send)
+
+
 class RequestLimits:
     """ASGI middleware: count every HTTP request against its kind's limit for the
     client's address (:func:`request_kind`); 429 with a sentence naming the limit."""
@@ -217,6 +230,7 @@ def create_app(
     app.add_middleware(RequestLimits, rates=site.rates)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BrowserCookie)
+    app.add_middleware(ReceivedAt)
 
     @app.exception_handler(TableError)
     async def table_error(_: Request, e: TableError) -> JSONResponse:

@@ -78,7 +78,8 @@ class Site:
         self.turns = ComputerTurns(self.registry, self.play, self.driver, self.claims,
                                    bot_delay=bot_delay, scan_seconds=scan_seconds)
         self.clocks = ClockKeeper(self.registry, self.play, self.claims,
-                                  scan_seconds=clock_scan_seconds)
+                                  scan_seconds=clock_scan_seconds,
+                                  moved=self.outbox.put if self.outbox is not None else None)
         self.lobby = Lobby(self.registry, self.committer, self.db)
         self.rematches = Rematches(self.registry, self.lobby, self.db)
         self.records = Records(self.db)
@@ -90,6 +91,7 @@ class Site:
         self.seeks = Seeks(self.db, self.lobby, self.registry)
         self.spectators = Spectators(self.db, self.registry)
         self.db.on_down.append(self._database_down)
+        self.db.before_up.append(self.clocks.resume)  # clocks stand still in an outage
         self.db.on_up.append(self._database_up)
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -104,6 +106,11 @@ class Site:
         publishing, taking over computer turns) and resume computer turns left pending by
         a stop."""
         await self.broker.start(self.registry.changed_elsewhere, self._broker_back)
+        try:  # no process ran for a while: the clocks stood still meanwhile
+            await self.clocks.beat(force=True)
+        except Exception as e:  # noqa: BLE001 - the database is away: the scan beats later
+            log.warning("the clock beat waits for the database: %s",
+                        getattr(e, "message", type(e).__name__))
         self._spawn(self.registry.sweep_forever())
         self._spawn(self.db.watch_forever())
         self._spawn(self.hub.heartbeat_forever(self.registry.peek))

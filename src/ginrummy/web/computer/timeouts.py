@@ -16,6 +16,14 @@ marks it; three turns in a row on timeout lose the match, :data:`ginrummy.match.
 unless either player has not moved yet: then the match is aborted, :func:`ends_unplayed`).
 Between hands, when the wait for "Next hand" runs out, the next hand is dealt (no timeout
 is counted: nothing of the game was decided).
+
+**Outages stop the clocks.** While the database is away moves are refused, so no deadline
+may run out: every scan first writes the clock beat (:mod:`~ginrummy.web.store.clocks`,
+every :data:`BEAT_SECONDS`), and a process that sees the database come back moves every
+running deadline on by the time since the last beat (:meth:`ClockKeeper.resume`, run
+before the process accepts a change again), once across processes. A beat found more than
+:data:`STALE_SECONDS` old by a plain scan (no process ran, or none reached the database)
+does the same.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 
 from ...hand import DRAW_STOCK, PASS, Action
 from ...match import TIMEOUT_LIMIT, Match
@@ -34,7 +43,17 @@ from ..tables.table import Table
 from ..tables.views import comforts
 from .turns import TurnClaims
 
-__all__ = ["ClockKeeper", "ends_unplayed", "safe_move"]
+__all__ = ["BEAT_SECONDS", "PAUSE_SECONDS", "STALE_SECONDS", "ClockKeeper", "ends_unplayed",
+           "safe_move"]
+
+BEAT_SECONDS = 0.5
+"""How often each process writes the clock beat."""
+PAUSE_SECONDS = 1.5
+"""After an outage this process saw, a beat older than this moves the deadlines on (an
+outage shorter than this is not made up)."""
+STALE_SECONDS = 5.0
+"""A plain scan that finds the beat older than this moves the deadlines on (every process
+was stopped, or stalled)."""
 
 log = logging.getLogger("ginrummy.web")
 
@@ -72,14 +91,21 @@ class ClockKeeper:
     """Plays out-of-time decisions for their seats (see the module docstring)."""
 
     def __init__(self, registry: TableRegistry, play: Play, claims: TurnClaims,
-                 scan_seconds: float = 0.25) -> None:
+                 scan_seconds: float = 0.25,
+                 moved: Callable[[str, int], None] | None = None) -> None:
         self.registry = registry
         self.play = play
         self.claims = claims
         self.scan_seconds = scan_seconds
+        self.moved = moved
+        """Told of each match whose deadline a beat moved on, with its new version (the
+        site tells the other processes)."""
         self.played = 0
         """Moves played here for seats whose time was out (for tests and logs)."""
+        self.shifted = 0
+        """Matches whose deadline this process moved on after an outage (for tests)."""
         self._skip: dict[str, float] = {}  # match id -> when the scan may retry it
+        self._beat_at = 0.0  # monotonic: when this process last wrote the beat
 
     async def scan_forever(self) -> None:
         """Every ``scan_seconds``: enforce each expired deadline in the database."""
@@ -95,9 +121,35 @@ class ClockKeeper:
             except Exception as e:  # noqa: BLE001 - database away: try again
                 log.warning("scanning the turn clocks failed: %s", e)
 
-    async def scan_once(self) -> int:
-        """Enforce every deadline expired now; returns how many matches were played."""
+    async def beat(self, pause_after: float = STALE_SECONDS, force: bool = False) -> None:
+        """Write the clock beat (at most every :data:`BEAT_SECONDS` unless ``force``),
+        moving the running deadlines on if it was older than ``pause_after``."""
+        now = time.monotonic()
+        if not force and now - self._beat_at < BEAT_SECONDS:
+            return
         db = self.play.db
+        moved = await db.run(db.store.clocks.beat, time.time(), pause_after)
+        self._beat_at = now
+        if moved:
+            log.warning("the turn clocks of %d matches moved on by the time the database "
+                        "was away", len(moved))
+            self.shifted += len(moved)
+        for mid, version in moved:
+            if self.moved is not None:
+                self.moved(mid, version)
+            if db.available:
+                self.registry.changed_elsewhere(mid, version)
+
+    async def resume(self) -> None:
+        """The database is back (before any change is accepted here): the running
+        deadlines move on by the outage, once across processes."""
+        await self.beat(PAUSE_SECONDS, force=True)
+
+    async def scan_once(self) -> int:
+        """Enforce every deadline expired now (after the beat); returns how many matches
+        were played."""
+        db = self.play.db
+        await self.beat()
         ids = await db.read(db.store.expired_clocks, time.time())
         done = 0
         now = time.monotonic()

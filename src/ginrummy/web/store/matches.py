@@ -21,6 +21,7 @@ from sqlalchemy import Engine, bindparam, delete, insert, or_, select, text, upd
 from ...fairness import LEGACY_SCHEME
 from .accounts import AccountStore
 from .claims import ClaimStore
+from .clocks import ClockStore
 from .engine import DEFAULT_DB_URL, StaleVersionError, StoreError, open_engine
 from .hot import Reader, Writer
 from .rematches import RematchStore
@@ -130,7 +131,8 @@ class Store:
     """The match database. All methods are synchronous and thread-safe (one connection
     per call from the engine's pool); the web layer runs them off the event loop. Every
     statement the web layer runs is here or in the stores this one holds:
-    :attr:`rematches`, :attr:`claims`, :attr:`reviews`, :attr:`accounts` and :attr:`seeks`."""
+    :attr:`rematches`, :attr:`claims`, :attr:`reviews`, :attr:`accounts`, :attr:`seeks` and
+    :attr:`clocks`."""
 
     def __init__(
         self, url: str = DEFAULT_DB_URL, cipher: SeedCipher | None = None, migrate: bool = True
@@ -161,6 +163,7 @@ class Store:
         self.reviews = ReviewStore(self.engine)
         self.accounts = AccountStore(self.engine)
         self.seeks = SeekStore(self.engine)
+        self.clocks = ClockStore(self.engine)
         self._writer: Writer | None = None
         self._reader: Reader | None = None
         with contextlib.suppress(ValueError):  # a driver the hot paths do not know

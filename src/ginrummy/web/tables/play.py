@@ -90,13 +90,17 @@ class Play:
         ``received``: when the seat's request came (Unix seconds): later than the stored
         deadline of its decision, it is refused (:func:`late`). Raises TableError
         (refused: nothing changed) or Stale."""
+        if not timeout and received is not None and late(t, seat, received):
+            # late by this copy: by the row as stored now? (an outage may have moved the
+            # deadline on: :mod:`~ginrummy.web.store.clocks`)
+            await self.registry.refresh(t)
+            if late(t, seat, received):
+                raise TableError(409, TIME_RAN_OUT, self.state(t, seat))
         m = t.match
         if m.is_over():
             raise TableError(409, "The match is over.")
         if m.awaiting_deal():
             raise TableError(409, "This hand is over: start the next hand first.")
-        if not timeout and received is not None and late(t, seat, received):
-            raise TableError(409, TIME_RAN_OUT, self.state(t, seat))
         try:
             m.verify(action, seat)
         except (NotYourTurnError, HandOverError, MatchOverError) as e:
