@@ -71,8 +71,9 @@ BASE_WINDOW = 150.0
 WIDEN_PER_SECOND = 100.0
 """How much the accepted difference widens per second the older seek has waited."""
 GUEST_NAME = "Guest"
-SAME_SEEK_SECONDS = 10.0
-"""A browser's identical seek sent this soon after one that was paired gets that match."""
+SAME_SEEK_SECONDS = 5.0
+"""A browser's identical seek sent this soon after one that was paired gets that match
+(a double click), unless the match is over already."""
 
 QUICK_CLOCK = ClockSettings(move=20, bank=120)
 """A quick match always has a clock: 20 s a decision and a 120 s bank unless the seek asks

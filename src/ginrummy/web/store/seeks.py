@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Table, and_, delete, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .schema import browser_accounts_table, browsers_table, seeks_table
+from .schema import browser_accounts_table, browsers_table, matches_table, seeks_table
 
 __all__ = ["SeekRow", "SeekStore", "TAKE_SECONDS"]
 
@@ -109,9 +109,10 @@ class SeekStore:
     def add(self, row: SeekRow, same_since: float = 0.0) -> SeekRow | None:
         """Store a new waiting seek, unless its browser already has the same seek (same
         options, rated or not, account): then nothing is stored and that seek is
-        returned (waiting, being paired, or paired since ``same_since``)."""
+        returned (waiting, being paired, or paired since ``same_since`` into a match not
+        over yet)."""
         now = time.time()
-        t = seeks_table
+        t, m = seeks_table, matches_table
         with self.engine.begin() as conn:
             if row.browser_hash is not None:
                 self._note_browser(conn, row.browser_hash, row.account_id, now)
@@ -121,8 +122,9 @@ class SeekStore:
                         .where(t.c.account_id.is_(None) if row.account_id is None
                                else t.c.account_id == row.account_id)
                         .where(t.c.expires_at > now)
-                        .where(or_(t.c.status.in_(("waiting", "taken")),
-                                   t.c.created_at >= same_since))
+                        .where(or_(t.c.status.in_(("waiting", "taken")), and_(
+                            t.c.created_at >= same_since,
+                            t.c.match_id.in_(select(m.c.id).where(m.c.status != "finished")))))
                         .order_by(t.c.created_at).limit(1))
                 found = conn.execute(same).first()
                 if found is not None:
