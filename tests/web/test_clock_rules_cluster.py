@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -30,6 +29,7 @@ from ginrummy.web.tables.play import TIME_RAN_OUT
 
 from .cluster import Serve
 from .faults import OwnPostgres
+from .online import friend_match
 
 pytest.importorskip("redis")
 
@@ -38,15 +38,6 @@ pytestmark = pytest.mark.postgres
 OPEN = ["--rate-create", "100000/minute", "--rate-join", "100000/minute",
         "--rate-actions", "100000/minute", "--rate-reads", "100000/minute",
         "--rate-pages", "100000/minute"]
-
-
-@pytest.fixture
-def postgres() -> Iterator[OwnPostgres]:
-    pg = OwnPostgres()
-    try:
-        yield pg
-    finally:
-        pg.close()
 
 
 def _two(serves: list[Serve], db: str, broker: str) -> tuple[Serve, Serve]:
@@ -61,13 +52,7 @@ def _two(serves: list[Serve], db: str, broker: str) -> tuple[Serve, Serve]:
 
 def _timed_friend(a: Serve, b: Serve, clock: dict[str, int]) -> tuple[str, list[str]]:
     """A friend match with this clock, made on ``a`` and joined on ``b``."""
-    r = a.http.post("/api/matches", json={"opponent": "friend", "clock": clock})
-    assert r.status_code == 201, r.text
-    made = r.json()
-    code = made["invite_url"].split("#invite=", 1)[1]
-    r = b.http.post(f"/api/matches/{made['id']}/join", json={"invite": code})
-    assert r.status_code == 200, r.text
-    return made["id"], [made["token"], r.json()["token"]]
+    return friend_match(a.http, b.http, clock=clock)
 
 
 def _at(when: float) -> None:
