@@ -1,6 +1,7 @@
 """How a match ends beyond R10's target and hand limit: a resignation, three turns in a
-row lost to the clock, an abort before the first discard; and the record's ``end`` member
-(docs/records.md) that says which, read back under the rules."""
+row lost to the clock, an abort (before the first discard, or before a seat's own first
+move); and the record's ``end`` member (docs/records.md) that says which, read back under
+the rules."""
 
 from __future__ import annotations
 
