@@ -1,6 +1,7 @@
 """How a match ends beyond R10's target and hand limit: a resignation, three turns in a
-row lost to the clock, an abort before the first discard; and the record's ``end`` member
-(docs/records.md) that says which, read back under the rules."""
+row lost to the clock, an abort (before the first discard, or before a seat's own first
+move); and the record's ``end`` member (docs/records.md) that says which, read back under
+the rules."""
 
 from __future__ import annotations
 
@@ -89,6 +90,37 @@ def test_r10_abort_refused_after_the_first_discard_and_changes_nothing() -> None
     with pytest.raises(IllegalActionError, match="Too late to abort"):
         m.abort()
     assert not m.is_over()
+
+
+def test_r10_a_seat_may_abort_only_before_its_own_first_move() -> None:
+    """A pass or a draw is a move; a move the table played on timeout is not the seat's."""
+    m = Match(seed=8)
+    first = m.to_play
+    assert first is not None
+    assert m.can_abort(0) and m.can_abort(1) and not m.has_moved(first)
+    m.play(PASS)
+    assert m.has_moved(first) and not m.can_abort(first) and m.can_abort(1 - first)
+    m.play(PASS, timeout=True)  # the second seat's pass, played for it
+    assert not m.has_moved(1 - first) and m.can_abort(1 - first)
+    m.play(DRAW_STOCK)
+    discard = next(a for a in m.legal_actions() if a.act == "discard" and not a.knock)
+    m.play(discard)  # the first discard: the match-wide rule alone would refuse now
+    assert m.can_abort() and m.can_abort(1 - first)
+    out = m.abort(1 - first)
+    assert out.by == 1 - first and out.end == "aborted" and out.winner is None
+    rec = m.to_record()
+    assert match_from_record(rec).outcome().end == "aborted"  # type: ignore[union-attr]
+
+
+def test_r10_once_both_seats_moved_and_discarded_no_abort() -> None:
+    m = Match(seed=8)
+    m.play(PASS)
+    m.play(PASS)
+    m.play(DRAW_STOCK)
+    m.play(next(a for a in m.legal_actions() if a.act == "discard" and not a.knock))
+    assert not m.can_abort() and not m.can_abort(0) and not m.can_abort(1)
+    with pytest.raises(IllegalActionError, match="Too late to abort"):
+        m.abort(0)
 
 
 # ----------------------------------------------------------------------------- timeouts
@@ -191,7 +223,8 @@ def test_record_of_an_abort_replays_and_a_late_one_is_refused() -> None:
     late = Match(seed=12)
     random_play(late, random.Random(5), max_actions=4)
     bad = late.to_record() | {"end": "aborted"}
-    with pytest.raises(RecordError, match="first discard"):
+    assert late.has_moved(0) and late.has_moved(1)
+    with pytest.raises(RecordError, match="both players had moved"):
         match_from_record(bad)
 
 

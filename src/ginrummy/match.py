@@ -41,7 +41,8 @@ class MatchOverError(IllegalActionError):
 class Termination(StrEnum):
     """Why a match ended: a player reached the target or the hand limit came (R10), a
     player resigned, a player lost :data:`TIMEOUT_LIMIT` turns in a row to the clock, or
-    the match was aborted before the first hand's first discard (no result)."""
+    the match was aborted (no result): before the first hand's first discard, or before
+    both players had moved."""
 
     TARGET = "target"
     HAND_LIMIT = "hand_limit"
@@ -72,7 +73,8 @@ class Outcome:
     hands: int
     reason: Termination
     by: int | None = None
-    """The seat that resigned or lost on time (None for the other endings)."""
+    """The seat that resigned, lost on time or aborted (None for the other endings, and
+    for an abort nobody is named for)."""
 
     def result(self) -> str:
         """``1-0``, ``0-1`` or ``1/2-1/2`` as in chess (an aborted match: ``*``)."""
@@ -261,22 +263,41 @@ class Match:
             raise MatchOverError("The match is over.")
         return self._finish(1 - seat, Termination.RESIGNED, seat)
 
-    def can_abort(self) -> bool:
-        """Whether the match may still be aborted: before the first hand's first discard
-        (the up-card offer and a first draw may have been played)."""
-        if self.is_over() or len(self.hands) > 1:
+    def has_moved(self, seat: int) -> bool:
+        """Whether ``seat`` has made a decision of its own (a pass, a draw, a discard...):
+        an action the table played for it on timeout is not its own."""
+        return any(op.seat == seat and (h, i) not in self._timed_out
+                   for h, hand in enumerate(self.hands)
+                   for i, op in enumerate(hand.history))
+
+    def can_abort(self, seat: int | None = None) -> bool:
+        """Whether the match may still be aborted. With ``seat``: only before that seat's
+        own first move (a pass or a draw is a move; a move played for it on timeout is
+        not). Without: before the first hand's first discard, or while either seat has
+        not moved yet (what a record's ``"end": "aborted"`` must satisfy)."""
+        if self.is_over():
+            return False
+        if seat is not None:
+            return not self.has_moved(seat)
+        if not (self.has_moved(0) and self.has_moved(1)):
+            return True
+        if len(self.hands) > 1:
             return False
         return not self.hands or all(op.action.act != "discard" for op in self.hands[0].history)
 
-    def abort(self) -> Outcome:
-        """End the match with no result (no winner), before the first hand's first
-        discard; raises IllegalActionError after it."""
+    def abort(self, seat: int | None = None) -> Outcome:
+        """End the match with no result (no winner): before the first hand's first
+        discard, or while a seat has not moved yet (:meth:`can_abort`); ``seat``, if
+        given, is who aborted (the outcome's ``by``; the rule is the same). Raises
+        IllegalActionError after that."""
         if self.is_over():
             raise MatchOverError("The match is over.")
         if not self.can_abort():
             raise IllegalActionError(
                 "Too late to abort: the first hand's first discard has been made.")
-        return self._finish(None, Termination.ABORTED, None)
+        if seat is not None and seat not in (0, 1):
+            raise ValueError(f"A seat is 0 or 1, not {seat!r}.")
+        return self._finish(None, Termination.ABORTED, seat)
 
     def _finish(self, winner: int | None, reason: Termination, by: int | None) -> Outcome:
         self._outcome = Outcome(winner, self.scores, len(self.hands), reason, by)

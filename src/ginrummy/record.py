@@ -101,8 +101,8 @@ def _apply_end(match: Match, record: Mapping[str, Any]) -> None:
                 raise RecordError("A resigned match needs a 'resigned_by' of 0 or 1.")
             match.resign(0 if seat == 0 else 1)
         elif not match.can_abort():
-            raise RecordError("The record says the match was aborted, but the first hand's "
-                              "first discard was made.")
+            raise RecordError("The record says the match was aborted, but both players had "
+                              "moved and the first hand's first discard was made.")
         else:
             match.abort()
         return

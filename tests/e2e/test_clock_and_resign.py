@@ -22,7 +22,17 @@ def test_clocks_tick_time_runs_out_and_resign_through_the_page(
                                             "clock": {"move": 1, "bank": 1}}).json()
         code = m["invite_url"].split("#invite=", 1)[1]
         friend = http.post(f"/api/matches/{m['id']}/join", json={"invite": code}).json()
-    mid, tokens = m["id"], [m["token"], friend["token"]]
+        mid, tokens = m["id"], [m["token"], friend["token"]]
+        # both players pass the up-card themselves: the match has been played, so the
+        # resignation below is one (before both move, any ending is an abort)
+        for _ in range(2):
+            s = http.get(f"/api/matches/{mid}",
+                         headers={"Authorization": f"Bearer {tokens[0]}"}).json()
+            seat = s["view"]["to_play"]
+            r = http.post(f"/api/matches/{mid}/actions",
+                          headers={"Authorization": f"Bearer {tokens[seat]}"},
+                          json={"action": {"act": "pass"}, "version": s["version"]})
+            assert r.status_code == 200, r.text
     errors: list[str] = []
     ctx = browser.new_context(viewport={"width": 1280, "height": 860})
     page = ctx.new_page()

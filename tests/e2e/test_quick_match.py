@@ -124,9 +124,11 @@ def test_a_guest_signs_up_and_keeps_this_browsers_matches(server: str, browser: 
     page.wait_for_url(server + "/")
     page.get_by_test_id("account-name").wait_for(state="visible")
     assert "Zoe_e2e" in page.get_by_test_id("account-name").inner_text()
-    with httpx.Client(base_url=server, timeout=30) as http:
+    prof = page.evaluate("fetch('/api/players/zoe_e2e').then((r) => r.json())")
+    assert prof["matches"] == 1 and prof["recent"][0]["id"] == mid  # the owner sees it
+    with httpx.Client(base_url=server, timeout=30) as http:  # a stranger: private
         prof = http.get("/api/players/zoe_e2e").json()
-    assert prof["matches"] == 1 and prof["recent"][0]["id"] == mid
+    assert prof["matches"] == 1 and prof["recent"] == []
     page.goto(server + "/player/Zoe_e2e")
     page.get_by_test_id("rating-graph").locator("svg").wait_for()
     assert "1500 ± 350" in page.get_by_test_id("player-rating").inner_text()

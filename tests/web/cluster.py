@@ -33,6 +33,19 @@ PG_ENV = "GINRUMMY_TEST_POSTGRES_URL"
 REDIS_ENV = "GINRUMMY_TEST_REDIS_URL"
 
 
+def open_rates() -> list[str]:
+    """``ginrummy serve`` options that lift every rate limit: tests on one address share
+    the broker's counters, so one test's requests must not count against the next's."""
+    from ginrummy.web.server import build_parser
+
+    out: list[str] = []
+    for action in build_parser()._actions:
+        flag = next((o for o in action.option_strings if o.startswith("--rate-")), None)
+        if flag:
+            out += [flag, "100000/minute"]
+    return out
+
+
 def free_port() -> int:
     """A free loopback TCP port."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:

@@ -27,6 +27,7 @@ from ginrummy.web.site import Site  # noqa: E402
 from ginrummy.web.store.seeds import KEY_ENV, new_key_text  # noqa: E402
 
 from .cluster import postgres_url, redis_url, serves  # noqa: E402, F401 - fixtures
+from .faults import postgres, redis  # noqa: E402, F401 - fixtures: servers of a test's own
 
 CARD_RE = re.compile(r"^(?:10|[2-9TJQKA])[CDHS]$")
 

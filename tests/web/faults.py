@@ -21,6 +21,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,10 @@ import pytest
 
 from .cluster import Serve, _wait_port, free_port
 
-ws_client = pytest.importorskip("websockets.sync.client")
+try:
+    from websockets.sync import client as ws_client
+except ImportError:  # pragma: no cover - a dev dependency; LiveSeat skips without it
+    ws_client = None
 
 
 class OwnRedis:
@@ -109,10 +113,32 @@ class OwnPostgres:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
+@pytest.fixture
+def redis() -> Iterator[OwnRedis]:
+    """A redis-server of the test's own, stopped at the end."""
+    r = OwnRedis()
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+@pytest.fixture
+def postgres() -> Iterator[OwnPostgres]:
+    """A PostgreSQL cluster of the test's own, removed at the end."""
+    pg = OwnPostgres()
+    try:
+        yield pg
+    finally:
+        pg.close()
+
+
 class LiveSeat:
     """One seat's socket kept open the way the page keeps it (see the module docstring)."""
 
     def __init__(self, servers: list[Serve], mid: str, token: str, name: str) -> None:
+        if ws_client is None:
+            pytest.skip("websockets is not installed")
         self.servers = servers
         self.mid = mid
         self.token = token

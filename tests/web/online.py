@@ -81,6 +81,33 @@ def play_to_end(seats: list[Client], mid: str, tokens: list[str],
     raise AssertionError("the match did not end")
 
 
+def friend_match(host: Client, joiner: Client | None = None,
+                 **body: Any) -> tuple[str, list[str]]:
+    """A friend match (``body``: more of ``POST /api/matches``, e.g. a clock) made through
+    ``host`` and joined with its invite through ``joiner`` (default: the host): its id
+    and both seat tokens."""
+    r = host.post("/api/matches", json={"opponent": "friend", **body})
+    assert r.status_code == 201, r.text
+    made = r.json()
+    code = made["invite_url"].split("#invite=", 1)[1]
+    r = (joiner or host).post(f"/api/matches/{made['id']}/join", json={"invite": code})
+    assert r.status_code == 200, r.text
+    return made["id"], [made["token"], r.json()["token"]]
+
+
+def both_move(c: Client, mid: str, tokens: list[str]) -> None:
+    """Both seats make a move of their own (each passes the up-card): the match has been
+    played, so a resignation now is one (before it, any ending is an abort)."""
+    first = c.get(f"/api/matches/{mid}",
+                  headers={"Authorization": f"Bearer {tokens[0]}"}).json()["view"]["to_play"]
+    for seat in (first, 1 - first):
+        s = c.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {tokens[seat]}"})
+        r = c.post(f"/api/matches/{mid}/actions",
+                   headers={"Authorization": f"Bearer {tokens[seat]}"},
+                   json={"action": {"act": "pass"}, "version": s.json()["version"]})
+        assert r.status_code == 200, r.text
+
+
 def wait_paired(c: Client, seek: str, timeout: float = 20.0) -> dict[str, Any]:
     """Poll a seek until it is paired; its match object."""
     deadline = time.monotonic() + timeout
@@ -94,4 +121,4 @@ def wait_paired(c: Client, seek: str, timeout: float = 20.0) -> dict[str, Any]:
         time.sleep(0.1)
 
 
-__all__ = ["play_to_end", "quick_move", "sign_up", "wait_paired"]
+__all__ = ["both_move", "friend_match", "play_to_end", "quick_move", "sign_up", "wait_paired"]

@@ -422,7 +422,9 @@ def test_record_shows_only_finished_hands_until_the_end(client: TestClient) -> N
     and move sequence the first hand ends with a knock, so it is shown)."""
     site(client).lobby.seed_source = lambda: (4, 0)
     mid, tokens = _friend(client)
-    rec = client.get(f"/api/matches/{mid}/record")
+    stranger = client.get(f"/api/matches/{mid}/record")  # private while played
+    assert stranger.status_code == 403 and "private while it is played" in stranger.text
+    rec = client.get(f"/api/matches/{mid}/record", headers=auth(tokens[1]))
     assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
     body = rec.json()
     assert body["format"] == "ginrummy/1" and body["hands"] == [] and "seed" not in body
@@ -440,7 +442,7 @@ def test_record_shows_only_finished_hands_until_the_end(client: TestClient) -> N
     for seat in (0, 1):
         both_ready = client.post(f"/api/matches/{mid}/next", headers=auth(tokens[seat]),
                                  json={"version": both_ready}).json()["version"]
-    body = client.get(f"/api/matches/{mid}/record").json()
+    body = client.get(f"/api/matches/{mid}/record", headers=auth(tokens[0])).json()
     assert len(body["hands"]) == 1 and "seed" not in body  # hand 1 is dealt but not shown
     replayed = Match.from_record(body)
     assert replayed.hands[0].result is not None
@@ -484,7 +486,7 @@ def test_record_before_the_end_never_shows_a_dead_hand(client: TestClient) -> No
             assert r.status_code == 200, r.text
         seen.append(s["hand_over"]["result"]["result"])
         assert [row["result"] for row in s["score_sheet"]] == seen
-        body = client.get(f"/api/matches/{mid}/record").json()
+        body = client.get(f"/api/matches/{mid}/record", headers=auth(tokens[0])).json()
         first_dead = seen.index("dead") if "dead" in seen else len(seen)
         assert len(body["hands"]) == first_dead and "seed" not in body
         replayed = Match.from_record(body)
@@ -495,7 +497,8 @@ def test_record_before_the_end_never_shows_a_dead_hand(client: TestClient) -> No
     assert seen == ["knock", "dead", "knock"], seen  # the case under test did happen
     # The record stays at the first hand: the third hand, though over and revealed,
     # comes after the dead one.
-    assert len(client.get(f"/api/matches/{mid}/record").json()["hands"]) == 1
+    assert len(client.get(f"/api/matches/{mid}/record",
+                          headers=auth(tokens[1])).json()["hands"]) == 1
 
 
 def test_finished_record_and_replay(client: TestClient) -> None:

@@ -14,10 +14,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from starlette.websockets import WebSocketDisconnect
 
-from ginrummy.ratings import DEFAULT, match_update
+from ginrummy.ratings import DEFAULT
 from ginrummy.web.accounts.accounts import COOKIE
 from ginrummy.web.online import challenges as challenges_module
 from ginrummy.web.online.challenges import DECLINE_REASONS, MAX_OPEN
+from ginrummy.web.online.fairplay import rated_result
 from ginrummy.web.store.schema import challenges_table, matches_table
 
 from .conftest import site, state
@@ -110,7 +111,7 @@ def test_a_rated_challenge_counts_like_any_rated_match(client: TestClient) -> No
     assert mine["id"] in [m["id"] for m in client.get("/api/live").json()["matches"]]
     guest(client)
     end = play_to_end([client, client], mine["id"], [theirs["token"], mine["token"]])
-    want = match_update(DEFAULT, DEFAULT, 1.0 if end["winner"] == 0 else 0.0)
+    want = rated_result(DEFAULT, DEFAULT, 1.0 if end["winner"] == 0 else 0.0)  # fair-play rules
     deadline = time.monotonic() + 10
     for seat, name in enumerate(("Ann", "Bob")):
         while True:

@@ -45,8 +45,16 @@ def _record(c: TestClient, mid: str, token: str) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- resign
 
 
+def _both_move(c: TestClient, mid: str, tokens: list[str]) -> None:
+    """Both seats make a move of their own (each passes the up-card)."""
+    first = state(c, mid, tokens[0])["view"]["to_play"]
+    _act(c, mid, tokens[first], {"act": "pass"})
+    _act(c, mid, tokens[1 - first], {"act": "pass"})
+
+
 def test_resign_gives_the_match_to_the_opponent_for_both_seats(client: TestClient) -> None:
     mid, tokens = _friend(client)
+    _both_move(client, mid, tokens)
     ended: list[tuple[str, str | None, int | None, int | None]] = []
     site(client).committer.match_over.append(
         lambda t: ended.append((t.id, t.stored.end_reason, t.stored.winner, t.stored.ended_by)))
@@ -87,40 +95,68 @@ def test_resign_and_abort_need_the_seat_token(client: TestClient) -> None:
     assert state(client, mid, tokens[0])["version"] == v  # nothing changed
 
 
+def test_a_resignation_before_both_players_moved_is_an_abort(client: TestClient) -> None:
+    """A match that ends before both players have made a move of their own has no result
+    (issue 36: resigning at once farmed ratings): the resignation is stored as an abort by
+    that seat, in STATE, the record and a rebuilt table."""
+    mid, tokens = _friend(client)
+    first = state(client, mid, tokens[0])["view"]["to_play"]
+    _act(client, mid, tokens[first], {"act": "pass"})  # one seat has moved, not the other
+    r = _post(client, mid, tokens[first], "resign")
+    assert r.status_code == 200, r.text
+    s = r.json()
+    assert (s["status"], s["winner"], s["end"], s["ended_by"]) == (
+        "finished", None, "aborted", first)
+    rec = _record(client, mid, tokens[0])
+    assert rec["end"] == "aborted" and "resigned_by" not in rec
+    assert match_from_record(rec).outcome().end == "aborted"  # type: ignore[union-attr]
+    t = site(client).registry.peek(mid)
+    assert t is not None
+    site(client).registry.evict(t, "test")
+    s = state(client, mid, tokens[1])
+    assert (s["end"], s["ended_by"]) == ("aborted", first)
+
+
 # ----------------------------------------------------------------------------- abort
 
 
-def test_abort_before_the_first_discard_has_no_result(client: TestClient) -> None:
+def test_abort_before_your_own_first_move_has_no_result(client: TestClient) -> None:
     mid, tokens = _friend(client)
     s = state(client, mid, tokens[0])
     assert s["can_abort"] is True
     seat = s["view"]["to_play"]
-    _act(client, mid, tokens[seat], {"act": "pass"})  # the offer, but no discard yet
+    s = _act(client, mid, tokens[seat], {"act": "pass"})  # a pass is a move
+    assert s["can_abort"] is False
+    assert state(client, mid, tokens[1 - seat])["can_abort"] is True  # not moved yet
+    r = _post(client, mid, tokens[seat], "abort")
+    assert r.status_code == 409 and r.json()["error"] == (
+        "You have already made a move in this match: resign instead.")
     r = _post(client, mid, tokens[1 - seat], "abort")
     assert r.status_code == 200, r.text
     s = r.json()
     assert s["status"] == "finished" and s["winner"] is None and s["end"] == "aborted"
+    assert s["ended_by"] == 1 - seat
     assert s["can_abort"] is False and state(client, mid, tokens[seat])["end"] == "aborted"
     assert _record(client, mid, tokens[0])["end"] == "aborted"
     r = _post(client, mid, tokens[0], "abort")
     assert r.status_code == 409
 
 
-def test_abort_after_the_first_discard_is_refused_and_changes_nothing(
+def test_abort_after_your_own_first_move_is_refused_and_changes_nothing(
         client: TestClient) -> None:
+    """Issue 36: a player looked at the hand, drew from the stock with 11 cards held, and
+    aborted. A pass or a draw is a move: after it, abort is refused (resign instead)."""
     mid, tokens = _friend(client)
     s = state(client, mid, tokens[0])
     first = s["view"]["to_play"]
     _act(client, mid, tokens[first], {"act": "pass"})
     _act(client, mid, tokens[1 - first], {"act": "pass"})
-    _act(client, mid, tokens[first], {"act": "draw", "from": "stock"})
-    s = state(client, mid, tokens[first])
-    assert s["can_abort"] is True  # a draw is not a discard
-    s = _act(client, mid, tokens[first], {"act": "discard", "card": s["best_discard"]})
-    assert s["can_abort"] is False
-    r = _post(client, mid, tokens[1 - first], "abort")
-    assert r.status_code == 409
-    assert r.json()["error"].startswith("Too late to abort: the first hand's first discard")
+    s = _act(client, mid, tokens[first], {"act": "draw", "from": "stock"})
+    assert s["can_abort"] is False and len(s["view"]["hand"]) == 11
+    for seat in (first, 1 - first):
+        r = _post(client, mid, tokens[seat], "abort")
+        assert r.status_code == 409
+        assert r.json()["error"] == "You have already made a move in this match: resign instead."
     after = state(client, mid, tokens[0])
     assert after["version"] == s["version"] and after["status"] == "playing"
 
@@ -170,14 +206,15 @@ def test_state_clock_fields(client: TestClient) -> None:
 
 def test_short_clock_runs_out_the_server_moves_and_three_in_a_row_lose(
         client: TestClient) -> None:
-    """A 1 s + 1 s clock: the seat first offered the up-card never moves; its opponent
-    plays at once. The table passes for it (2 s: move and bank), then plays its turns
-    (1 s each, the bank spent): draw from the stock, discard without knocking; the third
-    turn in a row on timeout loses the match (TIMEOUT_LIMIT)."""
+    """A 1 s + 1 s clock: the seat first offered the up-card passes, then never moves
+    again; its opponent plays at once. The table plays the idle seat's turns (2 s: move
+    and bank, then 1 s each, the bank spent): draw from the stock, discard without
+    knocking; the third turn in a row on timeout loses the match (TIMEOUT_LIMIT)."""
     mid, tokens = _friend(client, clock={"move": 1, "bank": 1})
     s = state(client, mid, tokens[0])
     idle = s["view"]["to_play"]
     busy = 1 - idle
+    _act(client, mid, tokens[idle], {"act": "pass"})  # its own move: it has played
     end = time.monotonic() + 20
     seen_timeout_mark = False
     sink: list[tuple[int, dict[str, Any]]] = []
@@ -208,8 +245,8 @@ def test_short_clock_runs_out_the_server_moves_and_three_in_a_row_lose(
     marked = [a for h in rec["hands"] for a in h["actions"] if a.get("timeout")]
     assert marked and {a["seat"] for a in marked} == {idle}
     assert not any(a.get("knock") for a in marked)  # the table never knocks
-    assert [a["act"] for a in marked][:1] == ["pass"]  # the offer: pass
-    assert any(a["act"] == "draw" and a["from"] == "stock" for a in marked)
+    assert marked[0]["act"] == "draw" and marked[0]["from"] == "stock"
+    assert any(a["act"] == "discard" for a in marked)
     back = match_from_record(rec)
     assert back.outcome() is not None and back.outcome().end == "timeout"  # type: ignore[union-attr]
     # the replay marks the table's moves and ends as the match did
@@ -225,6 +262,35 @@ def test_short_clock_runs_out_the_server_moves_and_three_in_a_row_lose(
     # seat nothing hidden, in any payload
     checker = LeakChecker(rec)
     assert sum(checker.check(seat, p) for seat, p in sink) > 0
+
+
+def test_a_seat_that_never_moves_aborts_the_match_on_its_clock(client: TestClient) -> None:
+    """The seat first offered the up-card never moves: the table passes for it, then plays
+    its turns; where the third turn in a row would lose it the match, the match is aborted
+    instead (neither player had both moved: no result), by that seat."""
+    mid, tokens = _friend(client, clock={"move": 1, "bank": 1})
+    idle = state(client, mid, tokens[0])["view"]["to_play"]
+    busy = 1 - idle
+    end = time.monotonic() + 20
+    while time.monotonic() < end:
+        s = state(client, mid, tokens[busy])
+        if s["status"] == "finished":
+            break
+        if s["view"]["to_play"] == busy:
+            legal = s["legal"]
+            move = ({"act": "pass"} if {"act": "pass"} in legal else
+                    {"act": "draw", "from": "stock"} if {"act": "draw", "from": "stock"} in legal
+                    else {"act": "discard", "card": s["best_discard"]})
+            _act(client, mid, tokens[busy], move)
+            continue
+        time.sleep(0.05)
+    s = state(client, mid, tokens[idle])
+    assert (s["status"], s["end"], s["ended_by"], s["winner"]) == (
+        "finished", "aborted", idle, None), s
+    assert s["clock"]["timeouts"][idle] == TIMEOUT_LIMIT - 1
+    rec = _record(client, mid, tokens[busy])
+    assert rec["end"] == "aborted"
+    assert match_from_record(rec).outcome().end == "aborted"  # type: ignore[union-attr]
 
 
 def test_between_hands_the_next_hand_is_dealt_when_the_wait_runs_out(

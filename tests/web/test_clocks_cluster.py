@@ -13,26 +13,18 @@ import pytest
 from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
 from .cluster import Serve
+from .online import both_move, friend_match
 
 pytest.importorskip("redis")
 
 pytestmark = pytest.mark.postgres
 
 
-def _friend_on(server: Serve) -> tuple[str, list[str]]:
-    r = server.http.post("/api/matches", json={"opponent": "friend"})
-    assert r.status_code == 201, r.text
-    made = r.json()
-    code = made["invite_url"].split("#invite=", 1)[1]
-    r = server.http.post(f"/api/matches/{made['id']}/join", json={"invite": code})
-    assert r.status_code == 200, r.text
-    return made["id"], [made["token"], r.json()["token"]]
-
-
 def _resign_on_one_is_known_on_the_other(a: Serve, b: Serve) -> None:
     """A resignation is no action: the other process learns it from the stored row."""
-    mid, tokens = _friend_on(a)
+    mid, tokens = friend_match(a.http)
     assert a.get(mid, tokens[1])["status"] == "playing"  # A holds the table in memory
+    both_move(a.http, mid, tokens)  # played: a resignation is one
     r = b.http.post(f"/api/matches/{mid}/resign", headers={"Authorization":
                                                            f"Bearer {tokens[1]}"})
     assert r.status_code == 200 and r.json()["end"] == "resigned", r.text

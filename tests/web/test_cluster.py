@@ -320,7 +320,8 @@ def test_friend_named_on_one_process_is_shown_on_the_other(
             assert j.status_code == 200, j.text
             host.until(lambda s: s["players"] == ["Ann", "Zoe"], timeout=10)
             assert b.get(mid, j.json()["token"])["players"] == ["Ann", "Zoe"]
-            assert b.http.get(f"/api/matches/{mid}/record").json()["players"] == ["Ann", "Zoe"]
+            assert b.http.get(f"/api/matches/{mid}/record", headers={
+                "Authorization": f"Bearer {m['token']}"}).json()["players"] == ["Ann", "Zoe"]
         finally:
             host.close()
         seen = []

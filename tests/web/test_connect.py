@@ -21,15 +21,13 @@ import pytest
 
 from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
-from .cluster import SRC, Serve
+from .cluster import SRC, Serve, open_rates
 from .online import quick_move
 
 pytest.importorskip("websockets")
 
 ROOT = Path(__file__).resolve().parents[2]
-OPEN = ["--rate-create", "100000/minute", "--rate-actions", "100000/minute",
-        "--rate-reads", "100000/minute", "--rate-signup", "100000/minute",
-        "--rate-sockets", "100000/minute"]
+OPEN = open_rates()  # the person's seat is played as fast as the server answers
 
 
 @pytest.fixture

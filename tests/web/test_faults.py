@@ -22,7 +22,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -47,24 +46,6 @@ RECOVERY = 5.0
 """Every seat has the latest state this long after its service is back."""
 SILENCE = 4.0
 """No open socket goes without a message longer than this (beats come every second)."""
-
-
-@pytest.fixture
-def redis() -> Iterator[OwnRedis]:
-    r = OwnRedis()
-    try:
-        yield r
-    finally:
-        r.close()
-
-
-@pytest.fixture
-def postgres() -> Iterator[OwnPostgres]:
-    pg = OwnPostgres()
-    try:
-        yield pg
-    finally:
-        pg.close()
 
 
 class Table:

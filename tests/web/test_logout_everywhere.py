@@ -17,7 +17,7 @@ from ginrummy.web.store import hash_token
 from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 from ginrummy.web.tables.sockets import LOGGED_OUT
 
-from .cluster import Serve
+from .cluster import Serve, open_rates
 from .conftest import invite_token, site, state
 from .online import sign_up
 
@@ -118,7 +118,7 @@ def test_logging_out_one_browser_closes_only_its_sockets(client: TestClient) -> 
 def test_log_out_everywhere_reaches_the_sockets_of_other_processes(
         serves: list[Serve], postgres_url: str, redis_url: str) -> None:
     env = {KEY_ENV: new_key_text()}
-    args = ["--db", postgres_url, "--broker", redis_url]
+    args = ["--db", postgres_url, "--broker", redis_url, *open_rates()]
     a = Serve(*args, env=env)
     serves.append(a)
     b = Serve(*args, env=env)

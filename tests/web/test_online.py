@@ -12,11 +12,12 @@ from sqlalchemy import update
 
 from ginrummy.ratings import DEFAULT, Rating, match_update
 from ginrummy.web.accounts.accounts import COOKIE
+from ginrummy.web.online.fairplay import CAP, rated_result
 from ginrummy.web.online.seeks import QUICK_CLOCK, seat_token
 from ginrummy.web.store.schema import accounts_table, seeks_table
 
 from .conftest import LeakChecker, auth, card_strings, create, invite_token, site, state
-from .online import play_to_end, sign_up, wait_paired
+from .online import both_move, play_to_end, sign_up, wait_paired
 
 
 def _as(c: TestClient, cookie: str | None) -> None:
@@ -147,7 +148,11 @@ def test_a_rated_match_moves_both_ratings_as_glicko2_says(client: TestClient) ->
     assert end["winner"] in (0, 1)
     time.sleep(0.2)  # the listener settles the match just after the commit
     score0 = 1.0 if end["winner"] == 0 else 0.0
-    want = match_update(DEFAULT, DEFAULT, score0)
+    # two fresh (provisional) accounts, both seeks from one address: Glicko-2's deviations
+    # and volatilities, each rating moved by at most CAP (online.fairplay)
+    want = rated_result(DEFAULT, DEFAULT, score0, same_address=True)
+    assert abs(want[0].rating - DEFAULT.rating) == CAP
+    assert want[0].deviation == match_update(DEFAULT, DEFAULT, score0)[0].deviation
     for seat, name in enumerate(("Hana", "Ivo")):
         p = client.get(f"/api/players/{name}").json()
         assert set(p) >= {"username", "rating", "deviation", "volatility", "matches",
@@ -197,11 +202,13 @@ def test_an_aborted_rated_match_changes_no_rating(client: TestClient) -> None:
 
 def test_a_resignation_settles_a_rated_match_as_a_loss(client: TestClient) -> None:
     m, tokens = _rated_pair(client)
-    r = client.post(f"/api/matches/{m['id']}/resign", headers=auth(tokens[0]))
+    mid = m["id"]
+    both_move(client, mid, tokens)  # the match is played: a resignation is one
+    r = client.post(f"/api/matches/{mid}/resign", headers=auth(tokens[0]))
     assert r.status_code == 200, r.text
     assert r.json()["winner"] == 1 and r.json()["end"] == "resigned"
     time.sleep(0.2)
-    want = match_update(DEFAULT, DEFAULT, 0.0)  # seat 0 (Hana) resigned: a loss
+    want = rated_result(DEFAULT, DEFAULT, 0.0, True)  # seat 0 (Hana) resigned: a loss
     for seat, name in enumerate(("Hana", "Ivo")):
         p = client.get(f"/api/players/{name}").json()
         assert p["rating"] == pytest.approx(want[seat].rating, abs=0.05)
@@ -287,6 +294,7 @@ def test_a_spectator_sees_the_live_clocks_and_how_it_ended(client: TestClient) -
     assert w["clock"]["move"] == 20 and w["clock"]["bank"] == [60, 60]
     assert w["clock"]["deadline"] == live["clock"]["deadline"] > time.time()
     assert w["clock"]["to_play"] == live["view"]["to_play"]
+    both_move(client, mid, tokens)
     r = client.post(f"/api/matches/{mid}/resign", headers=auth(tokens[1]))
     assert r.status_code == 200, r.text
     w = client.get(f"/api/matches/{mid}/watch").json()

@@ -1,6 +1,7 @@
 """Online play on many processes: two ``ginrummy serve`` processes on one PostgreSQL
 database and one Redis broker. Two accounts seeking on different processes are paired,
-play a rated match to its end, and both ratings move as Glicko-2 says; many seeks sent to
+play a rated match to its end, and both ratings move as Glicko-2 says under the rules of
+fair rated play (two fresh accounts from one address: each moved by at most CAP); many seeks sent to
 both processes at once are each taken exactly once."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import httpx
 import pytest
 
 from ginrummy.ratings import DEFAULT, match_update
+from ginrummy.web.online.fairplay import rated_result
 
 from .cluster import Serve, deployment
 from .online import play_to_end, sign_up, wait_paired
@@ -56,7 +58,9 @@ def test_two_accounts_on_two_processes_play_rated(two: tuple[Serve, Serve]) -> N
         assert mid in [m["id"] for m in ivo.get("/api/live").json()["matches"]]
         end = play_to_end([hana, ivo], mid, [theirs["token"], mine["token"]])
         assert end["winner"] in (0, 1)
-        want = match_update(DEFAULT, DEFAULT, 1.0 if end["winner"] == 0 else 0.0)
+        score0 = 1.0 if end["winner"] == 0 else 0.0
+        want = rated_result(DEFAULT, DEFAULT, score0, same_address=True)  # both 127.0.0.1
+        assert want[0].deviation == match_update(DEFAULT, DEFAULT, score0)[0].deviation
         deadline = time.monotonic() + 10
         for seat, (name, c) in enumerate(zip(names, (ivo, hana), strict=True)):
             while True:  # asked of the other process than the one that played the seat

@@ -175,7 +175,8 @@ def test_ws_against_the_computer_whole_hand_without_leaks(client: TestClient) ->
     with client.websocket_connect(_url(mid, tok)) as ws:
         again = _state(ws)
         assert again["version"] >= s["version"] and again["view"]["hand_index"] == 1
-    rec = client.get(f"/api/matches/{mid}/record").json()
+    rec = client.get(f"/api/matches/{mid}/record",
+                     headers={"Authorization": f"Bearer {tok}"}).json()
     # before the match ends a record stops before the first dead hand (R7, R11)
     assert len(rec["hands"]) == (0 if first_dead else 1)
     checker = LeakChecker(rec)

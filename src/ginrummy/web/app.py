@@ -29,6 +29,7 @@ from .backends.limits import RateLimits
 from .computer.driver import ComputerDriver
 from .errors import TableError
 from .guard import Limits, RefuseNul, SecurityHeaders, Settings
+from .online.browsers import BrowserCookie
 from .routes import (
     accounts,
     challenges,
@@ -46,7 +47,7 @@ from .site import Site
 from .store import DEFAULT_DB_URL, Store, sqlite_path
 from .store.seeds import SeedCipher, load_key
 
-__all__ = ["MAX_BODY", "STATIC_DIR", "BodyLimit", "RequestLimits", "create_app",
+__all__ = ["MAX_BODY", "STATIC_DIR", "BodyLimit", "ReceivedAt", "RequestLimits", "create_app",
            "request_kind"]
 
 log = logging.getLogger("ginrummy.web")
@@ -136,6 +137,8 @@ def request_kind(method: str, path: str) -> str:
     ('create', 'reads')
     >>> request_kind("POST", "/api/matches/x/actions"), request_kind("GET", "/static/a.js")
     ('actions', 'pages')
+    >>> request_kind("POST", "/api/seeks"), request_kind("GET", "/api/seeks/x")
+    ('create', 'reads')
     """
     if path.startswith("/api/"):
         if path in ("/api/matches", "/api/matches/") and method == "POST":
@@ -143,6 +146,8 @@ def request_kind(method: str, path: str) -> str:
         if method == "POST" and (path.rstrip("/") in ("/api/challenges", "/api/tokens")
                                  or path.endswith("/accept")):
             return "create"  # a challenge, an API token, a match from a challenge
+        if path.rstrip("/") == "/api/seeks" and method == "POST":
+            return "create"  # a seek makes a match: counted as one (issue 36)
         if path.rstrip("/") in ("/api/matches/lookup", "/api/record"):
             return "lookup"
         m = _MATCH.match(path)
@@ -178,6 +183,19 @@ class RouteTimer:
             path = getattr(route, "path", None) or "other"
             self.metrics.observe("ginrummy_http_request_seconds", time.perf_counter() - start,
                                  {"method": str(scope.get("method", "GET")), "route": path})
+
+
+class ReceivedAt:
+    """ASGI middleware, the outermost: stamps each request with when it came (Unix
+    seconds, ``scope["ginrummy.received"]``): the turn clock's rule compares a move's
+    arrival with its deadline, before any other work on it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        scope["ginrummy.received"] = time.time()
+        await self.app(scope, receive, send)
 
 
 class RequestLimits:
@@ -248,7 +266,9 @@ def create_app(
     app.add_middleware(RefuseNul)  # no NUL in an address reaches a route
     app.add_middleware(RequestLimits, rates=site.rates)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(BrowserCookie)
     app.add_middleware(RouteTimer, site=site)
+    app.add_middleware(ReceivedAt)
 
     @app.exception_handler(TableError)
     async def table_error(_: Request, e: TableError) -> JSONResponse:

@@ -85,7 +85,8 @@ class Site:
         self.turns = ComputerTurns(self.registry, self.play, self.driver, self.claims,
                                    bot_delay=bot_delay, scan_seconds=scan_seconds)
         self.clocks = ClockKeeper(self.registry, self.play, self.claims,
-                                  scan_seconds=clock_scan_seconds)
+                                  scan_seconds=clock_scan_seconds,
+                                  moved=self.outbox.put if self.outbox is not None else None)
         self.lobby = Lobby(self.registry, self.committer, self.db)
         self.rematches = Rematches(self.registry, self.lobby, self.db)
         self.records = Records(self.db)
@@ -109,6 +110,7 @@ class Site:
         self.tokens.on_revoke.append(self.notices.revoked)
         self.broker.on_logout.append(self.hub.close_sessions)
         self.db.on_down.append(self._database_down)
+        self.db.before_up.append(self.clocks.resume)  # clocks stand still in an outage
         self.db.on_up.append(self._database_up)
         self.metrics = self._metrics()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -162,6 +164,11 @@ class Site:
         await self.ladder.ensure()
         self._spawn(self.notices.run_forever())
         self._spawn(self.challenges.sweep_forever())
+        try:  # no process ran for a while: the clocks stood still meanwhile
+            await self.clocks.beat(force=True)
+        except Exception as e:  # noqa: BLE001 - the database is away: the scan beats later
+            log.warning("the clock beat waits for the database: %s",
+                        getattr(e, "message", type(e).__name__))
         self._spawn(self.registry.sweep_forever())
         self._spawn(self.db.watch_forever())
         self._spawn(self.hub.heartbeat_forever(self.registry.peek))

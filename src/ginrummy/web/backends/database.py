@@ -10,7 +10,8 @@ acknowledged only after its commit.
 When the database cannot be reached, :class:`Database` says so once (``on_down``),
 refuses changes at once with 503 and :data:`~.errors.DB_DOWN` (nothing changed: a change
 is acknowledged only once committed), and probes the database until it answers again;
-then it says so (``on_up``) and the tables catch up by themselves. Reads of tables
+then, once what must come first is done (``before_up``: the turn clocks moved on by the
+outage), it says so (``on_up``) and the tables catch up by themselves. Reads of tables
 already in memory go on meanwhile: players see the last state, with moves paused.
 """
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -90,6 +91,10 @@ class Database:
         """Called (on the event loop) when the database goes away."""
         self.on_up: list[Callable[[], None]] = []
         """Called (on the event loop) when the database is back."""
+        self.before_up: list[Callable[[], Awaitable[None]]] = []
+        """Awaited when a probe reaches the database again, before any change is accepted
+        (e.g. the turn clocks moved on by the outage): one that fails keeps the database
+        counted away, and the probe tries again."""
         self._executor = ThreadPoolExecutor(
             max_workers=1 if store.is_sqlite else 8, thread_name_prefix="ginrummy-db"
         )
@@ -236,10 +241,19 @@ class Database:
                 await loop.run_in_executor(self._executor, self.store.ping)
             except Exception:  # noqa: BLE001 - still away: probe again
                 continue
+            with contextlib.suppress(Exception):
+                await loop.run_in_executor(self._executor, self.store.reconnect)
+            try:
+                for hook in list(self.before_up):
+                    await hook()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - not ready yet: probe again
+                log.warning("the database answers, but resuming failed: %s",
+                            e.message if isinstance(e, TableError) else type(e).__name__)
+                continue
             break
         log.warning("the database is back")
-        with contextlib.suppress(Exception):
-            await loop.run_in_executor(self._executor, self.store.reconnect)
         self.available = True
         self._prober = None
         for cb in list(self.on_up):

@@ -12,9 +12,18 @@ every commit makes a race harmless.
 The safe move (what the apps do): at the up-card offer, pass; else draw from the stock and
 discard the legal card that leaves the least deadwood (ties: the higher card goes; the
 table's own ``best_discard``), never knocking. Each is played with ``timeout`` (the record
-marks it; three turns in a row on timeout lose the match, :data:`ginrummy.match.TIMEOUT_LIMIT`).
+marks it; three turns in a row on timeout lose the match, :data:`ginrummy.match.TIMEOUT_LIMIT`,
+unless either player has not moved yet: then the match is aborted, :func:`ends_unplayed`).
 Between hands, when the wait for "Next hand" runs out, the next hand is dealt (no timeout
 is counted: nothing of the game was decided).
+
+**Outages stop the clocks.** While the database is away moves are refused, so no deadline
+may run out: every scan first writes the clock beat (:mod:`~ginrummy.web.store.clocks`,
+every :data:`BEAT_SECONDS`), and a process that sees the database come back moves every
+running deadline on by the time since the last beat (:meth:`ClockKeeper.resume`, run
+before the process accepts a change again), once across processes. A beat found more than
+:data:`STALE_SECONDS` old by a plain scan (no process ran, or none reached the database)
+does the same.
 """
 
 from __future__ import annotations
@@ -22,8 +31,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 
 from ...hand import DRAW_STOCK, PASS, Action
+from ...match import TIMEOUT_LIMIT, Match
 from ..errors import TableError
 from ..tables.committer import Stale
 from ..tables.play import Play
@@ -32,7 +43,17 @@ from ..tables.table import Table
 from ..tables.views import comforts
 from .turns import TurnClaims
 
-__all__ = ["ClockKeeper", "safe_move"]
+__all__ = ["BEAT_SECONDS", "PAUSE_SECONDS", "STALE_SECONDS", "ClockKeeper", "ends_unplayed",
+           "safe_move"]
+
+BEAT_SECONDS = 0.5
+"""How often each process writes the clock beat."""
+PAUSE_SECONDS = 1.5
+"""After an outage this process saw, a beat older than this moves the deadlines on (an
+outage shorter than this is not made up)."""
+STALE_SECONDS = 5.0
+"""A plain scan that finds the beat older than this moves the deadlines on (every process
+was stopped, or stalled)."""
 
 log = logging.getLogger("ginrummy.web")
 
@@ -57,18 +78,34 @@ def safe_move(t: Table) -> Action | None:
     return plain[0] if plain else v.legal[0]
 
 
+def ends_unplayed(m: Match, seat: int, action: Action) -> bool:
+    """Whether the safe move ``action`` would lose ``seat`` the match on time (its
+    :data:`~ginrummy.match.TIMEOUT_LIMIT`-th turn in a row) while either player has not
+    made a move of their own: the match is then aborted instead (no result), as any
+    ending before both players have moved is."""
+    return (action.act != "draw" and m.timeouts[seat] + 1 >= TIMEOUT_LIMIT
+            and not (m.has_moved(0) and m.has_moved(1)))
+
+
 class ClockKeeper:
     """Plays out-of-time decisions for their seats (see the module docstring)."""
 
     def __init__(self, registry: TableRegistry, play: Play, claims: TurnClaims,
-                 scan_seconds: float = 0.25) -> None:
+                 scan_seconds: float = 0.25,
+                 moved: Callable[[str, int], None] | None = None) -> None:
         self.registry = registry
         self.play = play
         self.claims = claims
         self.scan_seconds = scan_seconds
+        self.moved = moved
+        """Told of each match whose deadline a beat moved on, with its new version (the
+        site tells the other processes)."""
         self.played = 0
         """Moves played here for seats whose time was out (for tests and logs)."""
+        self.shifted = 0
+        """Matches whose deadline this process moved on after an outage (for tests)."""
         self._skip: dict[str, float] = {}  # match id -> when the scan may retry it
+        self._beat_at = 0.0  # monotonic: when this process last wrote the beat
 
     async def scan_forever(self) -> None:
         """Every ``scan_seconds``: enforce each expired deadline in the database."""
@@ -84,9 +121,35 @@ class ClockKeeper:
             except Exception as e:  # noqa: BLE001 - database away: try again
                 log.warning("scanning the turn clocks failed: %s", e)
 
-    async def scan_once(self) -> int:
-        """Enforce every deadline expired now; returns how many matches were played."""
+    async def beat(self, pause_after: float = STALE_SECONDS, force: bool = False) -> None:
+        """Write the clock beat (at most every :data:`BEAT_SECONDS` unless ``force``),
+        moving the running deadlines on if it was older than ``pause_after``."""
+        now = time.monotonic()
+        if not force and now - self._beat_at < BEAT_SECONDS:
+            return
         db = self.play.db
+        moved = await db.run(db.store.clocks.beat, time.time(), pause_after)
+        self._beat_at = now
+        if moved:
+            log.warning("the turn clocks of %d matches moved on by the time the database "
+                        "was away", len(moved))
+            self.shifted += len(moved)
+        for mid, version in moved:
+            if self.moved is not None:
+                self.moved(mid, version)
+            if db.available:
+                self.registry.changed_elsewhere(mid, version)
+
+    async def resume(self) -> None:
+        """The database is back (before any change is accepted here): the running
+        deadlines move on by the outage, once across processes."""
+        await self.beat(PAUSE_SECONDS, force=True)
+
+    async def scan_once(self) -> int:
+        """Enforce every deadline expired now (after the beat); returns how many matches
+        were played."""
+        db = self.play.db
+        await self.beat()
         ids = await db.read(db.store.expired_clocks, time.time())
         done = 0
         now = time.monotonic()
@@ -132,6 +195,12 @@ class ClockKeeper:
                 action = safe_move(t)
                 if seat is None or action is None:
                     return played
+                if ends_unplayed(m, seat, action):
+                    await self.play.end_locked(t, seat, abort=True)
+                    self.played += 1
+                    log.info("match %s: seat %d out of time before both players moved: "
+                             "aborted", t.id, seat)
+                    return True
                 await self.play.apply(t, seat, action, timeout=True)
             except Stale:
                 return played  # changed elsewhere meanwhile: the next scan looks again

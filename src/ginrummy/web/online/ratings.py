@@ -6,10 +6,14 @@ leaderboard and each player's profile; the computer levels' published ratings.
 (moves, ``next``, and any other ending committed the same way: resign, a clock's
 timeout). Whenever the committed match has an outcome (``match.outcome()`` is not None),
 the result is settled: a win scores 1, a tie (the hand limit) 0.5, and an ending named
-``aborted`` (no winner, ``outcome.reason`` ``"aborted"``) settles the match with no
-change. Settling is one transaction that applies the result at most once
-(:meth:`~.store.accounts.AccountStore.settle`); a scan every ``scan_seconds`` settles
-rated matches that finished while their committing process stopped before it could.
+``aborted`` (no winner, ``outcome.reason`` ``"aborted"``: any ending before both players
+moved is one) settles the match with no change. What a result moves follows
+:mod:`.fairplay` (capped against provisional opponents and between seeks from one
+address; a pair's repeated results within a day move nothing), and a seat that aborted or
+left a rated match is recorded there for the waits. Settling is one transaction that
+applies the result at most once (:meth:`~.store.accounts.AccountStore.settle`); a scan
+every ``scan_seconds`` settles rated matches that finished while their committing process
+stopped before it could.
 """
 
 from __future__ import annotations
@@ -22,13 +26,14 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from ...match import Outcome, Termination
-from ...ratings import SETTLED_DEVIATION, match_update
+from ...ratings import SETTLED_DEVIATION
 from ..backends.database import Database
 from ..errors import TableError
 from ..tables.registry import TableRegistry
 from ..tables.table import Table
+from .fairplay import PAIR_WINDOW, REPEATED, rated_result
 
-__all__ = ["BOT_RATINGS", "Ratings", "score_of"]
+__all__ = ["BOT_RATINGS", "Ratings", "offence_of", "score_of"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -51,6 +56,18 @@ def score_of(outcome: Outcome) -> float | None:
     if outcome.winner is None:
         return 0.5
     return 1.0 if outcome.winner == 0 else 0.0
+
+
+def offence_of(outcome: Outcome) -> tuple[int, str] | None:
+    """(seat, kind) of a seat that aborted (``aborted``) or left, losing on its clock
+    (``left``), if the match ended so; None for every other ending."""
+    if outcome.by is None:
+        return None
+    if outcome.reason is Termination.ABORTED:
+        return outcome.by, "aborted"
+    if outcome.reason is Termination.TIMEOUT:
+        return outcome.by, "left"
+    return None
 
 
 class Ratings:
@@ -91,7 +108,8 @@ class Ratings:
         settled yet; whether it was applied now."""
         try:
             done = await self.db.run(self.db.store.accounts.settle, match_id,
-                                     score_of(outcome), match_update)
+                                     score_of(outcome), rated_result, PAIR_WINDOW,
+                                     offence_of(outcome))
             log.info("match %s settled: %s", match_id, done)
             return done
         except TableError as e:
@@ -135,13 +153,15 @@ class Ratings:
             "bots": await self._bots(),
         }
 
-    async def profile(self, username: Any) -> dict[str, Any]:
+    async def profile(self, username: Any, viewer: str | None = None) -> dict[str, Any]:
         """``GET /api/players/{username}``: rating, deviation, volatility, matches (how
-        many), the rating ``history``, the record by opponent and recent matches."""
+        many), the rating ``history``, the record by opponent and recent matches (as
+        ``viewer``, an account id or None, may see them: no private match it did not
+        play), each told from the profile's side."""
         store = self.db.store.accounts
         if not isinstance(username, str) or not 0 < len(username) <= 40:
             raise TableError(404, "No player has that username.")
-        rows = await self.db.read(store.profile, username.casefold(), 200, 20)
+        rows = await self.db.read(store.profile, username.casefold(), 200, 20, viewer)
         if rows is None:
             raise TableError(404, "No player has that username.")
         acct = rows["account"]
@@ -160,21 +180,9 @@ class Ratings:
         for r in record:
             r["bot"] = r["opponent"] in bot_ids
             r["opponent"] = names.get(r["opponent"], "?")
-        out_recent = []
-        for m in recent:
-            seat = m["seat"]
-            result = None
-            if m["status"] == "finished":
-                result = "tie" if m["winner"] is None else "win" if m["winner"] == seat \
-                    else "loss"
-            out_recent.append({
-                "id": m["id"], "opponent": _other_name(m, seat, names),
-                "opponent_bot": m["accounts"][1 - seat] in bot_ids,
-                "rated": m["rated"], "status": m["status"], "result": result,
-                "scores": m["scores"], "updated_at": m["updated_at"],
-                "replay": f"/api/matches/{m['id']}/replay",
-                "review": f"/review/{m['id']}", "watch": f"/watch/{m['id']}",
-            })
+        out_recent = [_recent_item(m, names)
+                      | {"opponent_bot": m["accounts"][1 - m["seat"]] in bot_ids}
+                      for m in recent]
         rating = acct.rating
         return {
             "username": acct.username,
@@ -190,6 +198,29 @@ class Ratings:
             "recent": out_recent,
             "bots": await self._bots(),
         }
+
+
+def _recent_item(m: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """One recent match as the profile shows it, from the profile's own seat: ``result``
+    (win, loss, tie or aborted; null while playing), ``scores`` (the profile's first),
+    ``rated`` (only if it counts: not an aborted match) and ``note`` (why a rated match
+    moved no rating)."""
+    seat = m["seat"]
+    aborted = m["end"] == "aborted"
+    result = None
+    if m["status"] == "finished":
+        result = ("aborted" if aborted else "tie" if m["winner"] is None
+                  else "win" if m["winner"] == seat else "loss")
+    note = "not rated: repeated pairing" if m["note"] == REPEATED else None
+    return {
+        "id": m["id"], "opponent": _other_name(m, seat, names),
+        "rated": m["rated"] and not aborted and m["note"] is None,
+        "status": m["status"], "result": result, "note": note,
+        "scores": [m["scores"][seat], m["scores"][1 - seat]],
+        "updated_at": m["updated_at"],
+        "replay": f"/api/matches/{m['id']}/replay",
+        "review": f"/review/{m['id']}", "watch": f"/watch/{m['id']}",
+    }
 
 
 def _other_name(m: dict[str, Any], seat: int, names: dict[str, str]) -> str:

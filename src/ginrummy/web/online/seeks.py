@@ -26,6 +26,13 @@ derived from the seek's id (:func:`seat_token`), which only its holder knows: th
 stores only that token's hash, which the match is created with, so the holder reads its
 seat with its id and the database never holds a usable token. A seek not polled for
 :data:`SEEK_TTL` seconds expires.
+
+**Fair pairing** (issue 36). A browser is never paired with itself, accounts that share a
+browser are never paired with each other, and a second identical seek from a browser is
+answered with its first (:mod:`.browsers`; a double click makes one seek and one seat).
+Both seeks from one address make a rated result move little (:mod:`.fairplay`). An
+account that keeps aborting or leaving rated matches waits before its next rated seek
+(429 with the wait in minutes and ``"wait"`` in seconds).
 """
 
 from __future__ import annotations
@@ -48,6 +55,9 @@ from ..store.seeks import SeekRow
 from ..tables.clock import ClockSettings
 from ..tables.lobby import Lobby
 from ..tables.registry import TableRegistry
+from .browsers import browser_hash
+from .browsers import seek_id as browser_seek_id
+from .fairplay import OFFENCE_WINDOW, wait_seconds, wait_sentence
 
 __all__ = ["BASE_WINDOW", "QUICK_CLOCK", "SEEK_TTL", "WIDEN_PER_SECOND", "Seeks", "seat_token",
            "window"]
@@ -65,6 +75,9 @@ BASE_WINDOW = 150.0
 WIDEN_PER_SECOND = 100.0
 """How much the accepted difference widens per second the older seek has waited."""
 GUEST_NAME = "Guest"
+SAME_SEEK_SECONDS = 5.0
+"""A browser's identical seek sent this soon after one that was paired gets that match
+(a double click), unless the match is over already."""
 
 QUICK_CLOCK = ClockSettings(move=20, bank=120)
 """A quick match always has a clock: 20 s a decision and a 120 s bank unless the seek asks
@@ -124,25 +137,60 @@ class Seeks:
             default_clock=QUICK_CLOCK)
         return options, rated, bots
 
-    async def seek(self, body: Any, account: Account | None) -> dict[str, Any]:
-        """``POST /api/seeks``: pair at once (``{"match": ...}``) or wait
-        (``{"seek": ID}``)."""
+    async def seek(self, body: Any, account: Account | None, browser: str | None = None,
+                   address: str | None = None) -> dict[str, Any]:
+        """``POST /api/seeks``: pair at once (``{"match": ...}``) or wait (``{"seek": ID}``).
+        ``browser``: the request's browser cookie (:mod:`.browsers`); ``address``: its
+        client address."""
         options, rated, bots = self._parse(body)
         bot = account is not None and account.bot  # a BOT welcomes BOTs
         if rated and account is None:
             raise TableError(401, "Rated matches need an account: sign up or log in first.")
-        seek_id = secrets.token_urlsafe(18)
+        if rated and account is not None:
+            await self.check_wait(account)
         now = time.time()
+        nonce = secrets.token_urlsafe(12) if browser is not None else None
+        seek_id = (browser_seek_id(browser, nonce) if browser is not None and nonce
+                   else secrets.token_urlsafe(18))
         me = SeekRow(hash_token(seek_id), account.id if account else None,
                      account.username if account else GUEST_NAME,
                      Accounts.rating_of(account).rating, options, rated, "new", now,
                      now + SEEK_TTL, hash_token(seat_token(seek_id)), bot=bot,
-                     bots=bots or bot)
-        paired = await self._pair(me, seek_id, stored=False)
+                     bots=bots or bot,
+                     browser_hash=browser_hash(browser) if browser is not None else None,
+                     nonce=nonce,
+                     address_hash=hash_token("address:" + address) if address else None)
+        same = await self.db.run(self.db.store.seeks.add, me, now - SAME_SEEK_SECONDS)
+        if same is not None and browser is not None and same.nonce is not None:
+            return self._again(same, browser_seek_id(browser, same.nonce))
+        paired = await self._pair(me, seek_id, stored=True)
         if paired is not None:
             return {"match": paired}
-        await self.db.run(self.db.store.seeks.add, me)
         return {"seek": seek_id, "status": "waiting"}
+
+    @staticmethod
+    def _again(row: SeekRow, seek_id: str) -> dict[str, Any]:
+        """The answer to a browser's second identical seek: its first one."""
+        if row.status == "paired" and row.match_id is not None and row.seat is not None:
+            return {"match": match_object(row.match_id, row.seat, seat_token(seek_id))}
+        return {"seek": seek_id, "status": "waiting"}
+
+    async def check_wait(self, account: Account) -> None:
+        """429 with the wait when ``account`` must still wait before a rated seek."""
+        now = time.time()
+        times = await self.db.read(self.db.store.accounts.offences, account.id,
+                                   now - OFFENCE_WINDOW)
+        wait = wait_seconds(times, now)
+        if wait > 0:
+            e = TableError(429, wait_sentence(len(times), wait))
+            e.extra["wait"] = round(wait)
+            raise e
+
+    async def note_browser(self, account: Account, browser: str | None) -> None:
+        """Note that ``account`` uses this browser (``GET /api/me`` from a page)."""
+        if browser is not None:
+            await self.db.run(self.db.store.seeks.note_browser, browser_hash(browser),
+                              account.id)
 
     async def status(self, seek_id: str) -> dict[str, Any]:
         """``GET /api/seeks/{id}``: ``{"status": "waiting"}`` (the seek kept alive, and
@@ -185,7 +233,7 @@ class Seeks:
         match object, or None (nothing acceptable, or every try lost a race)."""
         store = self.db.store.seeks
         cands = await self.db.read(store.candidates, me.options, me.rated, me.id_hash,
-                                   me.account_id, me.bot, me.bots)
+                                   me.account_id, me.bot, me.bots, me.browser_hash)
         now = time.time()
         ok = [c for c in cands
               if abs(c.rating - me.rating) <= window(now - min(c.created_at, me.created_at))]
@@ -212,8 +260,9 @@ class Seeks:
             {"opponent": "friend", "name": other.name, "options": options, "clock": clock},
             invite=False, token_hash0=other.seat_token_hash, bot_seats=(other.bot, me.bot))
         mid = str(created["id"])
+        same_address = other.address_hash is not None and other.address_hash == me.address_hash
         await self.db.run(self.db.store.accounts.link, mid, (other.account_id, me.account_id),
-                          me.rated, me.rated)
+                          me.rated, me.rated, same_address)
         t = await self.registry.get(mid)
         token = seat_token(seek_id)
         await self.lobby.claim_seat(t, me.name, token=token)

@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse
 from ..accounts.accounts import COOKIE, SESSION_DAYS
 from ..errors import TableError
 from ..guard import cross_site
+from ..online.browsers import browser_of
 from ..site import Site
 from ..store import hash_token
 from .common import account_of, api_bearer, client_address, is_tls, json_body
@@ -98,6 +99,7 @@ def register(app: FastAPI, site: Site) -> None:
             raise TableError(401, "You are not logged in.")
         if await api_bearer(site, request) is not None:  # a program: no session, no CSRF
             return site.accounts.me(acct, "") | {"bot": acct.bot, "csrf": None}
+        await site.seeks.note_browser(acct, browser_of(request))  # fair pairing
         return site.accounts.me(acct, request.cookies[COOKIE]) | {"bot": acct.bot}
 
     @app.post("/api/me/matches")

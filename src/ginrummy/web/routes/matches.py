@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -65,8 +66,10 @@ def register(app: FastAPI, site: Site) -> None:
 
     @app.post("/api/matches/{match_id}/actions")
     async def act(match_id: str, request: Request) -> dict[str, Any]:
+        # the clock's rule compares when the move came (stamped before any other work)
+        received = float(request.scope.get("ginrummy.received") or time.time())
         t, seat = await seat_table(site, match_id, request)
-        state = await site.play.act(t, seat, await json_body(request))
+        state = await site.play.act(t, seat, await json_body(request), received=received)
         assert state is not None
         return state
 

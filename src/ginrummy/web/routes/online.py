@@ -8,8 +8,9 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from ..online.browsers import browser_of
 from ..site import Site
-from .common import json_body, playing_account
+from .common import account_of, client_address, json_body, playing_account
 
 __all__ = ["register"]
 
@@ -22,7 +23,7 @@ def register(app: FastAPI, site: Site) -> None:
         raw = await request.body()
         body = await json_body(request) if raw.strip() else None
         acct = await playing_account(site, request)
-        out = await site.seeks.seek(body, acct)
+        out = await site.seeks.seek(body, acct, browser_of(request), client_address(request))
         return JSONResponse(out, status_code=201 if "seek" in out else 200)
 
     @app.get("/api/seeks/{seek_id}")
@@ -38,8 +39,9 @@ def register(app: FastAPI, site: Site) -> None:
         return await site.ratings.leaderboard()
 
     @app.get("/api/players/{username}")
-    async def player(username: str) -> dict[str, Any]:
-        return await site.ratings.profile(username)
+    async def player(username: str, request: Request) -> dict[str, Any]:
+        acct = await account_of(site, request)
+        return await site.ratings.profile(username, acct.id if acct else None)
 
     @app.get("/api/live")
     async def live() -> dict[str, Any]:

@@ -16,7 +16,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, func, insert, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from ...ratings import Rating
@@ -24,6 +34,7 @@ from .schema import (
     account_matches_table,
     accounts_table,
     matches_table,
+    rated_offences_table,
     rating_history_table,
     sessions_table,
 )
@@ -56,6 +67,10 @@ class MatchLink:
     rated: bool
     public: bool
     settled: bool
+    same_address: bool = False
+    """Both seeks came from one address (the result moves each rating by little)."""
+    rating_note: str | None = None
+    """Why a settled rated match moved no rating (``aborted``, ``repeated pairing``)."""
 
 
 def _account(row: Any, with_hash: bool = False) -> Account:
@@ -70,7 +85,8 @@ def _account(row: Any, with_hash: bool = False) -> Account:
 def _link(row: Any) -> MatchLink:
     m = row._mapping
     return MatchLink(str(m["match_id"]), (m["account0"], m["account1"]), bool(m["rated"]),
-                     bool(m["public"]), bool(m["settled"]))
+                     bool(m["public"]), bool(m["settled"]), bool(m["same_address"]),
+                     m["rating_note"])
 
 
 class AccountStore:
@@ -168,12 +184,14 @@ class AccountStore:
     # ------------------------------------------------------------------ matches
 
     def link(self, match_id: str, accounts: tuple[str | None, str | None], rated: bool,
-             public: bool) -> None:
-        """Record who plays a new match and how it is listed."""
+             public: bool, same_address: bool = False) -> None:
+        """Record who plays a new match and how it is listed (``same_address``: both
+        seeks came from one address)."""
         with self.engine.begin() as conn:
             conn.execute(insert(account_matches_table).values(
                 match_id=match_id, account0=accounts[0], account1=accounts[1], rated=rated,
-                public=public, settled=False, created_at=time.time()))
+                public=public, settled=False, created_at=time.time(),
+                same_address=same_address))
 
     def links(self, match_ids: list[str]) -> dict[str, MatchLink]:
         """The links of these matches (absent: guests only, private, unrated)."""
@@ -227,20 +245,26 @@ class AccountStore:
                 for r in rows]
 
     @staticmethod
-    def _recent_matches(conn: Connection, account_id: str, limit: int
-                        ) -> list[dict[str, Any]]:
-        """The account's most recent matches: id, seat, status, winner, scores, players,
-        rated, updated_at."""
+    def _recent_matches(conn: Connection, account_id: str, limit: int,
+                        viewer: str | None) -> list[dict[str, Any]]:
+        """The account's most recent matches that ``viewer`` (an account id, None for a
+        guest) may see: the public ones, and private ones only where the viewer played:
+        id, seat, status, end, winner, scores, players, rated, note, updated_at."""
         t, m = account_matches_table, matches_table
+        seen: ColumnElement[bool] = t.c.public.is_(True)
+        if viewer is not None:
+            seen = or_(seen, t.c.account0 == viewer, t.c.account1 == viewer)
         q = (select(t, m.c.players, m.c.status, m.c.winner, m.c.score0, m.c.score1,
-                    m.c.updated_at)
+                    m.c.updated_at, m.c.end_reason)
              .join(m, m.c.id == t.c.match_id)
              .where(or_(t.c.account0 == account_id, t.c.account1 == account_id))
+             .where(seen)
              .order_by(m.c.updated_at.desc()).limit(limit))
         rows = conn.execute(q).all()
         return [{"id": str(r.match_id), "seat": 0 if r.account0 == account_id else 1,
                  "accounts": [r.account0, r.account1], "players": r.players,
-                 "status": str(r.status), "winner": r.winner, "rated": bool(r.rated),
+                 "status": str(r.status), "end": r.end_reason, "winner": r.winner,
+                 "rated": bool(r.rated), "note": r.rating_note,
                  "scores": [int(r.score0), int(r.score1)], "updated_at": float(r.updated_at)}
                 for r in rows]
 
@@ -252,11 +276,13 @@ class AccountStore:
             or_(t.c.account0 == account_id, t.c.account1 == account_id))
         return int(conn.execute(q).scalar() or 0)
 
-    def profile(self, key: str, history_limit: int, recent_limit: int
-                ) -> dict[str, Any] | None:
-        """Everything a profile shows of the account with this folded username, read in
-        one snapshot (a rating and the history it came from always agree): ``account``,
-        ``history``, ``record``, ``recent``, ``matches``. None: no such account."""
+    def profile(self, key: str, history_limit: int, recent_limit: int,
+                viewer: str | None = None) -> dict[str, Any] | None:
+        """Everything a profile shows of the account with this folded username to
+        ``viewer`` (an account id; None: a guest), read in one snapshot (a rating and the
+        history it came from always agree): ``account``, ``history``, ``record``,
+        ``recent`` (never a private match the viewer did not play), ``matches``. None: no
+        such account."""
         with self.engine.connect() as conn:
             if not self.is_sqlite:
                 conn.execution_options(isolation_level="REPEATABLE READ")
@@ -268,18 +294,23 @@ class AccountStore:
             return {"account": acct,
                     "history": self._history(conn, acct.id, history_limit),
                     "record": self._record_by_opponent(conn, acct.id),
-                    "recent": self._recent_matches(conn, acct.id, recent_limit),
+                    "recent": self._recent_matches(conn, acct.id, recent_limit, viewer),
                     "matches": self._count_matches(conn, acct.id)}
 
     # ------------------------------------------------------------------ ratings
 
     def settle(self, match_id: str, score0: float | None,
-               rate: Callable[[Rating, Rating, float], tuple[Rating, Rating]]) -> bool:
+               rate: Callable[[Rating, Rating, float, bool], tuple[Rating, Rating]],
+               pair_window: float, offence: tuple[int, str] | None = None) -> bool:
         """Apply a rated match's result to both accounts' ratings, once: ``score0`` is
-        seat 0's score (1, 0.5 or 0), None for an aborted match (settled, no change);
-        ``rate`` gives both new ratings from both old ones. False when there was nothing
-        to do (not rated, or settled already)."""
-        t, a = account_matches_table, accounts_table
+        seat 0's score (1, 0.5 or 0), None for an aborted match (settled, no change, noted
+        ``aborted``); ``rate`` gives both new ratings from both old ones, the score and
+        whether both seeks came from one address. A result between two accounts whose
+        last counted result is less than ``pair_window`` seconds old is settled with no
+        change (noted ``repeated pairing``). ``offence``: (seat, kind) of a seat that
+        aborted or left, recorded in the same transaction (so once). False when there was
+        nothing to do (not rated, or settled already)."""
+        t, a, h = account_matches_table, accounts_table, rating_history_table
         now = time.time()
         with self.engine.begin() as conn:
             q = select(t).where(t.c.match_id == match_id)
@@ -292,27 +323,47 @@ class AccountStore:
             ids = link.accounts
             if not link.rated or link.settled or ids[0] is None or ids[1] is None:
                 return False
-            conn.execute(update(t).where(t.c.match_id == match_id).values(settled=True))
-            if score0 is None:
-                return True
+            if offence is not None and ids[offence[0]] is not None:
+                conn.execute(insert(rated_offences_table).values(
+                    account_id=ids[offence[0]], match_id=match_id, kind=offence[1], at=now))
             aq = select(a).where(a.c.id.in_([ids[0], ids[1]])).order_by(a.c.id)
             if not self.is_sqlite:
-                aq = aq.with_for_update()
+                aq = aq.with_for_update()  # both accounts: the pair rule sees every result
             accts = {str(r.id): _account(r) for r in conn.execute(aq).all()}
+            note = None
+            if score0 is None:
+                note = "aborted"
+            elif conn.execute(select(h.c.match_id).where(h.c.account_id == ids[0])
+                              .where(h.c.opponent_id == ids[1])
+                              .where(h.c.at > now - pair_window).limit(1)).first():
+                note = "repeated pairing"
+            conn.execute(update(t).where(t.c.match_id == match_id)
+                         .values(settled=True, rating_note=note))
+            if note is not None or score0 is None:
+                return True
             if len(accts) != 2:
                 return False
             old = (accts[ids[0]].rating, accts[ids[1]].rating)
-            new = rate(old[0], old[1], score0)
+            new = rate(old[0], old[1], score0, link.same_address)
             for seat in (0, 1):
                 r = new[seat]
                 conn.execute(update(a).where(a.c.id == ids[seat]).values(
                     rating=r.rating, deviation=r.deviation, volatility=r.volatility,
                     rated_matches=a.c.rated_matches + 1, rated_at=now))
-                conn.execute(insert(rating_history_table).values(
+                conn.execute(insert(h).values(
                     account_id=ids[seat], match_id=match_id, opponent_id=ids[1 - seat],
                     score=score0 if seat == 0 else 1.0 - score0, rating=r.rating,
                     deviation=r.deviation, volatility=r.volatility, at=now))
         return True
+
+    def offences(self, account_id: str, since: float) -> list[float]:
+        """When the account aborted or left a rated match, from ``since`` on (oldest
+        first)."""
+        o = rated_offences_table
+        q = (select(o.c.at).where(o.c.account_id == account_id).where(o.c.at >= since)
+             .order_by(o.c.at))
+        with self.engine.connect() as conn:
+            return [float(r[0]) for r in conn.execute(q).all()]
 
     def unsettled(self, limit: int = 100) -> list[str]:
         """Rated matches that are finished but whose result is not applied yet (a process

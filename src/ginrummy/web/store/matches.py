@@ -22,6 +22,7 @@ from ...fairness import LEGACY_SCHEME
 from .accounts import AccountStore
 from .challenges import ChallengeStore
 from .claims import ClaimStore
+from .clocks import ClockStore
 from .engine import DEFAULT_DB_URL, StaleVersionError, StoreError, open_engine
 from .hot import Reader, Writer
 from .rematches import RematchStore
@@ -141,7 +142,7 @@ class Store:
     per call from the engine's pool); the web layer runs them off the event loop. Every
     statement the web layer runs is here or in the stores this one holds:
     :attr:`rematches`, :attr:`claims`, :attr:`reviews`, :attr:`accounts`, :attr:`seeks`,
-    :attr:`tokens` (API tokens, BOT accounts) and :attr:`challenges`."""
+    :attr:`tokens` (API tokens, BOT accounts), :attr:`challenges` and :attr:`clocks`."""
 
     def __init__(
         self, url: str = DEFAULT_DB_URL, cipher: SeedCipher | None = None, migrate: bool = True
@@ -174,6 +175,7 @@ class Store:
         self.seeks = SeekStore(self.engine)
         self.tokens = TokenStore(self.engine)
         self.challenges = ChallengeStore(self.engine)
+        self.clocks = ClockStore(self.engine)
         self._writer: Writer | None = None
         self._reader: Reader | None = None
         with contextlib.suppress(ValueError):  # a driver the hot paths do not know

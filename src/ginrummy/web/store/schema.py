@@ -27,12 +27,16 @@ __all__ = [
     "actions_table",
     "api_tokens_table",
     "challenges_table",
+    "browser_accounts_table",
+    "browsers_table",
+    "clock_beats_table",
     "claims_table",
     "hints_table",
     "matches_table",
     "metadata",
     "rematches_table",
     "reviews_table",
+    "rated_offences_table",
     "rating_history_table",
     "salts_table",
     "seeks_table",
@@ -92,7 +96,7 @@ null when nobody is to play. ``end_reason`` is the record's ``end`` once the mat
 and ``ended_by`` the seat that resigned or ran out of time: a resignation or an abort is
 not an action, so a rebuilt match learns it from here.
 
-``bot_seats`` (revision 0009) marks the seats played by BOT accounts ("01": seat 1), so
+``bot_seats`` (revision 0007) marks the seats played by BOT accounts ("01": seat 1), so
 every page shows them as such; null for a match of people (and every older match)."""
 
 actions_table = Table(
@@ -187,7 +191,7 @@ accounts_table = Table(
 """One row per account: the username as chosen and folded for uniqueness
 (``username_key``, unique without regard to case), the argon2 hash of the password, and
 the Glicko-2 rating (:mod:`ginrummy.ratings`) with the number of rated matches. ``bot``
-(revision 0009) is true for a BOT account (it plays only through API tokens; the site's
+(revision 0007) is true for a BOT account (it plays only through API tokens; the site's
 computer levels are such accounts), ``closed_at`` when an operator closed the account
 (null: open); both null on older rows."""
 
@@ -211,11 +215,15 @@ account_matches_table = Table(
     Column("public", Boolean, nullable=False),
     Column("settled", Boolean, nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("same_address", Boolean, nullable=True),
+    Column("rating_note", String(32), nullable=True),
 )
 """Who plays a match beyond its seat tokens: the account of each seat (null: a guest),
 whether it is rated (both seats accounts, from a rated quick match), public (listed live
 and watchable) and, for a rated one, whether its result has been applied to the ratings
-(``settled``: once)."""
+(``settled``: once). Revision 0006: ``same_address``, whether both seeks came from one
+address (the result then moves each rating by little), and ``rating_note``, why a rated
+match moved no rating (``aborted``, ``repeated pairing``; null when it moved them)."""
 
 rating_history_table = Table(
     "rating_history",
@@ -250,12 +258,19 @@ seeks_table = Table(
     Column("seat_token_hash", String(64), nullable=False),
     Column("bot", Boolean, nullable=True),
     Column("bots", Boolean, nullable=True),
+    Column("browser_hash", String(64), nullable=True, index=True),
+    Column("nonce", String(32), nullable=True),
+    Column("address_hash", String(64), nullable=True),
 )
 """Quick-match requests waiting for an opponent, in the database so that every process
 pairs them. The seek's id is its holder's secret: only its hash is stored, and the seat
 token it will hold is derived from that id, so only its hash is stored too
 (``seat_token_hash``, given to the match it is paired into): a copy of the database seats
-nobody. ``bot`` (revision 0009): the seeker is a BOT account; ``bots``: the seeker accepts
+nobody. Revision 0006: ``browser_hash`` (the seeker's browser cookie, hashed: a browser is
+never paired with itself), ``nonce`` (with the browser's cookie, it derives the seek's id,
+so a second identical seek from the browser is answered with the first) and
+``address_hash``.
+``bot`` (revision 0007): the seeker is a BOT account; ``bots``: the seeker accepts
 BOT opponents (a BOT is paired only with seeks that do); null on older rows (neither)."""
 
 api_tokens_table = Table(
@@ -269,7 +284,7 @@ api_tokens_table = Table(
     Column("last_used", Float, nullable=True),
     Column("revoked_at", Float, nullable=True),
 )
-"""An account's API tokens (revision 0009): ``Authorization: Bearer TOKEN`` acts as the
+"""An account's API tokens (revision 0007): ``Authorization: Bearer TOKEN`` acts as the
 account on every endpoint and socket. Only the token's SHA-256 is kept; a revoked token's
 row stays (``revoked_at``) so that its holder is told it was revoked."""
 
@@ -293,7 +308,7 @@ challenges_table = Table(
     Column("seat_token_hash", String(64), nullable=False),
     Column("seat_token_enc", Text, nullable=False),
 )
-"""Challenges (revision 0009): from an account (null: a guest's open link) to an account
+"""Challenges (revision 0007): from an account (null: a guest's open link) to an account
 (null: an open link anyone may accept), with the table's options (JSON, clock included)
 and whether it is rated. ``status`` is ``open``, ``taking`` (being accepted: a conditional
 update, so a challenge is accepted once), ``accepted``, ``declined`` (with ``reason``) or
@@ -301,3 +316,46 @@ update, so a challenge is accepted once), ``accepted``, ``declined`` (with ``rea
 kept as its hash (the match is created with it) and encrypted with the seed key
 (``seat_token_enc``), so the challenger can be given it again and a copy of the database
 seats nobody."""
+
+
+browsers_table = Table(
+    "browsers",
+    metadata,
+    Column("browser_hash", String(64), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+)
+"""One row per browser cookie seen at a seek (only its SHA-256): the row a browser's seeks
+lock while one is added, so a double click makes one seek on every process."""
+
+browser_accounts_table = Table(
+    "browser_accounts",
+    metadata,
+    Column("browser_hash", String(64), primary_key=True),
+    Column("account_id", String(32), primary_key=True, index=True),
+    Column("seen_at", Float, nullable=False),
+)
+"""Which accounts have used which browser: accounts that share one are never paired."""
+
+rated_offences_table = Table(
+    "rated_offences",
+    metadata,
+    Column("account_id", String(32), primary_key=True),
+    Column("match_id", String(32), primary_key=True),
+    Column("kind", String(16), nullable=False),  # aborted | left
+    Column("at", Float, nullable=False),
+)
+"""Each rated match an account aborted (or resigned before both players moved) or left
+(lost to its clock): repeated within a day, they make it wait before its next rated seek
+(:mod:`ginrummy.web.online.waits`)."""
+
+clock_beats_table = Table(
+    "clock_beats",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("at", Float, nullable=False),
+)
+"""One row (id 1): when a process last found the database working. The clocks' scan
+writes it every second; a process that finds it far behind (the database was away, or no
+process ran) moves every running deadline on by the gap, once, before any clock is
+enforced again (:mod:`ginrummy.web.store.clocks`)."""

@@ -5,6 +5,13 @@ PostgreSQL as on SQLite exactly one process takes a seek however many try at onc
 ``paired`` once the match exists (its seat token is derived from the seek's id: see
 :mod:`ginrummy.web.online.seeks`). A taken seek whose taker died before pairing it reads as
 waiting again after :data:`TAKE_SECONDS`. Expired seeks are deleted as they are met.
+
+A seek made from a browser (its cookie's hash, :mod:`ginrummy.web.online.browsers`) is
+added under a lock on that browser's row, after a look for the same browser's identical
+seek: on PostgreSQL as on SQLite, two identical seeks sent at once from one browser (a
+double click, on one process or two) store one, and the second is answered with it. The
+accounts that seek from a browser are noted with it; candidates never include a seek of
+the same browser, or of an account that shares a browser with the seeker's.
 """
 
 from __future__ import annotations
@@ -14,9 +21,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, and_, delete, insert, or_, select, update
+from sqlalchemy import Connection, Engine, Table, and_, delete, insert, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 
-from .schema import seeks_table
+from .schema import browser_accounts_table, browsers_table, matches_table, seeks_table
 
 __all__ = ["SeekRow", "SeekStore", "TAKE_SECONDS"]
 
@@ -44,6 +52,12 @@ class SeekRow:
     """The seeker is a BOT account."""
     bots: bool = False
     """The seeker accepts BOT opponents (a BOT is paired only with such seeks)."""
+    browser_hash: str | None = None
+    """The seeker's browser cookie, hashed (None: no browser, e.g. a program)."""
+    nonce: str | None = None
+    """With the browser's cookie, derives the seek's id (None: a random id)."""
+    address_hash: str | None = None
+    """The seeker's address, hashed."""
 
 
 def _row(r: Any) -> SeekRow:
@@ -51,7 +65,9 @@ def _row(r: Any) -> SeekRow:
     return SeekRow(str(m["id_hash"]), m["account_id"], str(m["name"]), float(m["rating"]),
                    json.loads(m["options"]), bool(m["rated"]), str(m["status"]),
                    float(m["created_at"]), float(m["expires_at"]), str(m["seat_token_hash"]),
-                   m["match_id"], m["seat"], bool(m.get("bot")), bool(m.get("bots")))
+                   m["match_id"], m["seat"], bot=bool(m.get("bot")), bots=bool(m.get("bots")),
+                   browser_hash=m["browser_hash"], nonce=m["nonce"],
+                   address_hash=m["address_hash"])
 
 
 def _waiting(now: float) -> Any:
@@ -72,15 +88,61 @@ class SeekStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def add(self, row: SeekRow) -> None:
-        """Store a new waiting seek."""
+    def _insert_ignore(self, conn: Connection, table: Table, **values: Any) -> None:
+        """Insert a row unless its key is there already."""
+        dialect = sqlite if self.engine.dialect.name == "sqlite" else postgresql
+        conn.execute(dialect.insert(table).values(**values).on_conflict_do_nothing())
+
+    def _note_browser(self, conn: Connection, browser: str, account_id: str | None,
+                      now: float) -> None:
+        """The browser's row (locked until the transaction ends: its seeks are added one
+        at a time) and, for an account, that it used this browser."""
+        self._insert_ignore(conn, browsers_table, browser_hash=browser, created_at=now,
+                            seen_at=now)
+        conn.execute(update(browsers_table).where(browsers_table.c.browser_hash == browser)
+                     .values(seen_at=now))
+        if account_id is not None:
+            self._insert_ignore(conn, browser_accounts_table, browser_hash=browser,
+                                account_id=account_id, seen_at=now)
+
+    def note_browser(self, browser: str, account_id: str) -> None:
+        """Note that an account uses this browser (it is then never paired with another
+        account that uses it)."""
         with self.engine.begin() as conn:
-            conn.execute(insert(seeks_table).values(
+            self._note_browser(conn, browser, account_id, time.time())
+
+    def add(self, row: SeekRow, same_since: float = 0.0) -> SeekRow | None:
+        """Store a new waiting seek, unless its browser already has the same seek (same
+        options, rated or not, account): then nothing is stored and that seek is
+        returned (waiting, being paired, or paired since ``same_since`` into a match not
+        over yet)."""
+        now = time.time()
+        t, m = seeks_table, matches_table
+        with self.engine.begin() as conn:
+            if row.browser_hash is not None:
+                self._note_browser(conn, row.browser_hash, row.account_id, now)
+                same = (select(t).where(t.c.browser_hash == row.browser_hash)
+                        .where(t.c.options == json.dumps(row.options, sort_keys=True))
+                        .where(t.c.rated.is_(row.rated))
+                        .where(t.c.account_id.is_(None) if row.account_id is None
+                               else t.c.account_id == row.account_id)
+                        .where(t.c.expires_at > now)
+                        .where(or_(t.c.status.in_(("waiting", "taken")), and_(
+                            t.c.created_at >= same_since,
+                            t.c.match_id.in_(select(m.c.id).where(m.c.status != "finished")))))
+                        .order_by(t.c.created_at).limit(1))
+                found = conn.execute(same).first()
+                if found is not None:
+                    return _row(found)
+            conn.execute(insert(t).values(
                 id_hash=row.id_hash, account_id=row.account_id, name=row.name,
                 rating=row.rating, options=json.dumps(row.options, sort_keys=True),
                 rated=row.rated, status="waiting", created_at=row.created_at,
                 expires_at=row.expires_at, seat_token_hash=row.seat_token_hash,
-                bot=row.bot, bots=row.bots))
+                bot=row.bot, bots=row.bots,
+                browser_hash=row.browser_hash, nonce=row.nonce,
+                address_hash=row.address_hash))
+        return None
 
     def get(self, id_hash: str) -> SeekRow | None:
         """The seek (None: no such seek, or it expired)."""
@@ -95,20 +157,27 @@ class SeekStore:
         return row
 
     def candidates(self, options: dict[str, Any], rated: bool, exclude: str,
-                   account_id: str | None, bot: bool = False,
-                   bots: bool = False) -> list[SeekRow]:
-        """Seeks that could be paired with one of these options now (not ``exclude``, the
-        seeker's own; not another seek of the same account), oldest first. A BOT's seek
+                   account_id: str | None, bot: bool = False, bots: bool = False,
+                   browser: str | None = None) -> list[SeekRow]:
+        """Seeks that could be paired with one of these options now, oldest first: not
+        ``exclude`` (the seeker's own), not one of the seeker's ``browser``, and not one of
+        the seeker's account or of an account that shares a browser with it. A BOT's seek
         (``bot``) is paired only with seeks that accept BOTs; BOTs' seeks are left out
         unless this seeker accepts them (``bots``)."""
         now = time.time()
-        t = seeks_table
+        t, ba = seeks_table, browser_accounts_table
         q = (select(t).where(_waiting(now))
              .where(t.c.options == json.dumps(options, sort_keys=True))
              .where(t.c.rated.is_(rated)).where(t.c.id_hash != exclude)
              .order_by(t.c.created_at).limit(50))
         if account_id is not None:
-            q = q.where(or_(t.c.account_id.is_(None), t.c.account_id != account_id))
+            mine = select(ba.c.browser_hash).where(ba.c.account_id == account_id)
+            shared = select(ba.c.account_id).where(ba.c.browser_hash.in_(mine))
+            q = q.where(or_(t.c.account_id.is_(None),
+                            and_(t.c.account_id != account_id,
+                                 t.c.account_id.not_in(shared))))
+        if browser is not None:
+            q = q.where(or_(t.c.browser_hash.is_(None), t.c.browser_hash != browser))
         if bot:
             q = q.where(t.c.bots.is_(True))
         if not bots:

@@ -10,6 +10,7 @@ the way from another process) first catches the copy up.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,13 +25,31 @@ from .registry import TableRegistry
 from .table import Table
 from .views import state
 
-__all__ = ["Play"]
+__all__ = ["TIME_RAN_OUT", "TOO_LATE_TO_ABORT", "Play", "late"]
 
 log = logging.getLogger("ginrummy.web")
+
+TIME_RAN_OUT = "Your time ran out: the table plays the safe move for you."
+"""The refusal of a move received after its decision's deadline."""
+
+TOO_LATE_TO_ABORT = "You have already made a move in this match: resign instead."
+"""The refusal of an abort after the seat's own first move."""
 
 STALE_RETRIES = 2
 """A request is checked again this many times when another process changed the table
 first (each time against the table rebuilt from the database)."""
+
+
+def late(t: Table, seat: int, received: float) -> bool:
+    """The clock's one rule, the same on every process: a decision is late when its request
+    was received after the stored deadline of that decision. Checked under the table lock
+    against the row the commit is then checked against (its version), so it compares
+    with the deadline as stored, not with an older copy; the clock's scan plays the safe
+    move for a late seat (:mod:`~ginrummy.web.computer.timeouts`)."""
+    m = t.match
+    deadline = t.stored.deadline
+    return (deadline is not None and m.to_play == seat and not m.awaiting_deal()
+            and received > deadline)
 
 
 class Play:
@@ -64,10 +83,19 @@ class Play:
         if self.registry.broker.distributed and version > t.version:
             await self.registry.refresh(t)
 
-    async def apply(self, t: Table, seat: int, action: Action, timeout: bool = False) -> None:
+    async def apply(self, t: Table, seat: int, action: Action, timeout: bool = False,
+                    received: float | None = None) -> None:
         """Check one action by ``seat``, store it, then show it; under the table lock.
         ``timeout``: the table plays it for the seat, whose time is out (:mod:`.clocks`).
-        Raises TableError (refused: nothing changed) or Stale."""
+        ``received``: when the seat's request came (Unix seconds): later than the stored
+        deadline of its decision, it is refused (:func:`late`). Raises TableError
+        (refused: nothing changed) or Stale."""
+        if not timeout and received is not None and late(t, seat, received):
+            # late by this copy: by the row as stored now? (an outage may have moved the
+            # deadline on: :mod:`~ginrummy.web.store.clocks`)
+            await self.registry.refresh(t)
+            if late(t, seat, received):
+                raise TableError(409, TIME_RAN_OUT, self.state(t, seat))
         m = t.match
         if m.is_over():
             raise TableError(409, "The match is over.")
@@ -95,10 +123,12 @@ class Play:
             except Exception:  # noqa: BLE001 - a bot's bookkeeping never stops the table
                 log.exception("bot hand_over failed")
 
-    async def act(self, t: Table, seat: int, body: Any,
-                  want_state: bool = True) -> dict[str, Any] | None:
+    async def act(self, t: Table, seat: int, body: Any, want_state: bool = True,
+                  received: float | None = None) -> dict[str, Any] | None:
         """``POST .../actions``: ``{"action": ACTION, "version": N}`` -> STATE (None when
-        ``want_state`` is false: a WebSocket gets it from the push)."""
+        ``want_state`` is false: a WebSocket gets it from the push). ``received``: when
+        the request came (default: now), for the clock's one rule (:func:`late`)."""
+        received = time.time() if received is None else received
         if not isinstance(body, Mapping):
             raise TableError(400, "The request body must be a JSON object.")
         version = version_of(body)
@@ -115,7 +145,7 @@ class Play:
                 await self._fresh_for(t, version)
                 self._check_version(t, seat, version)
                 try:
-                    await self.apply(t, seat, action)
+                    await self.apply(t, seat, action, received=received)
                 except Stale:
                     continue  # rebuilt from the database: check the request again
                 return self.state(t, seat) if want_state else None
@@ -174,13 +204,15 @@ class Play:
 
     async def resign(self, t: Table, seat: int) -> dict[str, Any]:
         """``POST .../resign``: ``seat`` gives up the match, at any time until it is over;
-        the other seat wins, the scores as they stand (R10). Stored before it is
-        acknowledged; 409 once the match is over."""
+        the other seat wins, the scores as they stand (R10). Before both players have made
+        a move of their own the match ends as aborted instead (no result: a match nobody
+        played rates nobody). Stored before it is acknowledged; 409 once the match is
+        over."""
         return await self._end(t, seat, abort=False)
 
     async def abort(self, t: Table, seat: int) -> dict[str, Any]:
-        """``POST .../abort``: either seat ends the match with no result, allowed only
-        before the first hand's first discard (409 with the reason after it)."""
+        """``POST .../abort``: ``seat`` ends the match with no result, allowed only before
+        its own first move (a pass or a draw is a move): 409 with the reason after it."""
         return await self._end(t, seat, abort=True)
 
     async def _end(self, t: Table, seat: int, abort: bool) -> dict[str, Any]:
@@ -190,23 +222,32 @@ class Play:
                 m = t.match
                 if m.is_over():
                     raise TableError(409, "The match is over.")
-                if abort and not m.can_abort():
-                    raise TableError(409, "Too late to abort: the first hand's first "
-                                          "discard has been made; you can resign instead.")
-                before = m.copy()
-                if abort:
-                    m.abort()
-                else:
-                    m.resign(seat)
+                if abort and not m.can_abort(seat):
+                    raise TableError(409, TOO_LATE_TO_ABORT)
                 try:
-                    await self.committer.commit(t, seat)
+                    await self.end_locked(t, seat, abort)
                 except Stale:
                     continue  # rebuilt from the database: check the request again
-                except BaseException:
-                    t.match = before  # not stored: the table stays as it was
-                    raise
                 return self.state(t, seat)
         raise TableError(409, "The table changed elsewhere: reload the page to see it.")
+
+    async def end_locked(self, t: Table, seat: int, abort: bool) -> None:
+        """End the match for ``seat`` (under the table lock): an abort, or a resignation,
+        which is an abort while either seat has not moved yet. Raises Stale or TableError
+        (nothing stored, the table as it was)."""
+        m = t.match
+        before = m.copy()
+        if abort or not (m.has_moved(0) and m.has_moved(1)):
+            m.abort(seat)
+        else:
+            m.resign(seat)
+        try:
+            await self.committer.commit(t, seat)
+        except Stale:
+            raise
+        except BaseException:
+            t.match = before  # not stored: the table stays as it was
+            raise
 
     async def seat_state(self, t: Table, seat: int) -> dict[str, Any]:
         """The seat's STATE; the friend's first visit with seat 1's token marks the match

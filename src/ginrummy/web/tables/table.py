@@ -113,7 +113,7 @@ def apply_ending(m: Match, sm: StoredMatch) -> None:
     if sm.end_reason == "resigned" and sm.ended_by in (0, 1):
         m.resign(int(sm.ended_by))
     elif sm.end_reason == "aborted":
-        m.abort()
+        m.abort(int(sm.ended_by) if sm.ended_by in (0, 1) else None)
 
 
 def take_back(m: Match, dealt: bool) -> Match:

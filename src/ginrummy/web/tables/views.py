@@ -159,7 +159,7 @@ def _build_state(t: Table, seat: int) -> dict[str, Any]:
         "end_reason": outcome.reason if outcome else None,
         "end": outcome.end if outcome else None,
         "ended_by": outcome.by if outcome else None,
-        "can_abort": m.can_abort() and status != "finished",
+        "can_abort": m.can_abort(seat) and status != "finished",
         "clock": clock_json(settings_of(sm.clock_move, sm.clock_bank), sm.banks,
                             sm.deadline, m),
         "view": view_json(t, v),

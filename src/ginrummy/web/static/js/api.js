@@ -110,10 +110,12 @@ export function playUrl(id, token) {
  * Download what the server sends at `path`, byte for byte (its Content-Disposition names
  * the file; `fallback` otherwise). Throws ApiError with the server's sentence on refusal.
  */
-export async function downloadFile(path, fallback) {
+export async function downloadFile(path, fallback, token = null) {
   let res;
   try {
-    res = await fetch(path, { cache: "no-store" });
+    // a private match's record is its players' until it is over: send the seat's token
+    // (a session-played seat sends its cookie, as every same-origin fetch does)
+    res = await fetch(path, { cache: "no-store", headers: token ? { Authorization: `Bearer ${token}` } : {} });
   } catch {
     throw new ApiError(0, "The table cannot be reached. Check your connection.");
   }

@@ -174,7 +174,7 @@ export function askEnd(what) {
   $("end-ask-title").textContent = what === "resign" ? "Resign the match?" : "Abort the match?";
   $("end-ask-text").textContent = what === "resign"
     ? `${nameOf(opp())} wins the match at once, whatever the score.`
-    : "The match ends with no result (allowed until the first discard of the first hand).";
+    : "The match ends with no result (allowed until your own first move).";
   $("end-ask-yes").textContent = what === "resign" ? "Resign" : "Abort";
   $("end-ask").hidden = false;
   $("end-ask-cancel").focus();
@@ -207,7 +207,7 @@ export function endLine(S) {
       return by === me() ? "You ran out of time on three turns in a row: the match is lost on time."
         : `${nameOf(by)} ran out of time on three turns in a row: you win on time.`;
     case "aborted":
-      return "The match was aborted before the first discard: no result.";
+      return "The match was aborted before both players had moved: no result.";
     case "hand-cap":
       return "The 60-hand limit was reached.";
     default:

@@ -239,8 +239,12 @@ async function quickPage() {
     }
     timer = setTimeout(poll, 1000);
   };
+  let sending = false;
   $("seek-form").addEventListener("submit", async (e) => {
     e.preventDefault();
+    if (sending || seek) return; // a double click sends one seek (the server also answers
+    sending = true; //               a browser's second identical seek with its first)
+    $("seek-button").disabled = true;
     say("");
     const body = {
       target: Number(document.querySelector("input[name=target]:checked").value),
@@ -265,7 +269,10 @@ async function quickPage() {
       waiting(true);
       timer = setTimeout(poll, 1000);
     } catch (err) {
-      say(err.message);
+      say(err.message); // e.g. the wait after aborting or leaving rated matches, in minutes
+    } finally {
+      sending = false;
+      $("seek-button").disabled = false;
     }
   });
   /** Withdraw the waiting seek (true when it was withdrawn, or there was none). */
@@ -415,8 +422,9 @@ async function playerPage() {
       } else {
         links.append(link(m.watch, "Watch"));
       }
-      return [shownName(m.opponent, m.opponent_bot), (m.result || m.status) + (m.rated ? " (rated)" : ""),
-        m.scores.join("–"), links];
+      // told from this profile's side: its own score first; an aborted match is "aborted"
+      return [shownName(m.opponent, m.opponent_bot), (m.result || m.status) +
+        (m.rated ? " (rated)" : "") + (m.note ? ` (${m.note})` : ""), m.scores.join("–"), links];
     }))
     : el("p", "No matches yet.", "empty"));
 }

@@ -222,7 +222,7 @@ async function downloadRecord() {
   try {
     // The server's bytes as they are: `ginrummy verify` checks them (re-encoding the JSON
     // here would round the 64-bit seed to a JavaScript number).
-    await downloadFile(`${base()}/record`, `ginrummy-${S() ? S().id : store.matchId}.json`);
+    await downloadFile(`${base()}/record`, `ginrummy-${S() ? S().id : store.matchId}.json`, store.token);
     showMessage(S() && S().status === "finished" ? "The match record was downloaded." : "The record of the hands already over was downloaded.");
   } catch (e) {
     showMessage(e.message, "error");

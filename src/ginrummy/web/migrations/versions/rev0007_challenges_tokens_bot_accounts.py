@@ -1,6 +1,6 @@
 """challenges, API tokens and BOT accounts
 
-Revision 0009:
+Revision 0007 (after 0006):
 
 * ``api_tokens``: an account's API tokens (only their hashes), revocable.
 * ``challenges``: challenges to a player or open links, with the challenger's seat token
@@ -22,8 +22,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0009"
-down_revision: str | Sequence[str] | None = "0005"
+revision: str = "0007"
+down_revision: str | Sequence[str] | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
