@@ -504,10 +504,14 @@ class Table:
     # ------------------------------------------------------------------ the coach
 
     def hint(self) -> None:
-        """The coach's suggestion from the human's view only (R11)."""
+        """The coach's suggestion from the human's view only (R11): the end-of-match
+        review's own verdict (the same samples, seed and opponent model), so a move made
+        on the hint is never marked by it."""
+        from .review.grade import styles_at
         from .review.hints import suggest
 
-        self.write("Hint: " + suggest(self.match.view(YOU)))
+        self.write("Hint: " + suggest(self.match.view(YOU), styles=styles_at(self.match, YOU),
+                                      card=self.card, budget_ms=self.budget_ms))
 
     def offer_review(self) -> None:
         """Review the human's decisions once the match is over (asking first if so set)."""

@@ -153,8 +153,8 @@ def test_hint_then_review_with_marks_graph_and_keys(
     like = {"easy": "the Easy computer", "marjj": "the Medium computer",
             "strong or marjj": "the Medium computer",
             "expert": "the Hard computer"}.get(seat["plays_like"], "")  # the site's levels
-    assert ("plays like " + like if seat["plays_like"] else "more accurate than any") \
-        in line.inner_text()
+    assert seat["plays_like"] and "plays like " + like in line.inner_text()
+    assert "more accurate than any" not in line.inner_text()  # never said of a computer
     # the page opens at the first marked move, with its mark, loss and best move shown
     verdict = rv.get_by_test_id("decision-mark")
     verdict.wait_for(state="visible")

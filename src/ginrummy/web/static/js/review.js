@@ -192,7 +192,7 @@ function renderSummary() {
   // the bot that reviews alike (docs/review.md).
   const ratings = d.scope.seats.filter((s) => d.review.seats[s].rating).map((s) => {
     const x = d.review.seats[s];
-    const like = x.plays_like ? `plays like ${LIKE[x.plays_like] || x.plays_like}` : "more accurate than any computer player";
+    const like = `plays like ${LIKE[x.plays_like] || x.plays_like}`;
     const range = x.rating_interval && x.rating_interval !== x.rating
       ? `; from this one match, anywhere from ${x.rating_interval}` : "";
     return el("p", { class: "rv-rating-line", "data-testid": `rating-seat-${s}` },
