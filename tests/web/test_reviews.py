@@ -21,6 +21,7 @@ from ginrummy.cards import Card, parse_cards, to_mask
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_mask
 from ginrummy.web import migrations
+from ginrummy.web.accounts.accounts import COOKIE
 from ginrummy.web.app import create_app
 from ginrummy.web.guard import Settings
 from ginrummy.web.reviews.grading import ReviewSettings, part_key
@@ -36,6 +37,7 @@ from .conftest import (
     site,
     state,
 )
+from .online import sign_up
 
 
 @pytest.fixture
@@ -99,10 +101,11 @@ def _next(c: TestClient, mid: str, tokens: list[str]) -> None:
 def _review(c: TestClient, mid: str, token: str, timeout: float = 300) -> dict[str, Any]:
     """Ask for the review and poll (POST, as the page does) until it is done; the
     deadline only catches a review that never ends (a whole match's review takes over a
-    minute on a loaded 2-core machine; speed is a benchmark, docs/review.md)."""
+    minute on a loaded 2-core machine; speed is a benchmark, docs/review.md). An empty
+    ``token``: no seat token (the session cookie, or a public match's reader)."""
     deadline = time.monotonic() + timeout
     while True:
-        r = c.post(f"/api/matches/{mid}/review", headers=auth(token))
+        r = c.post(f"/api/matches/{mid}/review", headers=auth(token) if token else {})
         assert r.status_code in (200, 202), r.text
         body: dict[str, Any] = r.json()
         assert body["status"] in ("done", "running"), body
@@ -391,3 +394,49 @@ def test_review_and_hint_requests_count_against_the_rate_limit(tmp_path: Path) -
         assert codes[:4] == [200] * 4 and codes[4] == 429
         r = c.post(f"/api/matches/{m['id']}/hint", headers=auth(m["token"]))
         assert r.status_code == 429 and "Too many requests" in r.json()["error"]
+
+
+def test_who_may_read_a_review_without_a_seat_link(rclient: TestClient) -> None:
+    """Issue 36: review links on profiles and on a spectator's finished match said "This
+    review link has no seat token", even for the account that played. The account's
+    session is its seat (any of its matches, in play or over); once a public match is
+    over its review is public (no seat: both seats, as the replay is); a private match's
+    review stays its players'."""
+    c = rclient
+    sign_up(c, "Ola")
+    ola = c.cookies[COOKIE]
+    same = {"Origin": "http://testserver"}
+    rng = random.Random(5)
+    made = {}
+    for public in (True, False):
+        m = c.post("/api/matches", json={"opponent": "friend", "name": "Ola",
+                                         "public": public}, headers=same).json()
+        tokens = [m["token"], invite_token(c, m)]
+        _play_hand(c, m["id"], tokens, rng, stop_after=6)
+        made[public] = (m["id"], tokens)
+    pub, priv = made[True][0], made[False][0]
+    c.cookies.clear()
+    # in play: only the seats (by token or session), even for a public match
+    for mid in (pub, priv):
+        r = c.post(f"/api/matches/{mid}/review")
+        assert r.status_code == 401, r.text
+    c.cookies.set(COOKIE, ola)
+    r = c.get(f"/api/matches/{priv}/review")  # the session is Ola's seat, in play too
+    assert r.status_code == 200 and r.json()["seat"] == 0, r.text
+    for mid, tokens in made.values():
+        assert c.post(f"/api/matches/{mid}/resign", headers=auth(tokens[1])).status_code == 200
+    # over: the public match's review is anyone's; Ola still reads hers as her seat
+    c.cookies.clear()
+    body = _review(c, pub, "")
+    assert body["seat"] is None and body["scope"]["seats"] == [0, 1]
+    assert body["scope"]["match_over"] and all("opp" in f for f in body["hands"][0]["frames"])
+    assert c.post(f"/api/matches/{priv}/review").status_code == 401  # private: not public
+    c.cookies.set(COOKIE, ola)
+    assert c.get(f"/api/matches/{priv}/review").json()["seat"] == 0
+    assert c.get(f"/api/matches/{pub}/review").json()["seat"] == 0
+    sign_up(c, "Pia")  # an account with no seat there reads a public review as anyone
+    assert c.get(f"/api/matches/{pub}/review").json()["seat"] is None
+    r = c.get(f"/api/matches/{priv}/review")
+    assert r.status_code == 403 and "no seat at this match" in r.json()["error"]
+    # a wrong seat token is still refused, public or not
+    assert c.get(f"/api/matches/{pub}/review", headers=auth("nope")).status_code == 403

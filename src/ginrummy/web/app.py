@@ -29,7 +29,7 @@ from .backends.limits import RateLimits
 from .computer.driver import ComputerDriver
 from .errors import TableError
 from .guard import Limits, SecurityHeaders, Settings
-from .routes import accounts, matches, online, pages, public, reviews, sockets
+from .routes import accounts, matches, mine, online, pages, public, reviews, sockets
 from .routes.common import MAX_BODY, error
 from .routes.pages import STATIC_DIR
 from .site import Site
@@ -130,7 +130,7 @@ def request_kind(method: str, path: str) -> str:
     if path.startswith("/api/"):
         if path in ("/api/matches", "/api/matches/") and method == "POST":
             return "create"
-        if path.rstrip("/") in ("/api/matches/lookup", "/api/record"):
+        if path.rstrip("/") in ("/api/matches/lookup", "/api/record", "/api/me/record"):
             return "lookup"
         m = _MATCH.match(path)
         if m is not None:
@@ -246,4 +246,5 @@ def create_app(
     online.register(app, site)
     reviews.register(app, site)
     sockets.register(app, site)
+    mine.register(app, site)
     return app

@@ -77,11 +77,16 @@ class ReviewJobs:
 
     # ------------------------------------------------------------------ reviews
 
-    async def review(self, t: Table, seat: int, start: bool) -> tuple[int, dict[str, Any]]:
+    async def review(self, t: Table, seat: int | None, start: bool
+                     ) -> tuple[int, dict[str, Any]]:
         """The seat's review if stored (status ``done``), else its progress; with
-        ``start``, a job is started for what is missing unless one runs for this match."""
+        ``start``, a job is started for what is missing unless one runs for this match.
+        ``seat`` None: a reader with no seat at a finished public match (both seats, seen
+        from seat 0's side of the table)."""
         match = await self._snapshot(t)
-        scope = review_scope(match, seat)
+        if seat is None and not match.is_over():
+            raise TableError(401, "This review is open to its players until the match is over.")
+        scope = review_scope(match, 0 if seat is None else seat)
         store = self.store
         row = await self._db(store.row, t.id)
         parts: dict[str, Any] = row["parts"] if row else {}
@@ -93,7 +98,8 @@ class ReviewJobs:
         }
         if not missing:
             hinted = await self._db(store.hinted, t.id)
-            frames = await asyncio.to_thread(review_frames, match, scope, seat)
+            frames = await asyncio.to_thread(review_frames, match, scope,
+                                             0 if seat is None else seat)
             return 200, head | {
                 "status": "done",
                 "progress": {"done": 1, "total": 1},
