@@ -90,6 +90,7 @@ def test_match_over_banner_and_step_by_step_replay(
                 "Ann wins the match" if winner == 0 else "A tie: no winner")
     assert expected in text
     assert f"Ann {final['scores'][0]}" in text and f"Friend {final['scores'][1]}" in text
+    assert "null" not in text and "undefined" not in text  # issue 36: "null" was printed
     rows = page.get_by_test_id("hand-over").locator("[data-testid=score-sheet-table] tbody tr")
     assert rows.count() == len(final["score_sheet"])
     assert page.get_by_test_id("next-hand-button").is_hidden()

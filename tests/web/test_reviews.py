@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,11 +21,12 @@ from sqlalchemy import create_engine
 from ginrummy.cards import Card, parse_cards, to_mask
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_mask
+from ginrummy.review import review_match
 from ginrummy.web import migrations
 from ginrummy.web.accounts.accounts import COOKIE
 from ginrummy.web.app import create_app
 from ginrummy.web.guard import Settings
-from ginrummy.web.reviews.grading import ReviewSettings, part_key
+from ginrummy.web.reviews.grading import ReviewSettings, hint_once, part_key, table_card
 from ginrummy.web.store import ReviewStore
 
 from .conftest import (
@@ -440,3 +442,26 @@ def test_who_may_read_a_review_without_a_seat_link(rclient: TestClient) -> None:
     assert r.status_code == 403 and "no seat at this match" in r.json()["error"]
     # a wrong seat token is still refused, public or not
     assert c.get(f"/api/matches/{pub}/review", headers=auth("nope")).status_code == 403
+
+
+def test_the_coach_writes_cards_as_the_table_does() -> None:
+    """Issue 36: the coach wrote "7D" where the table writes 7♦. The hint's sentence and
+    the review's reasons and words name cards as the table's cards do (10♣, 7♦)."""
+    assert [table_card(c) for c in parse_cards("7D TC AS")] == ["7♦", "10♣", "A♠"]
+    m = Match(seed=21)
+    r1 = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+    texts: list[str] = []
+    while len(texts) < 6 and not m.is_over() and m.hand.result is None:
+        assert m.to_play is not None
+        v = m.view(m.to_play)
+        if v.phase.value == "discard":
+            h = hint_once(v, (0.0, 0.0), 4, None)
+            if h["best"]["act"] == "discard":
+                texts.append(h["text"])
+        m.play(v.legal[-1] if v.phase.value == "discard" else v.legal[0])
+    assert texts and all(not r1.search(t) for t in texts), texts
+    assert all(re.search("[♣♦♥♠]", t) for t in texts), texts
+    review = review_match(m, seats=(0, 1), hands=(0,), samples=4, card=table_card)
+    whys = [g.why for g in review.graded if g.why]
+    assert whys and all(not r1.search(w) for w in whys), whys
+    assert any(re.search("[♣♦♥♠]", w) for w in whys), whys
