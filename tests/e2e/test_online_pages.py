@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from test_match_end import _greedy
+from test_match_end import play_out
 from test_web_table import DESKTOP, new_page, start_against_computer
 
 pytestmark = pytest.mark.e2e
@@ -37,29 +37,6 @@ def server(fast_reviews: None, server: str) -> Iterator[str]:
 def console_errors(page: Any, into: list[str]) -> None:
     """Record every error the page's console shows (a refused request shows as one)."""
     page.on("console", lambda m: into.append(m.text) if m.type == "error" else None)
-
-
-def play_out(http: httpx.Client, mid: str, tokens: list[str], moves: int | None = None) -> None:
-    """Both seats play the greedy strategy through the API: to the end, or ``moves``."""
-    heads = [{"Authorization": f"Bearer {t}"} for t in tokens]
-    done = 0
-    while moves is None or done < moves:
-        s = http.get(f"/api/matches/{mid}", headers=heads[0]).json()
-        if s["status"] == "finished":
-            return
-        if s["hand_over"] is not None:
-            for h in heads:
-                st = http.get(f"/api/matches/{mid}", headers=h).json()
-                if not st["hand_over"]["ready"][st["seat"]]:
-                    http.post(f"/api/matches/{mid}/next", headers=h,
-                              json={"version": st["version"]})
-            continue
-        seat = s["view"]["to_play"]
-        me = http.get(f"/api/matches/{mid}", headers=heads[seat]).json()
-        r = http.post(f"/api/matches/{mid}/actions", headers=heads[seat],
-                      json={"action": _greedy(me), "version": me["version"]})
-        assert r.status_code == 200, r.text
-        done += 1
 
 
 def friend_match(http: httpx.Client, base: str, **body: Any) -> tuple[str, list[str]]:

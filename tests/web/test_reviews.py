@@ -10,7 +10,7 @@ import dataclasses
 import random
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -247,34 +247,51 @@ def test_a_second_request_joins_the_running_job(rclient: TestClient) -> None:
     assert _review(c, mid, tokens[1])["review"]["seats"][1]["decisions"] > 0
 
 
+def _my_hand(c: TestClient, mid: str, tok: str,
+             choose: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """The seat plays ``choose(STATE)`` at each of its turns until the hand is over (the
+    computer plays its own in the background)."""
+    for _ in range(2000):
+        s = state(c, mid, tok)
+        if s["hand_over"] is not None:
+            return
+        if not s["my_turn"]:
+            time.sleep(0.01)
+            continue
+        r = c.post(f"/api/matches/{mid}/actions", headers=auth(tok),
+                   json={"action": choose(s), "version": s["version"]})
+        assert r.status_code == 200, r.text
+    raise AssertionError("the hand did not end")
+
+
+def _hint(c: TestClient, mid: str, tok: str) -> dict[str, Any]:
+    r = c.post(f"/api/matches/{mid}/hint", headers=auth(tok))
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
 def test_hint_is_the_seats_view_and_marks_the_decision(rclient: TestClient) -> None:
     c = rclient
     m = create(c, opponent="computer", bot="easy", name="Ann")
     mid, tok = m["id"], m["token"]
     rng = random.Random(2)
     hinted: tuple[int, int] | None = None
-    for _ in range(400):
-        s = state(c, mid, tok)
-        if s["hand_over"] is not None:
-            break
-        if not s["my_turn"]:
-            time.sleep(0.01)
-            continue
-        if hinted is None and len(s["legal"]) >= 2:
-            r = c.post(f"/api/matches/{mid}/hint", headers=auth(tok))
-            assert r.status_code == 200, r.text
-            h = r.json()
-            assert h["best"] in s["legal"]
-            assert h["text"].startswith(("Suggestion: ", "Either is fine: ")), h
-            assert h["version"] == s["version"] and h["hand"] == 0
-            hinted = (h["hand"], h["action"])
-            assert h["action"] == len(s["view"]["history"])
-            move = h["best"]
-        else:
-            move = _move(s, rng)
-        r = c.post(f"/api/matches/{mid}/actions", headers=auth(tok),
-                   json={"action": move, "version": s["version"]})
-        assert r.status_code == 200, r.text
+
+    def choose(s: dict[str, Any]) -> dict[str, Any]:
+        nonlocal hinted
+        if hinted is not None or len(s["legal"]) < 2:
+            return _move(s, rng)
+        h = _hint(c, mid, tok)
+        assert h["best"] in s["legal"]
+        assert h["text"].startswith(("Suggestion: ", "Either is fine: ")), h
+        assert h["version"] == s["version"] and h["hand"] == 0
+        hinted = (h["hand"], h["action"])
+        assert h["action"] == len(s["view"]["history"])
+        move: dict[str, Any] = h["best"]
+        return move
+
+    _my_hand(c, mid, tok, choose)
     assert hinted is not None
     r = c.post(f"/api/matches/{mid}/hint", headers=auth(tok))  # the hand is over
     assert r.status_code == 409 and "nothing to hint" in r.json()["error"]
@@ -299,23 +316,16 @@ def test_no_move_made_on_the_hint_is_marked_by_the_review(
         m = create(c, opponent="computer", bot="easy", name="Ann")
         mid, tok = m["id"], m["token"]
         hints: dict[int, dict[str, Any]] = {}
-        for _ in range(2000):
-            s = state(c, mid, tok)
-            if s["hand_over"] is not None:
-                break
-            if not s["my_turn"]:
-                time.sleep(0.01)
-                continue
-            move = s["legal"][0]
-            if len(s["legal"]) >= 2:
-                r = c.post(f"/api/matches/{mid}/hint", headers=auth(tok))
-                assert r.status_code == 200, r.text
-                h = r.json()
-                hints[h["action"]] = h
-                move = h["next"] if h["either"] and len(hints) % 2 == 0 else h["best"]
-            r = c.post(f"/api/matches/{mid}/actions", headers=auth(tok),
-                       json={"action": move, "version": s["version"]})
-            assert r.status_code == 200, r.text
+
+        def on_the_hint(s: dict[str, Any]) -> dict[str, Any]:
+            if len(s["legal"]) < 2:
+                return dict(s["legal"][0])
+            h = hints[len(s["view"]["history"])] = _hint(c, mid, tok)
+            move: dict[str, Any] = h["next"] if h["either"] and len(hints) % 2 == 0 \
+                else h["best"]
+            return move
+
+        _my_hand(c, mid, tok, on_the_hint)
         body = _review(c, mid, tok)
     decisions = {d["action"]: d for d in body["review"]["hands"][0]["decisions"]}
     assert len(hints) >= 5 and set(decisions) == set(hints)
