@@ -176,14 +176,12 @@ def summary(data: dict[str, Any]) -> str:
                      f"(z = {z:.1f}: {sep} the 95% intervals of the difference)")
     if len(rates) >= 2:
         mids = [(x[1] + y[1]) / 2 for x, y in zip(rates, rates[1:], strict=False)]
-        best = rates[-1]
-        lines.append(f"- rating bounds from these data, strongest first: the lower end of "
-                     f"`{best[0]}`'s interval {100 * (best[1] - 1.96 * best[2]):.2f}%, "
-                     "then halfway between adjacent bots: "
-                     + ", ".join(f"{100 * m:.2f}%" for m in reversed(mids)))
+        lines.append("- rating bounds from these data, strongest first, halfway between "
+                     "adjacent bots (no band above the strongest: the review grades with "
+                     "its evaluator): " + ", ".join(f"{100 * m:.2f}%" for m in reversed(mids)))
     lines += ["", "| rating | error rate below | plays like |", "| --- | ---: | --- |"]
     lines += [f"| {word} | {'-' if b == float('inf') else f'{100 * b:.3f}%'} | "
-              f"{PLAYS_LIKE[word] or 'better than any bot'} |" for b, word in RATINGS]
+              f"{PLAYS_LIKE[word]} |" for b, word in RATINGS]
     return "\n".join(lines)
 
 

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from ginrummy.cli import main
-from ginrummy.fairness import commitment
+from ginrummy.fairness import DEAL_SCHEME, commitment, deals, new_salt, seal
+from ginrummy.match import Match
 from ginrummy.tui import main as play_main
 from test_fairness import fair_record
 
@@ -153,3 +154,21 @@ def test_play_commits_at_the_start_reveals_at_the_end_and_the_record_verifies(
     # (piped input does not echo a newline after a prompt, so split there)
     assert max(len(line) for line in out.replace("? > ", "? >\n").splitlines()) <= 80
     assert main(["verify", str(path)]) == 0
+
+
+def test_one_deal_and_one_hand_are_counted_in_the_singular(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 36: "all 1 deal came from it", "after 1 hands". A match resigned in its first
+    hand verifies with "the one deal", and its replay ends "after 1 hand"."""
+    m = Match(seed=5, deals=deals(5, DEAL_SCHEME))
+    for _ in range(3):
+        m.play(m.legal_actions()[0])
+    m.resign(0)
+    path = write(tmp_path, seal(m.to_record(), new_salt(), DEAL_SCHEME))
+    assert main(["verify", path]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == ("Verified: the seed was fixed before the first deal, and "
+                                    "the one deal came from it (ginrummy-deal/1).")
+    assert main(["replay", path]) == 0
+    out = capsys.readouterr().out
+    assert "after 1 hand)." in out and "1 hands" not in out

@@ -21,6 +21,7 @@ from .hand import Hand
 from .match import TIMEOUT_LIMIT, Match, Termination
 from .melds import arrangements_mask, deadwood_by_discard_mask
 from .record import RecordError, loads, read_partial, summary
+from .words import every, plural
 
 # Sub-commands that live in other modules: name -> (module, help). Each module has
 # ``main(argv: list[str]) -> int``.
@@ -97,7 +98,7 @@ def _print_analysis(a: dict[str, Any]) -> None:
         kind = "set" if len({c.rank for c in ms}) == 1 else "run"
         print(f"Meld:     {_pretty(ms):<24} {kind}")
     dead = parse_cards(a["deadwood_cards"])
-    print(f"Deadwood: {_pretty(dead) or '-':<24} {a['deadwood']} points")
+    print(f"Deadwood: {_pretty(dead) or '-':<24} {plural(a['deadwood'], 'point')}")
     if "discards" in a:
         print("Discards (deadwood of the 10 cards left):")
         ranked = sorted(a["discards"].items(), key=lambda kv: (kv[1], kv[0]))
@@ -220,19 +221,19 @@ def _print_match(match: Match) -> None:
     if out is None:
         print("The match is not over.")
     elif out.reason is Termination.ABORTED:
-        print(f"The match was aborted after {out.hands} hand(s): no result.")
+        print(f"The match was aborted after {plural(out.hands, 'hand')}: no result.")
     elif out.reason is Termination.RESIGNED and out.by is not None:
         print(f"{_seat_name(match, out.by)} resigns: {_seat_name(match, 1 - out.by)} wins "
-              f"({out.scores[0]} - {out.scores[1]} after {out.hands} hands).")
+              f"({out.scores[0]} - {out.scores[1]} after {plural(out.hands, 'hand')}).")
     elif out.reason is Termination.TIMEOUT and out.by is not None:
         print(f"{_seat_name(match, out.by)} lost {TIMEOUT_LIMIT} turns in a row to the clock: "
               f"{_seat_name(match, 1 - out.by)} wins ({out.scores[0]} - {out.scores[1]} "
-              f"after {out.hands} hands).")
+              f"after {plural(out.hands, 'hand')}).")
     elif out.winner is None:
-        print(f"The match ends tied at {out.scores[0]} after {out.hands} hands.")
+        print(f"The match ends tied at {out.scores[0]} after {plural(out.hands, 'hand')}.")
     else:
         print(f"{_seat_name(match, out.winner)} wins {out.scores[0]} - {out.scores[1]} "
-              f"after {out.hands} hands.")
+              f"after {plural(out.hands, 'hand')}.")
 
 
 # ----------------------------------------------------------------------------- verify
@@ -280,8 +281,8 @@ def _print_verification(v: Verification, record: dict[str, Any], file: str) -> N
               f"`ginrummy replay {file}` shows the game up to there.")
     n = len(v.hands_ok)
     if v.ok:
-        print(f"Verified: the seed was fixed before the first deal, and all {n} "
-              f"deal{'s' if n != 1 else ''} came from it ({v.scheme}).")
+        print(f"Verified: the seed was fixed before the first deal, and {every(n, 'deal')} "
+              f"came from it ({v.scheme}).")
     else:
         print("NOT VERIFIED: see above.")
 

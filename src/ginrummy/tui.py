@@ -47,6 +47,7 @@ from .match import Match
 from .melds import arrangements_mask, deadwood_by_discard_mask
 from .options import Options, OptionsError
 from .scoring import GIN_BONUS, UNDERCUT_BONUS
+from .words import plural
 
 __all__ = ["Table", "main", "parse_command"]
 
@@ -236,7 +237,7 @@ class Table:
         top = v.discards[-1] if v.discards else None
         pile = self.card(top) if top else "empty"
         n = len(v.discards)
-        self.write(f"Discard pile top: {pile}   ({n} card{'s' if n != 1 else ''})   "
+        self.write(f"Discard pile top: {pile}   ({plural(n, 'card')})   "
                    f"Stock: {v.stock_count} cards")
         held = self.opponent_holds(v)
         if held:
@@ -491,23 +492,28 @@ class Table:
         assert out is not None
         self.write("")
         if out.winner is None:
-            self.write(f"The match ends in a tie at {out.scores[0]} after {out.hands} hands.")
+            self.write(f"The match ends in a tie at {out.scores[0]} after "
+                       f"{plural(out.hands, 'hand')}.")
         elif out.winner == YOU:
             self.write(f"You win the match {out.scores[YOU]} - {out.scores[BOT]} "
-                       f"after {out.hands} hands!")
+                       f"after {plural(out.hands, 'hand')}!")
         else:
             self.write(f"{self.bot_name} wins the match {out.scores[BOT]} - {out.scores[YOU]} "
-                       f"after {out.hands} hands.")
+                       f"after {plural(out.hands, 'hand')}.")
         self.offer_review()
         return 0
 
     # ------------------------------------------------------------------ the coach
 
     def hint(self) -> None:
-        """The coach's suggestion from the human's view only (R11)."""
+        """The coach's suggestion from the human's view only (R11): the end-of-match
+        review's own verdict (the same samples, seed and opponent model), so a move made
+        on the hint is never marked by it."""
+        from .review.grade import styles_at
         from .review.hints import suggest
 
-        self.write("Hint: " + suggest(self.match.view(YOU)))
+        self.write("Hint: " + suggest(self.match.view(YOU), styles=styles_at(self.match, YOU),
+                                      card=self.card, budget_ms=self.budget_ms))
 
     def offer_review(self) -> None:
         """Review the human's decisions once the match is over (asking first if so set)."""

@@ -5,12 +5,13 @@ hold, and both tables show the match over."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from test_match_end import _greedy
+from test_match_end import play_out
 from test_web_table import (
     DESKTOP,
     hand_codes,
@@ -77,26 +78,10 @@ def test_two_guests_press_play_someone_and_play(server: str, browser: Any,
     tokens = {}
     with httpx.Client(base_url=server, timeout=30) as http:
         for tok in (tok0, tok1):
-            s = http.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {tok}"})
-            tokens[s.json()["seat"]] = tok
-        heads = [{"Authorization": f"Bearer {tokens[k]}"} for k in (0, 1)]
-        for _ in range(3000):
-            s = http.get(f"/api/matches/{mid}", headers=heads[0]).json()
-            if s["status"] == "finished":
-                break
-            if s["hand_over"] is not None:
-                for h in heads:
-                    st = http.get(f"/api/matches/{mid}", headers=h).json()
-                    if not st["hand_over"]["ready"][st["seat"]]:
-                        http.post(f"/api/matches/{mid}/next", headers=h,
-                                  json={"version": st["version"]})
-                continue
-            seat = s["view"]["to_play"]
-            me = http.get(f"/api/matches/{mid}", headers=heads[seat]).json()
-            r = http.post(f"/api/matches/{mid}/actions", headers=heads[seat],
-                          json={"action": _greedy(me), "version": me["version"]})
-            assert r.status_code == 200, r.text
-    assert s["status"] == "finished"
+            r = http.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {tok}"})
+            tokens[r.json()["seat"]] = tok
+        end = play_out(http, mid, [tokens[0], tokens[1]])
+    assert end["status"] == "finished"
     for p in pages:
         p.wait_for_function("() => document.body.dataset.status === 'finished'")
     pages[1].screenshot(path=str(artifacts / "quick_match_over.png"), animations="disabled")
@@ -200,7 +185,13 @@ def test_two_accounts_play_rated_and_a_third_browser_watches(server: str,
     watcher.get_by_test_id("watch-clocks").wait_for(state="visible")  # the live clocks
     shown = watcher.locator("main").inner_text()
     public = set(w["discards"]) | {e["card"] for e in w["history"] if "card" in e}
-    for card in hands - public:
-        assert card not in shown.split(), f"the spectator page shows {card} of a hand"
+    words = shown.split()
+    for card in hands - public:  # the page writes cards as the table does: 7♦, 10♣
+        written = ("10" if card[0] == "T" else card[0]) + {"C": "♣", "D": "♦", "H": "♥",
+                                                            "S": "♠"}[card[1]]
+        assert card not in words and written not in words, \
+            f"the spectator page shows {card} of a hand"
+    pile = watcher.get_by_test_id("watch-pile").inner_text()
+    assert re.search("[♣♦♥♠]", pile) and not re.search(r"\b[2-9TJQKA][CDHS]\b", pile), pile
     assert w["spectator"] is True and "Ana_r" in shown and "Ben_r" in shown
     assert not errors, errors

@@ -4,6 +4,13 @@ numbers), whatever the batches, and the same as a one-shot evaluation's."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import pytest
 
 from ginrummy.evaluator import Evaluator
@@ -51,3 +58,41 @@ def test_either_kernel_can_be_named_and_gives_the_same_values() -> None:
     a = Evaluator(samples=16, seed=5, kernel="python").evaluate(view)
     b = Evaluator(samples=16, seed=5, kernel="numba").evaluate(view)
     assert a.values == b.values and a.win_samples == b.win_samples
+
+
+_BUSY_CHILD = """
+import sys
+from ginrummy.match import Match
+from ginrummy.evaluator import Evaluator
+m = Match(seed=5)
+view = m.view(m.to_play)
+ev = Evaluator(samples=4, seed=1).evaluate(view)  # warm: imports and first calls done
+print("go", flush=True)
+ev = Evaluator(samples=256, budget_ms=1500, seed=1).evaluate(view)
+print(ev.samples, ev.capped, flush=True)
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="needs POSIX job control")
+def test_a_time_budget_is_cpu_time_so_a_busy_machine_never_cuts_a_search_short() -> None:
+    """A search whose budget is far above the CPU its samples need gets all of them even
+    when its process gets no CPU for longer than the budget (stopped here, as a loaded
+    machine would starve it): the budget is CPU time, never the clock on the wall, so the
+    Hard computer does not play weaker on a busy server (issue 36)."""
+    env = dict(os.environ, GINRUMMY_KERNEL="python",  # no compile: the child starts fast
+               PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+    child = subprocess.Popen([sys.executable, "-c", _BUSY_CHILD], env=env,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "go"
+        time.sleep(0.05)
+        os.kill(child.pid, signal.SIGSTOP)  # past the whole budget on the wall
+        time.sleep(2.0)
+        os.kill(child.pid, signal.SIGCONT)
+        samples, capped = child.stdout.readline().split()
+        assert child.wait(timeout=60) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert (int(samples), capped) == (256, "False")

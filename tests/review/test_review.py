@@ -125,8 +125,17 @@ def test_thresholds_are_ordered() -> None:
     assert bounds == sorted(bounds) and bounds[-1] == float("inf")
     assert set(PLAYS_LIKE) == {w for _, w in RATINGS}
     # the bots from strongest to weakest fill the bands in order (docs/review.md)
-    bots = [PLAYS_LIKE[w] for _, w in RATINGS if PLAYS_LIKE[w]]
+    bots = [PLAYS_LIKE[w] for _, w in RATINGS]
     assert bots == ["expert", "strong or marjj", "simple", "easy", "random"]
+
+
+def test_no_rating_claims_more_than_the_strongest_bot() -> None:
+    """Issue 36: the review called the Hard computer "World class (more accurate than any
+    computer player)". It grades with `expert`'s own evaluator, so it cannot tell a player
+    more accurate than `expert` from `expert`: the best rating is `expert`'s band, and
+    every rating names the bot that plays alike."""
+    assert rating_for(0.0) == "Expert" and PLAYS_LIKE["Expert"] == "expert"
+    assert all(PLAYS_LIKE[w] for _, w in RATINGS)
 
 
 def _calibrated_rates() -> dict[str, float]:
@@ -145,7 +154,7 @@ def test_rating_bounds_lie_between_the_calibrated_bots() -> None:
     rates = _calibrated_rates()
     assert set(rates) == {"random", "easy", "simple", "marjj", "strong", "expert"}
     for bot, rate in rates.items():
-        like = PLAYS_LIKE[rating_for(rate)] or ""
+        like = PLAYS_LIKE[rating_for(rate)]
         assert bot in like.split(" or "), (bot, rate, rating_for(rate))
 
 

@@ -27,7 +27,7 @@ OPEN = ["--rate-create", "100000/minute", "--rate-join", "100000/minute",
 def two(postgres_url: str, redis_url: str) -> Iterator[tuple[Serve, Serve]]:
     """Two processes on one PostgreSQL database and one Redis broker."""
     args = ["--db", postgres_url, "--broker", redis_url, "--bot-delay", "0", *OPEN]
-    env = {KEY_ENV: new_key_text(), "GINRUMMY_HINT_SAMPLES": "64"}
+    env = {KEY_ENV: new_key_text(), "GINRUMMY_REVIEW_SAMPLES": "16"}  # (a hint's samples)
     started = [Serve(*args, env=env), Serve(*args, env=env)]
     try:
         yield started[0], started[1]
@@ -57,7 +57,7 @@ def test_the_same_position_gets_the_same_hint_in_any_process(
             first = ha.post(f"/api/matches/{mid}/hint", headers=head).json()
             again = ha.post(f"/api/matches/{mid}/hint", headers=head).json()  # a reload
             other = hb.post(f"/api/matches/{mid}/hint", headers=head).json()  # elsewhere
-            assert first["text"].startswith("Suggestion:"), first
+            assert first["text"].startswith(("Suggestion:", "Either is fine:")), first
             assert first == again == other
             asked += 1
             move = first["best"]

@@ -3,6 +3,7 @@ spectator's view (docs/web-api.md, "Online play"), on SQLite."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -43,7 +44,8 @@ def test_two_guests_are_paired_and_play(client: TestClient) -> None:
     assert theirs["token"] == seat_token(seek) and theirs["url"].endswith(theirs["token"])
     s0, s1 = state(client, mine["id"], theirs["token"]), state(client, mine["id"], mine["token"])
     assert s0["seat"] == 0 and s1["seat"] == 1 and s0["status"] == "playing"
-    assert s0["players"] == ["Guest", "Guest"] and s0["options"]["target"] == 150
+    assert s0["players"][0] != s0["players"][1] and s0["options"]["target"] == 150
+    assert all(p.startswith("Guest ") for p in s0["players"])
     # the other seek is still waiting; a paired one cannot be cancelled
     assert client.delete(f"/api/seeks/{seek}").status_code == 409
     assert client.delete(f"/api/seeks/{other.json()['seek']}").json() == {"status": "cancelled"}
@@ -335,3 +337,60 @@ def test_an_account_plays_its_seat_from_another_browser(client: TestClient) -> N
     assert r.status_code == 403 and "no seat at this match" in r.json()["error"]
     _as(client, None)
     assert client.get(f"/api/matches/{mid}").status_code == 401  # a guest with no link
+
+
+def test_the_spectators_to_play_is_the_clocks(client: TestClient) -> None:
+    """Issue 36: the spectator's "X to play" named the wrong player in 291 of 305 states
+    (worked out at the position shown behind, the clock at the live one). Both come from
+    the live position: at every step the watch view's ``to_play`` is the clock's and the
+    seat that is to play."""
+    c = create(client, opponent="friend", public=True, clock={"move": 60, "bank": 60})
+    mid = c["id"]
+    tokens = [c["token"], invite_token(client, c)]
+    seen = {"behind": 0, "steps": 0}
+
+    def watch() -> None:
+        w = client.get(f"/api/matches/{mid}/watch").json()
+        s = state(client, mid, tokens[0])
+        if w["status"] == "finished":
+            return
+        live = s["view"]["to_play"] if s["hand_over"] is None else None
+        assert w["to_play"] == live, (w["to_play"], live, w["behind"])
+        assert w["clock"]["to_play"] == live
+        seen["behind"] = max(seen["behind"], w["behind"])
+        seen["steps"] += 1
+
+    play_to_end([client, client], mid, tokens, after_move=watch)
+    assert seen["behind"] == 2 and seen["steps"] > 20
+
+
+def test_guests_get_distinct_names(client: TestClient) -> None:
+    """Issue 36: both quick-match guests were "Guest" ("Guest | Guest", "Guest wins the
+    match"). A guest plays under the name its seek gives, else "Guest" and four digits;
+    the two seats never share a name (an account keeps its username)."""
+    names = []
+    for _ in range(3):
+        seek = client.post("/api/seeks", json={}).json()["seek"]
+        mine = client.post("/api/seeks", json={}).json()["match"]
+        wait_paired(client, seek)
+        names.append(state(client, mine["id"], mine["token"])["players"])
+    for a, b in names:
+        assert a != b and all(re.fullmatch(r"Guest \d{4}", n) for n in (a, b)), (a, b)
+    seek = client.post("/api/seeks", json={"name": "Ann"}).json()["seek"]
+    mine = client.post("/api/seeks", json={"name": " ann "}).json()["match"]
+    wait_paired(client, seek)
+    assert state(client, mine["id"], mine["token"])["players"] == ["Ann", "ann (2)"]
+    r = client.post("/api/seeks", json={"name": "x" * 31})
+    assert r.status_code == 400
+    assert r.json()["error"] == "A name is at most 30 printable characters."
+    # an account plays under its username; a guest who chose it gives way
+    sign_up(client, "Rex")
+    cookie = client.cookies[COOKIE]
+    _as(client, None)
+    seek = client.post("/api/seeks", json={"name": "Rex"}).json()["seek"]
+    _as(client, cookie)
+    mine = client.post("/api/seeks", json={"name": "Other"},
+                       headers={"Origin": "http://testserver"}).json()["match"]
+    _as(client, None)
+    wait_paired(client, seek)
+    assert state(client, mine["id"], mine["token"])["players"] == ["Rex (2)", "Rex"]

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from ginrummy.web.app import STATIC_DIR
 
 from .conftest import auth, create, invite_token, state
+from .online import play_to_end, sign_up
 
 HTML = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
 
@@ -132,9 +133,34 @@ def test_the_lobby_says_whose_move_the_next_hand_is(client: TestClient) -> None:
 
 def test_online_pages_are_served(client: TestClient) -> None:
     """The pages of online play: each served, each loading its script."""
-    for path in ("/account", "/quick", "/leaderboard", "/player/ann", "/live", "/watch/x"):
+    sign_up(client, "ann")
+    watched = create(client, opponent="friend", public=True)["id"]
+    for path in ("/account", "/quick", "/leaderboard", "/player/ann", "/live",
+                 f"/watch/{watched}"):
         r = client.get(path)
         assert r.status_code == 200 and "/static/js/online.js" in r.text, path
     assert 'data-testid="seek-button"' in client.get("/quick").text
     assert client.get("/static/js/online.js").status_code == 200
     assert 'id="account-bar"' in client.get("/").text
+
+
+def test_a_page_about_nothing_is_the_not_found_page(client: TestClient) -> None:
+    """Issue 36: /player/nobody and /watch/NoSuchMatch answered 200. A page about a player
+    or match that does not exist (or, for watching, is not public) is the 404 page; the
+    pages of those that exist are served."""
+    sign_up(client, "Quinn")
+    pub = create(client, opponent="friend", public=True)
+    tokens = [pub["token"], invite_token(client, pub)]
+    priv = create(client, opponent="friend")
+    for path in ("/player/nobody", "/player/" + "x" * 50, "/watch/NoSuchMatch",
+                 f"/watch/{priv['id']}", "/replay/NoSuchMatch"):
+        r = client.get(path, headers=HTML)
+        assert r.status_code == 404, path
+        assert "This page does not exist" in r.text, path
+    for path in ("/player/Quinn", "/player/quinn", f"/watch/{pub['id']}",
+                 f"/replay/{priv['id']}"):
+        r = client.get(path, headers=HTML)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/html"), path
+    play_to_end([client, client], pub["id"], tokens)
+    r = client.get(f"/replay/{pub['id']}", headers=HTML)
+    assert r.status_code == 200 and "/static/js/replay.js" in r.text

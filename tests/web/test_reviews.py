@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +21,12 @@ from sqlalchemy import create_engine
 from ginrummy.cards import Card, parse_cards, to_mask
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_mask
+from ginrummy.review import review_match
 from ginrummy.web import migrations
+from ginrummy.web.accounts.accounts import COOKIE
 from ginrummy.web.app import create_app
 from ginrummy.web.guard import Settings
-from ginrummy.web.reviews.grading import ReviewSettings, part_key
+from ginrummy.web.reviews.grading import ReviewSettings, hint_once, part_key, table_card
 from ginrummy.web.store import ReviewStore
 
 from .conftest import (
@@ -36,6 +39,7 @@ from .conftest import (
     site,
     state,
 )
+from .online import sign_up
 
 
 @pytest.fixture
@@ -43,7 +47,6 @@ def rclient(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestCli
     """An app whose reviews and hints are cheap (the settings come from the environment)."""
     monkeypatch.setenv("GINRUMMY_REVIEW_SAMPLES", "2")
     monkeypatch.setenv("GINRUMMY_REVIEW_BUDGET_MS", "3")
-    monkeypatch.setenv("GINRUMMY_HINT_SAMPLES", "8")
     app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0,
                      settings=NO_RATE_LIMITS)
     with TestClient(app) as c:
@@ -100,10 +103,11 @@ def _next(c: TestClient, mid: str, tokens: list[str]) -> None:
 def _review(c: TestClient, mid: str, token: str, timeout: float = 300) -> dict[str, Any]:
     """Ask for the review and poll (POST, as the page does) until it is done; the
     deadline only catches a review that never ends (a whole match's review takes over a
-    minute on a loaded 2-core machine; speed is a benchmark, docs/review.md)."""
+    minute on a loaded 2-core machine; speed is a benchmark, docs/review.md). An empty
+    ``token``: no seat token (the session cookie, or a public match's reader)."""
     deadline = time.monotonic() + timeout
     while True:
-        r = c.post(f"/api/matches/{mid}/review", headers=auth(token))
+        r = c.post(f"/api/matches/{mid}/review", headers=auth(token) if token else {})
         assert r.status_code in (200, 202), r.text
         body: dict[str, Any] = r.json()
         assert body["status"] in ("done", "running"), body
@@ -243,33 +247,51 @@ def test_a_second_request_joins_the_running_job(rclient: TestClient) -> None:
     assert _review(c, mid, tokens[1])["review"]["seats"][1]["decisions"] > 0
 
 
+def _my_hand(c: TestClient, mid: str, tok: str,
+             choose: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """The seat plays ``choose(STATE)`` at each of its turns until the hand is over (the
+    computer plays its own in the background)."""
+    for _ in range(2000):
+        s = state(c, mid, tok)
+        if s["hand_over"] is not None:
+            return
+        if not s["my_turn"]:
+            time.sleep(0.01)
+            continue
+        r = c.post(f"/api/matches/{mid}/actions", headers=auth(tok),
+                   json={"action": choose(s), "version": s["version"]})
+        assert r.status_code == 200, r.text
+    raise AssertionError("the hand did not end")
+
+
+def _hint(c: TestClient, mid: str, tok: str) -> dict[str, Any]:
+    r = c.post(f"/api/matches/{mid}/hint", headers=auth(tok))
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
 def test_hint_is_the_seats_view_and_marks_the_decision(rclient: TestClient) -> None:
     c = rclient
     m = create(c, opponent="computer", bot="easy", name="Ann")
     mid, tok = m["id"], m["token"]
     rng = random.Random(2)
     hinted: tuple[int, int] | None = None
-    for _ in range(400):
-        s = state(c, mid, tok)
-        if s["hand_over"] is not None:
-            break
-        if not s["my_turn"]:
-            time.sleep(0.01)
-            continue
-        if hinted is None and len(s["legal"]) >= 2:
-            r = c.post(f"/api/matches/{mid}/hint", headers=auth(tok))
-            assert r.status_code == 200, r.text
-            h = r.json()
-            assert h["best"] in s["legal"] and "Suggestion:" in h["text"]
-            assert h["version"] == s["version"] and h["hand"] == 0
-            hinted = (h["hand"], h["action"])
-            assert h["action"] == len(s["view"]["history"])
-            move = h["best"]
-        else:
-            move = _move(s, rng)
-        r = c.post(f"/api/matches/{mid}/actions", headers=auth(tok),
-                   json={"action": move, "version": s["version"]})
-        assert r.status_code == 200, r.text
+
+    def choose(s: dict[str, Any]) -> dict[str, Any]:
+        nonlocal hinted
+        if hinted is not None or len(s["legal"]) < 2:
+            return _move(s, rng)
+        h = _hint(c, mid, tok)
+        assert h["best"] in s["legal"]
+        assert h["text"].startswith(("Suggestion: ", "Either is fine: ")), h
+        assert h["version"] == s["version"] and h["hand"] == 0
+        hinted = (h["hand"], h["action"])
+        assert h["action"] == len(s["view"]["history"])
+        move: dict[str, Any] = h["best"]
+        return move
+
+    _my_hand(c, mid, tok, choose)
     assert hinted is not None
     r = c.post(f"/api/matches/{mid}/hint", headers=auth(tok))  # the hand is over
     assert r.status_code == 409 and "nothing to hint" in r.json()["error"]
@@ -277,6 +299,40 @@ def test_hint_is_the_seats_view_and_marks_the_decision(rclient: TestClient) -> N
     flags = {(0, d["action"]): d["hinted"] for d in body["review"]["hands"][0]["decisions"]}
     assert flags[hinted] is True and sum(flags.values()) == 1
     assert body["review"]["seats"][0]["hinted"] == 1
+
+
+def test_no_move_made_on_the_hint_is_marked_by_the_review(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 36: the coach contradicted itself (a move made on the hint marked "?!" by the
+    review). Ann asks for the hint at every decision of a hand against the computer and
+    plays it (the runner-up, where the hint says either is fine); the review of that
+    hand marks none of them, and its best move is the hint's at every one."""
+    monkeypatch.setenv("GINRUMMY_REVIEW_SAMPLES", "8")  # noisy: any other way disagrees
+    monkeypatch.setenv("GINRUMMY_REVIEW_BUDGET_MS", "none")
+    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0,
+                     settings=NO_RATE_LIMITS)
+    with TestClient(app) as c:
+        site(c).lobby.seed_source = lambda: (11, 1)
+        m = create(c, opponent="computer", bot="easy", name="Ann")
+        mid, tok = m["id"], m["token"]
+        hints: dict[int, dict[str, Any]] = {}
+
+        def on_the_hint(s: dict[str, Any]) -> dict[str, Any]:
+            if len(s["legal"]) < 2:
+                return dict(s["legal"][0])
+            h = hints[len(s["view"]["history"])] = _hint(c, mid, tok)
+            move: dict[str, Any] = h["next"] if h["either"] and len(hints) % 2 == 0 \
+                else h["best"]
+            return move
+
+        _my_hand(c, mid, tok, on_the_hint)
+        body = _review(c, mid, tok)
+    decisions = {d["action"]: d for d in body["review"]["hands"][0]["decisions"]}
+    assert len(hints) >= 5 and set(decisions) == set(hints)
+    for k, d in decisions.items():
+        assert d["hinted"] and d["mark"] is None, (d, hints[k])
+        assert d["best"] == hints[k]["best"], (d, hints[k])
+    assert body["review"]["seats"][0]["inaccuracies"] == 0
 
 
 def test_bad_requests_are_refused_clearly(rclient: TestClient) -> None:
@@ -303,14 +359,14 @@ def test_review_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch,
                                               caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.setenv("GINRUMMY_REVIEW_BUDGET_MS", "none")
     monkeypatch.setenv("GINRUMMY_REVIEW_SAMPLES", "8")
-    monkeypatch.setenv("GINRUMMY_HINT_SAMPLES", "-5")
+    monkeypatch.setenv("GINRUMMY_HINT_SAMPLES", "64")
     monkeypatch.setenv("GINRUMMY_REVIEW_STALE_S", "soon")
     s = ReviewSettings.from_env()
     assert s.budget_ms is None and s.samples == 8
-    assert s.hint_samples == ReviewSettings().hint_samples  # bad values: the default
-    assert s.stale_seconds == ReviewSettings().stale_seconds
-    assert "GINRUMMY_HINT_SAMPLES must be a positive number" in caplog.text
+    assert s.stale_seconds == ReviewSettings().stale_seconds  # a bad value: the default
     assert "GINRUMMY_REVIEW_STALE_S" in caplog.text
+    # a hint is the review's verdict: it has no samples of its own to set
+    assert "GINRUMMY_HINT_SAMPLES is no longer read" in caplog.text
 
 
 def test_a_failed_job_is_reported_then_retried(rclient: TestClient) -> None:
@@ -350,3 +406,72 @@ def test_review_and_hint_requests_count_against_the_rate_limit(tmp_path: Path) -
         assert codes[:4] == [200] * 4 and codes[4] == 429
         r = c.post(f"/api/matches/{m['id']}/hint", headers=auth(m["token"]))
         assert r.status_code == 429 and "Too many requests" in r.json()["error"]
+
+
+def test_who_may_read_a_review_without_a_seat_link(rclient: TestClient) -> None:
+    """Issue 36: review links on profiles and on a spectator's finished match said "This
+    review link has no seat token", even for the account that played. The account's
+    session is its seat (any of its matches, in play or over); once a public match is
+    over its review is public (no seat: both seats, as the replay is); a private match's
+    review stays its players'."""
+    c = rclient
+    sign_up(c, "Ola")
+    ola = c.cookies[COOKIE]
+    same = {"Origin": "http://testserver"}
+    rng = random.Random(5)
+    made = {}
+    for public in (True, False):
+        m = c.post("/api/matches", json={"opponent": "friend", "name": "Ola",
+                                         "public": public}, headers=same).json()
+        tokens = [m["token"], invite_token(c, m)]
+        _play_hand(c, m["id"], tokens, rng, stop_after=6)
+        made[public] = (m["id"], tokens)
+    pub, priv = made[True][0], made[False][0]
+    c.cookies.clear()
+    # in play: only the seats (by token or session), even for a public match
+    for mid in (pub, priv):
+        r = c.post(f"/api/matches/{mid}/review")
+        assert r.status_code == 401, r.text
+    c.cookies.set(COOKIE, ola)
+    r = c.get(f"/api/matches/{priv}/review")  # the session is Ola's seat, in play too
+    assert r.status_code == 200 and r.json()["seat"] == 0, r.text
+    for mid, tokens in made.values():
+        assert c.post(f"/api/matches/{mid}/resign", headers=auth(tokens[1])).status_code == 200
+    # over: the public match's review is anyone's; Ola still reads hers as her seat
+    c.cookies.clear()
+    body = _review(c, pub, "")
+    assert body["seat"] is None and body["scope"]["seats"] == [0, 1]
+    assert body["scope"]["match_over"] and all("opp" in f for f in body["hands"][0]["frames"])
+    assert c.post(f"/api/matches/{priv}/review").status_code == 401  # private: not public
+    c.cookies.set(COOKIE, ola)
+    assert c.get(f"/api/matches/{priv}/review").json()["seat"] == 0
+    assert c.get(f"/api/matches/{pub}/review").json()["seat"] == 0
+    sign_up(c, "Pia")  # an account with no seat there reads a public review as anyone
+    assert c.get(f"/api/matches/{pub}/review").json()["seat"] is None
+    r = c.get(f"/api/matches/{priv}/review")
+    assert r.status_code == 403 and "no seat at this match" in r.json()["error"]
+    # a wrong seat token is still refused, public or not
+    assert c.get(f"/api/matches/{pub}/review", headers=auth("nope")).status_code == 403
+
+
+def test_the_coach_writes_cards_as_the_table_does() -> None:
+    """Issue 36: the coach wrote "7D" where the table writes 7♦. The hint's sentence and
+    the review's reasons and words name cards as the table's cards do (10♣, 7♦)."""
+    assert [table_card(c) for c in parse_cards("7D TC AS")] == ["7♦", "10♣", "A♠"]
+    m = Match(seed=21)
+    r1 = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+    texts: list[str] = []
+    while len(texts) < 6 and not m.is_over() and m.hand.result is None:
+        assert m.to_play is not None
+        v = m.view(m.to_play)
+        if v.phase.value == "discard":
+            h = hint_once(v, (0.0, 0.0), 4, None)
+            if h["best"]["act"] == "discard":
+                texts.append(h["text"])
+        m.play(v.legal[-1] if v.phase.value == "discard" else v.legal[0])
+    assert texts and all(not r1.search(t) for t in texts), texts
+    assert all(re.search("[♣♦♥♠]", t) for t in texts), texts
+    review = review_match(m, seats=(0, 1), hands=(0,), samples=4, card=table_card)
+    whys = [g.why for g in review.graded if g.why]
+    assert whys and all(not r1.search(w) for w in whys), whys
+    assert any(re.search("[♣♦♥♠]", w) for w in whys), whys

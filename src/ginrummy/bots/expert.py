@@ -13,20 +13,20 @@ gains are taken.
 
 Cheap shortcuts where the choice is forced or obvious: a single legal action, gin, and
 an up-card that cannot meld with anything held are decided without search.
-Deterministic for a seed (a sample budget; the time cap ``budget_ms`` only binds on a
-machine far slower than planned, and the race stops before a round that would pass it).
+Deterministic for a seed (a sample budget; the cap ``budget_ms`` is CPU time, so it only
+binds on a machine far slower than planned, never because the machine is busy, and the
+race stops before a round that would pass it).
 Everything is decided from the :class:`View` (R11).
 """
 
 from __future__ import annotations
-
-import time
 
 from ..actions import HandEnd
 from ..cards import Card, iter_mask
 from ..evaluator import Evaluation, Evaluator
 from ..evaluator.belief import BeliefParams
 from ..evaluator.opponent import OpponentModel
+from ..evaluator.search import cpu_clock
 from ..hand import Action, Phase, View
 from ..kernel.spec import KNOCK_TURNS, PATIENT
 from ..knowledge import Knowledge
@@ -95,7 +95,7 @@ class ExpertBot(StrongBot):
         """The default (``strong``'s move), unless the evaluator shows a clear gain."""
         self.last = None
         self.default = None
-        start = time.perf_counter()
+        start = cpu_clock()
         if len(view.legal) == 1:
             return view.legal[0]
         k = Knowledge.of(view)
@@ -113,7 +113,7 @@ class ExpertBot(StrongBot):
         if len(candidates) < 2:
             return default
         candidates = [default] + [a for a in candidates if a != default]  # default first
-        spent = (time.perf_counter() - start) * 1000
+        spent = (cpu_clock() - start) * 1000
         left = max(self.budget_ms - spent, 0.05 * self.budget_ms)
         if self.race:
             ev = self._race(view, candidates, start + (spent + left) / 1000)
@@ -136,7 +136,7 @@ class ExpertBot(StrongBot):
         up to ``samples``, only those not clearly worse than the leader (within
         ``drop_z`` paired standard errors) and the default (``candidates[0]``) go on.
         Returns the evaluation of the survivors on all their deals."""
-        t0 = time.perf_counter()
+        t0 = cpu_clock()
         search = self.evaluator.search(view, candidates)
         search.extend(min(self.first, self.samples))
         work = search.n * len(candidates)  # play-outs so far, to time the next round
@@ -156,7 +156,7 @@ class ExpertBot(StrongBot):
                 active = keep
                 ev = search.evaluation(active)
             more = min(search.n, self.samples - search.n)
-            now = time.perf_counter()
+            now = cpu_clock()
             if len(active) == 1 or more <= 0 or \
                     now + (now - t0) / work * more * len(active) > deadline:
                 return ev  # decided, the deals all spent, or no time for another round

@@ -14,7 +14,9 @@ How (one place for the ``expert`` bot and for grading moves):
   larger pool of cheap samples) takes out much of the luck of the sample;
 * a hand's outcome becomes a match-winning chance through the match-equity table
   (``ginrummy.equity``, R10), so the score of the match shapes every choice;
-* a budget: a number of samples, a time in milliseconds, or both (the first reached).
+* a budget: a number of samples, a time in milliseconds, or both (the first reached);
+  the time is CPU time of the searching thread (:func:`.search.cpu_clock`), so other
+  work on the machine never cuts a search short.
 
 >>> from ginrummy.match import Match
 >>> m = Match(seed=5)
@@ -30,7 +32,6 @@ ginrummy.evaluator.BudgetError: The budget must be positive: samples=0.
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,7 +41,7 @@ from ..kernel.spec import PATIENT
 from ..knowledge import Knowledge
 from .belief import Belief, BeliefParams
 from .evaluation import ActionValue, Evaluation
-from .search import Search
+from .search import Search, cpu_clock
 
 __all__ = [
     "KERNEL",
@@ -193,7 +194,7 @@ class Evaluator:
                 raise EvaluatorError(f"The action {a} is not legal in this view.")
         if not actions:
             raise EvaluatorError("There is no action to evaluate.")
-        start = time.perf_counter()
+        start = cpu_clock()
         ms = self.budget_ms if budget_ms is None else budget_ms
         deadline = None if ms is None else start + ms / 1000
         search = self._search(view, k, list(actions))

@@ -11,7 +11,7 @@ and the evaluator's figures for the two actions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..cards import SUIT_NAMES, Card
@@ -22,7 +22,12 @@ from ..melds import arrange, deadwood_by_discard, showdown_mask
 if TYPE_CHECKING:
     from ..evaluator import ActionValue
 
-__all__ = ["explain", "live_outs", "melds_broken", "meld_words", "undercut_chance"]
+__all__ = ["CardWords", "explain", "live_outs", "melds_broken", "meld_words",
+           "undercut_chance"]
+
+CardWords = Callable[[Card], str]
+"""How a sentence writes a card: ``str`` (``9C``, R1) by default; a front end passes its
+own, so the coach writes a card as its table shows it (the web table: ``9♣``, ``10♦``)."""
 
 UNDERCUT_SAMPLES = 200
 """Opponent hands sampled to estimate how often a knock is undercut."""
@@ -32,12 +37,22 @@ def _cards(mask: int) -> list[Card]:
     return [Card.from_index(i) for i in range(52) if mask >> i & 1]
 
 
+def _rank(c: Card) -> str:
+    """The rank as a player writes it: ``10`` for a ten."""
+    return "10" if c.rank == "T" else c.rank
+
+
 def meld_words(meld: Sequence[Card]) -> str:
-    """``the 7-8-9 of clubs`` or ``the three nines``-style words for a meld (R2)."""
+    """``the 7-8-9 of clubs`` or ``the set of 10s``-style words for a meld (R2).
+
+    >>> from ginrummy.cards import parse_cards
+    >>> meld_words(parse_cards("9H TH JH")), meld_words(parse_cards("TC TD TS"))
+    ('the 9-10-J of hearts', 'the set of 10s')
+    """
     ranks = sorted(meld, key=lambda c: c.rank_index)
     if ranks[0].rank_index == ranks[-1].rank_index:
-        return f"the set of {ranks[0].rank}s"
-    return "the " + "-".join(c.rank for c in ranks) + f" of {SUIT_NAMES[ranks[0].suit]}"
+        return f"the set of {_rank(ranks[0])}s"
+    return "the " + "-".join(_rank(c) for c in ranks) + f" of {SUIT_NAMES[ranks[0].suit]}"
 
 
 def melds_broken(hand: Iterable[Card], card: Card) -> str | None:
@@ -67,7 +82,7 @@ def undercut_chance(view: View, card: Card, samples: int = UNDERCUT_SAMPLES) -> 
     return hits / samples
 
 
-def _feeds(view: View, card: Card) -> str | None:
+def _feeds(view: View, card: Card, words: CardWords = str) -> str | None:
     """Words for a discard that helps a meld the opponent is visibly collecting: they took
     cards of the same rank, or of the same suit within two ranks, from the pile."""
     taken = _cards(Knowledge.of(view).opp_known)
@@ -75,15 +90,15 @@ def _feeds(view: View, card: Card) -> str | None:
     near = [c for c in taken if c.suit_index == card.suit_index
             and 0 < abs(c.rank_index - card.rank_index) <= 2]
     if len(near) >= 1 and (len(near) >= 2 or not same_rank):
-        shown = " and ".join(str(c) for c in near)
+        shown = " and ".join(words(c) for c in near)
         return f"feeds the run the opponent is collecting: they took {shown}"
     if same_rank:
-        shown = " and ".join(str(c) for c in same_rank)
+        shown = " and ".join(words(c) for c in same_rank)
         return f"feeds the set the opponent is collecting: they took {shown}"
     return None
 
 
-def _take_words(view: View) -> tuple[str, bool]:
+def _take_words(view: View, card: CardWords = str) -> tuple[str, bool]:
     """What taking the top discard would do for the hand, and whether it helps (makes a
     meld or lowers the deadwood after the discard)."""
     top = view.discards[-1]
@@ -93,38 +108,41 @@ def _take_words(view: View) -> tuple[str, bool]:
     after = min(v for c, v in by.items() if c != top)  # R5: not straight back
     for meld in arrange(with_top).melds:
         if top in meld:
-            return f"taking {top} makes {meld_words(meld)} (deadwood {now} -> {after})", True
+            return (f"taking {card(top)} makes {meld_words(meld)} (deadwood {now} -> "
+                    f"{after})"), True
     if after < now:
-        return f"taking {top} lowers the deadwood from {now} to {after}", True
-    return f"taking {top} makes no meld and lowers no deadwood ({now} -> {after})", False
+        return f"taking {card(top)} lowers the deadwood from {now} to {after}", True
+    return (f"taking {card(top)} makes no meld and lowers no deadwood ({now} -> {after})",
+            False)
 
 
 def explain(view: View, played: Action, played_value: ActionValue,
-            best_value: ActionValue) -> str | None:
-    """Why ``best_value.action`` beats ``played`` where that can be said in words."""
+            best_value: ActionValue, card: CardWords = str) -> str | None:
+    """Why ``best_value.action`` beats ``played`` where that can be said in words (each
+    card written by ``card``)."""
     best = best_value.action
     if played.act == "discard" and best.act == "discard":
-        return _explain_discard(view, played, played_value, best, best_value)
+        return _explain_discard(view, played, played_value, best, best_value, card)
     if best.act == "draw" and best.source == "discard" and view.discards:
-        words, helps = _take_words(view)
+        words, helps = _take_words(view, card)
         return words if helps else None
     if played.act == "draw" and played.source == "discard" and view.discards:
-        words, helps = _take_words(view)
+        words, helps = _take_words(view, card)
         return None if helps else f"{words}; the stock offers more"
     return None
 
 
 def _explain_discard(view: View, played: Action, pv: ActionValue, best: Action,
-                     bv: ActionValue) -> str | None:
+                     bv: ActionValue, card: CardWords = str) -> str | None:
     assert played.card is not None and best.card is not None
     by = deadwood_by_discard(list(view.hand))
     dw_played, dw_best = by[played.card], by[best.card]
     parts: list[str] = []
     if best.knock and dw_best == 0 and not (played.knock and dw_played == 0):
-        parts.append(f"gin was there: discard {best.card} and go gin")
+        parts.append(f"gin was there: discard {card(best.card)} and go gin")
     elif best.knock and not played.knock:
         chance = undercut_chance(view, best.card)
-        parts.append(f"knocking with {dw_best} deadwood (discard {best.card}) was better "
+        parts.append(f"knocking with {dw_best} deadwood (discard {card(best.card)}) was better "
                      f"than playing on: an undercut is only about {chance:.0%} likely")
     elif played.knock and not best.knock:
         chance = undercut_chance(view, played.card)
@@ -141,12 +159,12 @@ def _explain_discard(view: View, played: Action, pv: ActionValue, best: Action,
     if broken and not played.knock:
         parts.append(broken)
     if dw_played > dw_best and not parts:
-        parts.append(f"leaves {dw_played} deadwood where {best.card} leaves {dw_best}")
-    fed = _feeds(view, played.card)
+        parts.append(f"leaves {dw_played} deadwood where {card(best.card)} leaves {dw_best}")
+    fed = _feeds(view, played.card, card)
     if fed:
         parts.append(fed)
     if not parts:
-        fact = _discard_facts(view, played.card, best.card, bv.points - pv.points)
+        fact = _discard_facts(view, played.card, best.card, bv.points - pv.points, card)
         if fact:
             parts.append(fact)
     return "; ".join(parts) or None
@@ -161,20 +179,21 @@ def live_outs(view: View, card: Card) -> int:
     return (completers(k.mine & ~card.mask) & k.unseen).bit_count()
 
 
-def _discard_facts(view: View, played: Card, best: Card, gain: float) -> str | None:
+def _discard_facts(view: View, played: Card, best: Card, gain: float,
+                   card: CardWords = str) -> str | None:
     """What the better discard keeps or denies, in numbers a player can check: outs, the
     chance of feeding the opponent a meld, or the points it is worth."""
     from ..bots.strong import meld_chance
 
     outs_p, outs_b = live_outs(view, played), live_outs(view, best)
     if outs_b > outs_p:
-        return (f"discarding {best} keeps {outs_b} live cards that would complete a meld, "
-                f"{played} keeps {outs_p}")
+        return (f"discarding {card(best)} keeps {outs_b} live cards that would complete a "
+                f"meld, {card(played)} keeps {outs_p}")
     k = Knowledge.of(view)
     feed_p, feed_b = meld_chance(played.index, k), meld_chance(best.index, k)
     if feed_p >= feed_b + 0.05:
-        return (f"{played} completes a meld for the opponent {feed_p:.0%} of the time, "
-                f"{best} {feed_b:.0%}")
+        return (f"{card(played)} completes a meld for the opponent {feed_p:.0%} of the time, "
+                f"{card(best)} {feed_b:.0%}")
     if gain >= 0.5:
-        return f"{best} is worth {gain:+.1f} points this hand in the coach's play-outs"
+        return f"{card(best)} is worth {gain:+.1f} points this hand in the coach's play-outs"
     return None

@@ -42,6 +42,7 @@ __all__ = [
     "mark_for",
     "moment_seed",
     "moments",
+    "styles_at",
     "normalize",
     "stakes",
 ]
@@ -132,34 +133,59 @@ REVIEW_PRIOR = (0.4, 0.3, 0.3)
 hand: no one habit assumed (docs/review.md, "The opponent's habit")."""
 
 
+def _replayed(match: Match, last: int) -> Iterator[tuple[int, Hand, list[tuple[float, float]]]]:
+    """Hands ``0..last`` of ``match``, each as a fresh :class:`Hand` at its deal with the
+    opponent styles (quick and club shares) each seat had seen before it (R11: from the
+    seat's own views of the hands before); the caller plays the hand's history on it.
+    One place for the review's moments and the coach's hint, so both sample the opponent
+    alike."""
+    from ..evaluator.opponent import OpponentModel
+
+    models = [OpponentModel(prior=REVIEW_PRIOR), OpponentModel(prior=REVIEW_PRIOR)]
+    for i, played in enumerate(match.hands[:last + 1]):
+        hand = Hand(played.deal, played.dealer, played.options, played.hand_index,
+                    played.scores)
+        shares = []
+        for m in models:
+            quick, club, _ = m.shares()
+            shares.append((quick, club))
+        yield i, hand, shares
+        if hand.result is not None:
+            for s in (0, 1):
+                models[s].hand_over(hand.view(s), hand.result)
+
+
 def moments(match: Match, hands: Sequence[int], seats: Sequence[int]) -> list[Moment]:
     """Every decision of ``seats`` in the listed ``hands``, replayed from each hand's deal.
 
     Only views are kept: a moment carries what its seat could see and nothing else, and
     the opponent's knocking habit as that seat saw it in the hands before (R11).
     """
-    from ..evaluator.opponent import OpponentModel
-
     want = set(hands)
-    models = [OpponentModel(prior=REVIEW_PRIOR), OpponentModel(prior=REVIEW_PRIOR)]
     out = []
-    for i, played in enumerate(match.hands):
-        if i > max(want, default=-1):
-            break
-        hand = Hand(played.deal, played.dealer, played.options, played.hand_index,
-                    played.scores)
-        shares = [m.shares() for m in models]
-        for j, op in enumerate(played.history):
+    for i, hand, shares in _replayed(match, max(want, default=-1)):
+        for j, op in enumerate(match.hands[i].history):
             if i in want and op.seat in seats and len(hand.legal_actions()) >= 2:
-                q, c, _ = shares[op.seat]
-                out.append(Moment(i, j, op.seat, hand.view(op.seat), op.action, (q, c)))
+                out.append(Moment(i, j, op.seat, hand.view(op.seat), op.action,
+                                  shares[op.seat]))
             hand.play(op.action, op.seat)
-        if hand.result is not None:
-            for s in (0, 1):
-                models[s].hand_over(hand.view(s), hand.result)
     order = {h: k for k, h in enumerate(hands)}
     out.sort(key=lambda m: (order[m.hand], m.action))
     return out
+
+
+def styles_at(match: Match, seat: int) -> tuple[float, float]:
+    """The opponent styles (quick and club shares) the review samples ``seat``'s decisions
+    of the hand in play with: what the seat saw of the opponent in the hands before
+    (R11). With the hand's index and the decision's place (:func:`moment_seed`), what a
+    hint needs to be the review's own verdict."""
+    last = len(match.hands) - 1
+    for i, hand, shares in _replayed(match, last):
+        if i == last:
+            return shares[seat]
+        for op in match.hands[i].history:
+            hand.play(op.action, op.seat)
+    return 0.0, 0.0
 
 
 def moment_seed(seed: int, hand: int, action: int) -> int:

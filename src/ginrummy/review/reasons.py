@@ -34,7 +34,7 @@ chance over the runner-up, or that the evaluator overruled the bot's first choic
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from ..bots.base import takes_back
 from ..bots.marjj import related
@@ -45,13 +45,9 @@ from ..hand import Action, View
 from ..kernel.reference import completers
 from ..knowledge import Knowledge, in_some_meld
 from ..melds import arrange, arrangements_mask, deadwood_by_discard_mask, deadwood_mask
-from .explain import meld_words, melds_broken, undercut_chance
+from .explain import CardWords, meld_words, melds_broken, undercut_chance
 
 __all__ = ["outs", "reason"]
-
-CardWords = Callable[[Card], str]
-"""How a reason writes a card: ``str`` (``9C``) by default; the terminal passes its own
-(``9♣``, in colour)."""
 
 
 def outs(hand: int, unseen: int) -> int:

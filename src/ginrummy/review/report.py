@@ -26,6 +26,7 @@ from ..equity import win_chance
 from ..hand import Action
 from ..match import Match
 from ..record import RecordError
+from .explain import CardWords
 from .grade import CLEAR_Z, SYMBOLS, Graded
 
 __all__ = [
@@ -45,26 +46,26 @@ __all__ = [
 # below a bound earns its word, and plays about as accurately as the bots named in
 # PLAYS_LIKE. From reviews of the project's bots against a common opponent, independent
 # runs pooled (docs/review.md: the data, how they were made, and what they cannot tell
-# apart): "World class" is below the lower end of the `expert` bot's 95% interval, the
-# other bounds lie halfway between neighbouring bands' bots. `strong` and `marjj` review
-# within each other's noise and share a band.
+# apart): each bound lies halfway between neighbouring bands' bots. `strong` and `marjj`
+# review within each other's noise and share a band. The best band is the strongest
+# bot's: the review grades with that bot's own evaluator, so it cannot tell a player more
+# accurate than `expert` from `expert` (one match of `expert` itself reviews anywhere
+# below its bound), and it names no band above it.
 RATINGS: tuple[tuple[float, str], ...] = (
-    (0.0016, "World class"),
     (0.0041, "Expert"),
     (0.0075, "Advanced"),
     (0.0095, "Intermediate"),
     (0.0137, "Beginner"),
     (float("inf"), "Awful"),
 )
-PLAYS_LIKE: dict[str, str | None] = {
-    "World class": None,
+PLAYS_LIKE: dict[str, str] = {
     "Expert": "expert",
     "Advanced": "strong or marjj",
     "Intermediate": "simple",
     "Beginner": "easy",
     "Awful": "random",
 }
-"""The bot whose review falls in each rating's band (None: more accurate than any)."""
+"""The bot whose review falls in each rating's band."""
 
 
 ALTERNATIVES = 2
@@ -75,7 +76,7 @@ def rating_for(error_rate: float) -> str:
     """The rating word for an error rate.
 
     >>> rating_for(0.001), rating_for(0.003), rating_for(0.006), rating_for(0.009)
-    ('World class', 'Expert', 'Advanced', 'Intermediate')
+    ('Expert', 'Expert', 'Advanced', 'Intermediate')
     >>> rating_for(0.012), rating_for(0.02)
     ('Beginner', 'Awful')
     """
@@ -149,7 +150,7 @@ def rating_range(lo: float, hi: float) -> str:
 
 
 def _rating_words(rating: str | None, plays_like: str | None) -> str:
-    """``Beginner (easy)``, ``World class`` or ``-``."""
+    """``Beginner (easy)``, ``Expert (expert)`` or ``-``."""
     if rating is None:
         return "-"
     return f"{rating} ({plays_like})" if plays_like else rating
@@ -163,15 +164,16 @@ def action_json(action: Action) -> dict[str, Any]:
     return d
 
 
-def action_words(action: Action) -> str:
-    """``discard KH``, ``knock with 9C``, ``draw from the stock``, ``take 5H``-style words."""
+def action_words(action: Action, card: CardWords = str) -> str:
+    """``discard KH``, ``knock with 9C``, ``draw from the stock``, ``take the discard``:
+    an action in words, each card written by ``card`` (R1 by default)."""
     if action.act == "pass":
         return "pass"
     if action.act == "draw":
         return "draw from the stock" if action.source == "stock" else "take the discard"
     assert action.card is not None
-    card: Card = action.card
-    return f"knock with {card}" if action.knock else f"discard {card}"
+    c: Card = action.card
+    return f"knock with {card(c)}" if action.knock else f"discard {card(c)}"
 
 
 @dataclass

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from ..match import Match
 from ..record import RecordError
-from .explain import explain
+from .explain import CardWords, explain
 from .grade import DEFAULT_BUDGET_MS, DEFAULT_SAMPLES, evaluate_moments, grade, moments
 from .report import Review
 
@@ -25,12 +26,14 @@ def review_match(
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
     error: RecordError | None = None,
+    card: CardWords = str,
 ) -> Review:
     """Grade the decisions of ``seats`` in ``hands`` (default: all) of ``match``.
 
     Each decision gets at most ``samples`` screening samples and ``budget_ms`` of time,
     whichever comes first (``budget_ms=None``: the samples only, reproducible).
-    ``progress(done, total)`` is called as decisions finish.
+    ``progress(done, total)`` is called as decisions finish; the reasons write each card
+    with ``card`` (R1 by default; the web table passes its own).
     """
     seat_t = tuple(sorted(set(seats)))
     hand_t = tuple(range(len(match.hands)) if hands is None else hands)
@@ -43,5 +46,6 @@ def review_match(
         seed=seed, jobs=jobs,
         progress=None if progress is None else (lambda done: progress(done, total)),
     )
-    graded = [grade(m, ev, explain) for m, ev in zip(todo, evals, strict=True)]
+    why = partial(explain, card=card)
+    graded = [grade(m, ev, why) for m, ev in zip(todo, evals, strict=True)]
     return Review(match, seat_t, hand_t, graded, error=error, budget_ms=budget_ms)

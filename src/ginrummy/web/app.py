@@ -34,6 +34,7 @@ from .routes import (
     accounts,
     challenges,
     matches,
+    mine,
     online,
     ops,
     pages,
@@ -148,7 +149,7 @@ def request_kind(method: str, path: str) -> str:
             return "create"  # a challenge, an API token, a match from a challenge
         if path.rstrip("/") == "/api/seeks" and method == "POST":
             return "create"  # a seek makes a match: counted as one (issue 36)
-        if path.rstrip("/") in ("/api/matches/lookup", "/api/record"):
+        if path.rstrip("/") in ("/api/matches/lookup", "/api/record", "/api/me/record"):
             return "lookup"
         m = _MATCH.match(path)
         if m is not None:
@@ -306,4 +307,5 @@ def create_app(
     sockets.register(app, site)
     ops.register(app, site)
     challenges.register(app, site)
+    mine.register(app, site)
     return app

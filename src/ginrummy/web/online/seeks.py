@@ -7,6 +7,8 @@ is waiting (same options, both rated or both casual, not the seeker's own accoun
 two are paired at once and the answer is the new match's seat; otherwise the seek waits
 and its holder polls ``GET /api/seeks/{id}``, which also tries to pair it (so seeks on
 different processes meet whichever process polls next). Rated seeks need an account.
+A player is shown at the table under its username, or a guest under the ``name`` its
+seek chose, else ``Guest 4821`` (four random digits); the two seats never share a name.
 
 **Nearest rating first.** Among compatible seeks the one nearest in rating is chosen, but
 only within a window that widens with the waiting seek's age (:data:`BASE_WINDOW` rating
@@ -43,11 +45,12 @@ import hashlib
 import logging
 import secrets
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from ..accounts.accounts import Accounts
 from ..backends.database import Database
-from ..checks import flag, json_object
+from ..checks import MAX_NAME, clean_name, flag, json_object
 from ..errors import TableError
 from ..store import hash_token
 from ..store.accounts import Account
@@ -75,6 +78,8 @@ BASE_WINDOW = 150.0
 WIDEN_PER_SECOND = 100.0
 """How much the accepted difference widens per second the older seek has waited."""
 GUEST_NAME = "Guest"
+"""What a guest is called when it chose no name: ``Guest 4821`` (four digits drawn per
+seek), so two guests at one table never share a name."""
 SAME_SEEK_SECONDS = 5.0
 """A browser's identical seek sent this soon after one that was paired gets that match
 (a double click), unless the match is over already."""
@@ -83,7 +88,7 @@ QUICK_CLOCK = ClockSettings(move=20, bank=120)
 """A quick match always has a clock: 20 s a decision and a 120 s bank unless the seek asks
 for another (strangers must not be able to stall each other)."""
 
-_FIELDS = {"target", "gin_only", "oklahoma", "rated", "clock", "bots"}
+_FIELDS = {"target", "gin_only", "oklahoma", "rated", "clock", "bots", "name"}
 
 
 def window(waited: float) -> float:
@@ -93,6 +98,32 @@ def window(waited: float) -> float:
     (150.0, 450.0)
     """
     return BASE_WINDOW + WIDEN_PER_SECOND * max(0.0, waited)
+
+
+def guest_name(chosen: str | None = None) -> str:
+    """A guest's name at a quick match: its chosen nickname, else ``Guest`` and four
+    random digits.
+
+    >>> guest_name("Ann"), guest_name()[:6], len(guest_name())
+    ('Ann', 'Guest ', 10)
+    """
+    return chosen or f"{GUEST_NAME} {secrets.randbelow(9000) + 1000}"
+
+
+def distinct(name: str, other: str) -> str:
+    """``name``, told apart from the other seat's ``other`` when the two are the same
+    (without regard to case): ``Ann (2)``, or for a guest another four digits.
+
+    >>> distinct("Ann", "Bob"), distinct("Ann", "ann")
+    ('Ann', 'Ann (2)')
+    """
+    if name.casefold() != other.casefold():
+        return name
+    if name.startswith(GUEST_NAME + " "):
+        while name.casefold() == other.casefold():
+            name = guest_name()
+        return name
+    return f"{name[:MAX_NAME - 4]} (2)"
 
 
 def seat_token(seek_id: str) -> str:
@@ -129,11 +160,11 @@ class Seeks:
 
     def _parse(self, body: Any) -> tuple[dict[str, Any], bool, bool]:
         """(the match options, rated, whether BOT opponents are welcome) of a seek
-        request; TableError 400 otherwise."""
+        request (its ``name`` is checked apart); TableError 400 otherwise."""
         body = json_object(body, _FIELDS)
         rated, bots = flag(body, "rated"), flag(body, "bots")
         options = self.lobby.check_options(
-            {k: v for k, v in body.items() if k not in ("rated", "bots")},
+            {k: v for k, v in body.items() if k not in ("rated", "bots", "name")},
             default_clock=QUICK_CLOCK)
         return options, rated, bots
 
@@ -148,12 +179,14 @@ class Seeks:
             raise TableError(401, "Rated matches need an account: sign up or log in first.")
         if rated and account is not None:
             await self.check_wait(account)
+        # an account plays under its username; a guest under its nickname or "Guest 4821"
+        chosen = clean_name(body.get("name") if isinstance(body, Mapping) else None, "")
         now = time.time()
         nonce = secrets.token_urlsafe(12) if browser is not None else None
         seek_id = (browser_seek_id(browser, nonce) if browser is not None and nonce
                    else secrets.token_urlsafe(18))
         me = SeekRow(hash_token(seek_id), account.id if account else None,
-                     account.username if account else GUEST_NAME,
+                     account.username if account else guest_name(chosen),
                      Accounts.rating_of(account).rating, options, rated, "new", now,
                      now + SEEK_TTL, hash_token(seat_token(seek_id)), bot=bot,
                      bots=bots or bot,
@@ -256,8 +289,15 @@ class Seeks:
         the seeks paired; this caller's match object."""
         options = dict(me.options)
         clock = options.pop("clock", None)
+        # two players never share a name at the table: a guest's gives way (an account
+        # keeps its username, and usernames are unique)
+        name0, name1 = other.name, me.name
+        if me.account_id is None:
+            name1 = distinct(name1, name0)
+        elif other.account_id is None:
+            name0 = distinct(name0, name1)
         created = await self.lobby.create(
-            {"opponent": "friend", "name": other.name, "options": options, "clock": clock},
+            {"opponent": "friend", "name": name0, "options": options, "clock": clock},
             invite=False, token_hash0=other.seat_token_hash, bot_seats=(other.bot, me.bot))
         mid = str(created["id"])
         same_address = other.address_hash is not None and other.address_hash == me.address_hash
@@ -265,7 +305,7 @@ class Seeks:
                           me.rated, me.rated, same_address)
         t = await self.registry.get(mid)
         token = seat_token(seek_id)
-        await self.lobby.claim_seat(t, me.name, token=token)
+        await self.lobby.claim_seat(t, name1, token=token)
         await self.db.run(self.db.store.seeks.paired, other.id_hash, mid, 0, PAIRED_KEEP)
         if stored:
             await self.db.run(self.db.store.seeks.paired, me.id_hash, mid, 1, PAIRED_KEEP)

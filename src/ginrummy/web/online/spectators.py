@@ -9,8 +9,9 @@ taken from it, the number of cards left in the stock, the scores and the setting
 a hand in play, never a card drawn from the stock, never the stock's order. At a hand's
 end, what the rules reveal to both (a knock shows both hands; a dead hand nothing). While
 a hand is being played the spectator is :data:`DELAY` actions behind, so a spectator
-cannot relay the table to a player as it happens. Once the match is over the answer
-links its replay, record and review.
+cannot relay the table to a player as it happens; who is to play (``to_play``) is told
+as it is now, as the live clocks tell it (it shows no card). Once the match is over the
+answer links its replay, record and review.
 """
 
 from __future__ import annotations
@@ -56,12 +57,9 @@ def spectator_state(t: Table, delay: int = DELAY) -> dict[str, Any]:
         elif a.act == "discard" and a.card is not None:
             pile.append(a.card)
         history.append(entry)
-    if over:
-        to_play = None
-    elif shown < len(hand.history):
-        to_play = hand.history[shown].seat
-    else:
-        to_play = m.to_play
+    # who is to play NOW, as the live clock says: never the seat to play at the position
+    # shown behind (it told the wrong player in most states); public, as the clock is
+    to_play = None if over else m.to_play
     hand_over: dict[str, Any] | None = None
     r = hand.result
     if r is not None:

@@ -7,7 +7,8 @@
   off the event loop, and cached: :mod:`.replays`).
 * :meth:`Records.fairness`: the commitment from the start; the seed and salt once over.
 * :meth:`Records.player_record`: this browser's finished matches summed up (wins by level,
-  gins, undercuts, points per hand, longest winning streak).
+  gins, undercuts, points per hand, longest winning streak); :meth:`Records.account_record`
+  the same for an account's matches, on any device.
 """
 
 from __future__ import annotations
@@ -110,11 +111,35 @@ class Records:
     async def player_record(self, body: Any) -> dict[str, Any]:
         """``POST /api/record``: ``{"tokens": [...]}`` (this browser's seats) -> the
         finished matches they sat at, oldest first, and their totals (:func:`summarize`)."""
+        return await self._record(await self._token_seats(body))
+
+    async def account_record(self, account_id: str, body: Any) -> dict[str, Any]:
+        """``POST /api/me/record``: the same for the account's seats (its latest
+        :data:`MAX_RECORD_TOKENS` matches, on any device) and, with ``{"tokens": [...]}``,
+        this browser's seats too (each seat counted once)."""
+        store = self.db.store
+        seats = await self.db.read(store.accounts.seats_of, account_id, MAX_RECORD_TOKENS)
+        rows = {sm.id: sm for sm in await self.db.read(store.find_by_ids,
+                                                          [mid for mid, _ in seats])}
+        mine = [(rows[mid], seat) for mid, seat in seats if mid in rows]
+        if body is not None:
+            held = {(sm.id, seat) for sm, seat in mine}
+            mine += [(sm, seat) for sm, seat in await self._token_seats(body)
+                     if (sm.id, seat) not in held]
+        return await self._record(mine)
+
+    async def _token_seats(self, body: Any) -> list[tuple[StoredMatch, int]]:
+        """The (match, seat) pairs the ``{"tokens": [...]}`` of ``body`` hold."""
         tokens = check_tokens(body, MAX_RECORD_TOKENS)
         hashes = {hash_token(x) for x in tokens}
+        found = await self.db.read(self.db.store.find_by_token_hashes, list(hashes))
+        return [(sm, seat) for sm in found for seat in (0, 1) if sm.token_hash(seat) in hashes]
+
+    async def _record(self, seats: list[tuple[StoredMatch, int]]) -> dict[str, Any]:
+        """The finished matches among these (match, seat) pairs from each seat's side,
+        oldest first, and their totals."""
         store = self.db.store
-        found = await self.db.read(store.find_by_token_hashes, list(hashes))
-        finished = [sm for sm in found if sm.status == "finished"]
+        finished = list({sm.id: sm for sm, _ in seats if sm.status == "finished"}.values())
         for sm in finished:
             if sm.id not in self._stats:
                 full = await self.db.read(store.load, sm.id)
@@ -124,8 +149,8 @@ class Records:
                 self._stats.move_to_end(sm.id)
         while len(self._stats) > self.stats_cache:
             self._stats.popitem(last=False)
-        rows = [dict(self._stats[sm.id][seat]) for sm in finished if sm.id in self._stats
-                for seat in (0, 1) if sm.token_hash(seat) in hashes]
+        rows = [dict(self._stats[sm.id][seat]) for sm, seat in seats
+                if sm.status == "finished" and sm.id in self._stats]
         rows.sort(key=lambda r: float(r["finished_at"]))
         return {"matches": rows, "summary": summarize(rows)}
 

@@ -32,25 +32,32 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...hand import Hand
+from ...cards import SUIT_SYMBOLS, Card
+from ...hand import Hand, View
 from ...match import Match
 from ...review import review_match
 from ...review.grade import DEFAULT_SAMPLES, moments
-from ...review.hints import HINT_SAMPLES
+from ...review.hints import coach_hint
 from ...review.report import Review, account, action_json, action_words, seat_totals
 from ..store.engine import open_engine
 from ..store.reviews import ReviewStore
 
 __all__ = [
+    "REVIEW_SEED",
     "ReviewSettings",
     "assemble",
     "hint_once",
     "review_frames",
     "review_scope",
     "run_job",
+    "table_card",
 ]
 
 log = logging.getLogger("ginrummy.web")
+
+REVIEW_SEED = 0
+"""The seed of every web review (``ginrummy review --seed 0``) and of every hint, which is
+the review's verdict given early (:func:`hint_once`)."""
 
 
 @dataclass(frozen=True)
@@ -58,16 +65,16 @@ class ReviewSettings:
     """How much work a review and a hint get, and when a running job counts as dead.
 
     Read from the environment by :meth:`from_env` (``GINRUMMY_REVIEW_BUDGET_MS``,
-    ``GINRUMMY_REVIEW_SAMPLES``, ``GINRUMMY_HINT_SAMPLES``, ``GINRUMMY_REVIEW_WORKERS``,
-    ``GINRUMMY_REVIEW_STALE_S``) so a deployment or a test can make them cheaper. Grades
-    and hints go by sample counts, so they depend on the record alone; the review's time
-    limit per decision is only a safety net for a server under load, and a grade it cut
-    short says so (``capped``).
+    ``GINRUMMY_REVIEW_SAMPLES``, ``GINRUMMY_REVIEW_WORKERS``, ``GINRUMMY_REVIEW_STALE_S``)
+    so a deployment or a test can make them cheaper. Grades and hints go by sample counts,
+    so they depend on the record alone; the time limit per decision (CPU time) is only a
+    safety net, and a grade it cut short says so (``capped``). A hint is the review's own
+    verdict: it takes the review's samples and limit (``GINRUMMY_HINT_SAMPLES`` is no
+    longer read).
     """
 
     budget_ms: float | None = 30000.0
     samples: int | None = DEFAULT_SAMPLES
-    hint_samples: int = HINT_SAMPLES
     workers: int = 1
     stale_seconds: float = 60.0
 
@@ -95,10 +102,12 @@ class ReviewSettings:
             return value
 
         samples = num("GINRUMMY_REVIEW_SAMPLES", d.samples)
+        if env.get("GINRUMMY_HINT_SAMPLES"):
+            log.warning("GINRUMMY_HINT_SAMPLES is no longer read: a hint is the review's "
+                        "verdict, with GINRUMMY_REVIEW_SAMPLES.")
         return cls(
             budget_ms=num("GINRUMMY_REVIEW_BUDGET_MS", d.budget_ms),
             samples=None if samples is None else int(samples),
-            hint_samples=int(num("GINRUMMY_HINT_SAMPLES", d.hint_samples) or d.hint_samples),
             workers=int(num("GINRUMMY_REVIEW_WORKERS", d.workers) or 1),
             stale_seconds=num("GINRUMMY_REVIEW_STALE_S", d.stale_seconds) or d.stale_seconds,
         )
@@ -185,7 +194,8 @@ def run_job(db_url: str, match_id: str, job: str, record: dict[str, Any],
 
         try:
             review = review_match(match, seats=(seat,), hands=(hand,), budget_ms=budget_ms,
-                                  samples=samples, seed=0, jobs=1, progress=progress)
+                                  samples=samples, seed=REVIEW_SEED, jobs=1,
+                                  progress=progress, card=table_card)
         except _Lost:
             return done
         done += n
@@ -289,7 +299,7 @@ def review_frames(match: Match, scope: Scope, viewer: int) -> list[dict[str, Any
         actions = []
         for op in ops:  # after the match every drawn card is public; before, R11
             a = op.to_json(op.seat if scope.over else viewer)
-            a["words"] = action_words(op.action)
+            a["words"] = action_words(op.action, table_card)
             actions.append(a)
         r = played.result
         out.append({
@@ -306,19 +316,33 @@ def review_frames(match: Match, scope: Scope, viewer: int) -> list[dict[str, Any
 # ---------------------------------------------------------------------------- hints
 
 
-def hint_once(view: Any, samples: int, seed: int) -> dict[str, Any]:
-    """The evaluator's suggestion at ``view`` (a seat's view only, R11; run in a worker):
-    the best action, its win chance, the runner-up, and the sentence the page shows; the
-    same position and seed always give the same hint (a sample budget, no clock)."""
-    from ...review.hints import best_two
+def table_card(c: Card) -> str:
+    """A card as the web table shows it: ``7♦``, ``10♣`` (the coach's words use it, so a
+    hint or a reason names a card as the cards on the table do).
 
-    best, second = best_two(view, samples, seed)
-    text = f"Suggestion: {action_words(best.action)} ({best.win:.0%} to win the match"
-    if second is not None:
-        text += f"; next best {action_words(second.action)}, {second.win:.0%}"
+    >>> from ginrummy.cards import parse_cards
+    >>> [table_card(c) for c in parse_cards("7D TC")]
+    ['7♦', '10♣']
+    """
+    return ("10" if c.rank == "T" else c.rank) + SUIT_SYMBOLS[c.suit]
+
+
+def hint_once(view: View, styles: tuple[float, float], samples: int | None,
+              budget_ms: float | None) -> dict[str, Any]:
+    """The coach's verdict at ``view`` (a seat's view only, R11; run in a worker): the
+    review's own (:func:`ginrummy.review.hints.coach_hint` with the review's samples,
+    budget and seed, and the opponent ``styles`` the review samples this decision with),
+    so a move made on the hint is never marked by the review. The best action, its win
+    chance, the runner-up, whether either is fine, and the sentence the page shows."""
+    hint = coach_hint(view, styles=styles, samples=samples, seed=REVIEW_SEED,
+                      budget_ms=budget_ms)
+    words = hint.words(table_card)
+    text = ("Either" + words[len("either"):] if hint.either
+            else f"Suggestion: {words}") + "."
     return {
-        "best": action_json(best.action),
-        "win": round(best.win, 4),
-        "next": action_json(second.action) if second is not None else None,
-        "text": text + ").",
+        "best": action_json(hint.best.action),
+        "win": round(hint.best.win, 4),
+        "next": action_json(hint.second.action) if hint.second is not None else None,
+        "either": hint.either,
+        "text": text,
     }

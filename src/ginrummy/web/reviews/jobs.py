@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -19,6 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ...match import Match
+from ...review.grade import styles_at
 from ..backends.database import Database
 from ..errors import TableError
 from ..tables.table import Table
@@ -77,11 +77,16 @@ class ReviewJobs:
 
     # ------------------------------------------------------------------ reviews
 
-    async def review(self, t: Table, seat: int, start: bool) -> tuple[int, dict[str, Any]]:
+    async def review(self, t: Table, seat: int | None, start: bool
+                     ) -> tuple[int, dict[str, Any]]:
         """The seat's review if stored (status ``done``), else its progress; with
-        ``start``, a job is started for what is missing unless one runs for this match."""
+        ``start``, a job is started for what is missing unless one runs for this match.
+        ``seat`` None: a reader with no seat at a finished public match (both seats, seen
+        from seat 0's side of the table)."""
         match = await self._snapshot(t)
-        scope = review_scope(match, seat)
+        if seat is None and not match.is_over():
+            raise TableError(401, "This review is open to its players until the match is over.")
+        scope = review_scope(match, 0 if seat is None else seat)
         store = self.store
         row = await self._db(store.row, t.id)
         parts: dict[str, Any] = row["parts"] if row else {}
@@ -93,7 +98,8 @@ class ReviewJobs:
         }
         if not missing:
             hinted = await self._db(store.hinted, t.id)
-            frames = await asyncio.to_thread(review_frames, match, scope, seat)
+            frames = await asyncio.to_thread(review_frames, match, scope,
+                                             0 if seat is None else seat)
             return 200, head | {
                 "status": "done",
                 "progress": {"done": 1, "total": 1},
@@ -166,8 +172,9 @@ class ReviewJobs:
     # ------------------------------------------------------------------ hints
 
     async def hint(self, t: Table, seat: int) -> dict[str, Any]:
-        """The evaluator's suggestion for the seat's decision now (from its view only,
-        R11), recorded as hinted; 409 when there is no decision of this seat's to hint."""
+        """The coach's verdict on the seat's decision now (from its view only, R11): the
+        review's own, given early (:func:`.grading.hint_once`), recorded as hinted; 409
+        when there is no decision of this seat's to hint."""
         if t.stored.opponent != "computer":
             raise TableError(409, "Hints are offered only at tables against the computer.")
         async with t.lock:
@@ -182,21 +189,24 @@ class ReviewJobs:
             hand_i = len(m.hands) - 1
             action_i = len(m.hand.history)
             version = t.stored.version
+            rec = m.to_record() if len(view.legal) >= 2 else None
         where = {"hand": hand_i, "action": action_i, "version": version}
-        if len(view.legal) < 2:
+        if rec is None:
             only = view.legal[0].to_json()
-            return where | {"best": only, "win": None, "next": None,
+            return where | {"best": only, "win": None, "next": None, "either": False,
                             "text": "Only one move is possible here."}
         if self.hints_waiting >= MAX_HINTS_WAITING:
             raise TableError(503, "The coach is busy: ask again in a moment.")
         if self._hint_pool is None:
             self._hint_pool = new_pool(1)
-        seed = int.from_bytes(
-            hashlib.sha256(f"hint/{t.id}/{hand_i}/{action_i}".encode()).digest()[:6], "big")
+        s = self.settings
         self.hints_waiting += 1
         try:
+            # the opponent as the seat saw it in the hands before (R11), as the review
+            # samples it: worked out here, so the worker is given the seat's view only
+            styles = await asyncio.to_thread(_styles, rec, seat)
             got = await asyncio.get_running_loop().run_in_executor(
-                self._hint_pool, hint_once, view, self.settings.hint_samples, seed)
+                self._hint_pool, hint_once, view, styles, s.samples, s.budget_ms)
         except Exception as e:  # noqa: BLE001 - the coach failed: say so, never a traceback
             log.exception("hint for %s failed", t.id)
             if isinstance(e, BrokenProcessPool):
@@ -206,3 +216,8 @@ class ReviewJobs:
             self.hints_waiting -= 1
         await self._db(self.store.record_hint, t.id, hand_i, action_i, seat, got["best"])
         return where | got
+
+
+def _styles(record: dict[str, Any], seat: int) -> tuple[float, float]:
+    """:func:`ginrummy.review.grade.styles_at` of a match given as its record."""
+    return styles_at(Match.from_record(record), seat)

@@ -1,8 +1,10 @@
 """The pages: the lobby, the table, the review, How to play, Your record, Learn to play,
 the pages of online play (``/account``, ``/quick``, ``/leaderboard``, ``/player/NAME``,
 ``/live``, ``/watch/ID``, ``/challenge`` and ``/challenge/ID``: all drawn by
-``static/js/online.js``), the not-found page, and
-what installs the site as an app; and their static files.
+``static/js/online.js``), a finished match's replay (``/replay/ID``:
+``static/js/replay.js``), the not-found page, and what installs the site as an app; and
+their static files. A page about one player or match that does
+not exist is the not-found page (404), as a mistyped address is.
 
 * ``GET /learn``: the guided first hand. It is the table page (``play.html``) run on a
   fixed, prepared deal (``static/learn/lesson.json``, built from the core by
@@ -27,6 +29,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..errors import TableError
 from ..site import Site
 
 __all__ = ["STATIC_DIR", "page", "register", "wants_page"]
@@ -99,15 +102,50 @@ def register(app: FastAPI, site: Site, static_dir: Path = STATIC_DIR) -> None:
     for path, name, what in (("/account", "account.html", "account"),
                              ("/quick", "quick.html", "Play someone"),
                              ("/leaderboard", "leaderboard.html", "leaderboard"),
-                             ("/player/{username}", "player.html", "player"),
                              ("/live", "live.html", "live matches"),
-                             ("/watch/{match_id}", "watch.html", "spectator"),
                              ("/challenge", "challenge.html", "challenge"),
                              ("/challenge/{challenge_id}", "challenge.html", "challenge")):
         def online_page(name: str = name, what: str = what) -> Response:
             return page(name, what, static_dir)
 
         app.add_api_route(path, online_page, methods=["GET"], include_in_schema=False)
+
+    # Pages about one thing: the not-found page when there is no such thing, as for any
+    # mistyped address (a database that cannot answer now does not make it "not found":
+    # the page is served and says what its requests are told)
+    async def page_of(found: Awaitable[bool], name: str, what: str) -> Response:
+        try:
+            there = await found
+        except TableError as e:
+            there = e.status != 404
+        if not there:
+            raise StarletteHTTPException(404)
+        return page(name, what, static_dir)
+
+    async def player_exists(username: str) -> bool:
+        if not 0 < len(username) <= 40:
+            return False
+        acct = await site.db.read(site.db.store.accounts.by_key, username.casefold())
+        return acct is not None
+
+    async def public_match(match_id: str) -> bool:
+        return 0 < len(match_id) <= 32 and await site.spectators.is_public(match_id)
+
+    async def match_exists(match_id: str) -> bool:
+        await site.registry.get(match_id)  # 404 when there is no such match
+        return True
+
+    @app.get("/player/{username}", include_in_schema=False)
+    async def player_page(username: str) -> Response:
+        return await page_of(player_exists(username), "player.html", "player")
+
+    @app.get("/watch/{match_id}", include_in_schema=False)
+    async def watch_page(match_id: str) -> Response:
+        return await page_of(public_match(match_id), "watch.html", "spectator")
+
+    @app.get("/replay/{match_id}", include_in_schema=False)
+    async def replay_page(match_id: str) -> Response:
+        return await page_of(match_exists(match_id), "replay.html", "replay")
 
     @app.get("/learn", include_in_schema=False)
     async def learn() -> Response:

@@ -1,6 +1,11 @@
 """Reviews and hints of a seat (docs/web-api.md, "Reviews and hints"): ``POST`` starts the
 review the seat may see and reports, ``GET`` only reports (the page polls with ``POST``
-until ``done``), and ``POST .../hint`` gives the suggestion for the decision at hand."""
+until ``done``), and ``POST .../hint`` gives the suggestion for the decision at hand.
+
+Who may read a review: the seat (its token, or the account that holds it: its session is
+the seat, :func:`.common.request_seat`), and, once a *public* match is over, anyone (its
+replay and record are public then too): a reader with no seat there gets the review of
+both seats, which a finished match's review is."""
 
 from __future__ import annotations
 
@@ -9,10 +14,30 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from ..accounts.accounts import COOKIE
+from ..errors import TableError
 from ..site import Site
-from .common import seat_table
+from ..tables.table import Table
+from .common import account_of, account_seat, bearer, request_seat, seat_table
 
-__all__ = ["register"]
+__all__ = ["register", "review_reader"]
+
+
+async def review_reader(site: Site, match_id: str, request: Request) -> tuple[Table, int | None]:
+    """The table and the seat a review request reads as: a seat token is checked as
+    everywhere; without one, a finished public match is open to anyone (None: a reader
+    with no seat, or the seat of the logged-in account that played it), else the
+    session's seat as :func:`.common.request_seat` says (401/403 otherwise)."""
+    t = await site.registry.get(match_id)
+    if bearer(request) is None and t.match.is_over() and await site.spectators.is_public(t.id):
+        acct = await account_of(site, request) if request.cookies.get(COOKIE) else None
+        if acct is not None:
+            try:
+                return t, await account_seat(site, t, acct)
+            except TableError:
+                pass  # an account with no seat there reads it as anyone does
+        return t, None
+    return t, await request_seat(site, t, request)
 
 
 def register(app: FastAPI, site: Site) -> None:
@@ -20,13 +45,13 @@ def register(app: FastAPI, site: Site) -> None:
 
     @app.post("/api/matches/{match_id}/review")
     async def start_review(match_id: str, request: Request) -> JSONResponse:
-        t, seat = await seat_table(site, match_id, request)
+        t, seat = await review_reader(site, match_id, request)
         status, body = await site.reviews.review(t, seat, start=True)
         return JSONResponse(body, status_code=status)
 
     @app.get("/api/matches/{match_id}/review")
     async def get_review(match_id: str, request: Request) -> JSONResponse:
-        t, seat = await seat_table(site, match_id, request)
+        t, seat = await review_reader(site, match_id, request)
         _, body = await site.reviews.review(t, seat, start=False)
         return JSONResponse(body)
 

@@ -268,6 +268,18 @@ class AccountStore:
                  "scores": [int(r.score0), int(r.score1)], "updated_at": float(r.updated_at)}
                 for r in rows]
 
+    def seats_of(self, account_id: str, limit: int) -> list[tuple[str, int]]:
+        """The (match id, seat) of every seat the account holds, most recently changed
+        match first (at most ``limit`` matches): the lobby's list on any device."""
+        t, m = account_matches_table, matches_table
+        q = (select(t.c.match_id, t.c.account0, t.c.account1).join(m, m.c.id == t.c.match_id)
+             .where(or_(t.c.account0 == account_id, t.c.account1 == account_id))
+             .order_by(m.c.updated_at.desc()).limit(limit))
+        with self.engine.connect() as conn:
+            rows = conn.execute(q).all()
+        return [(str(r.match_id), seat) for r in rows
+                for seat, holder in enumerate((r.account0, r.account1)) if holder == account_id]
+
     @staticmethod
     def _count_matches(conn: Connection, account_id: str) -> int:
         """How many matches the account has played or plays (rated or not)."""

@@ -444,14 +444,22 @@ class Store:
         hs = sorted(set(hashes))
         if not hs:
             return []
+        c = matches_table.c
+        return self._rows(or_(c.token_hash0.in_(hs), c.token_hash1.in_(hs)))
+
+    def find_by_ids(self, match_ids: Iterable[str]) -> list[StoredMatch]:
+        """These matches (rows only, no actions; unknown ids are left out), most recently
+        changed first: an account's matches, whose ids its links name."""
+        ids = sorted(set(match_ids))
+        if not ids:
+            return []
+        return self._rows(matches_table.c.id.in_(ids))
+
+    def _rows(self, where: Any) -> list[StoredMatch]:
+        """The match rows ``where`` holds, most recently changed first."""
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(matches_table)
-                .where(
-                    or_(matches_table.c.token_hash0.in_(hs), matches_table.c.token_hash1.in_(hs))
-                )
-                .order_by(matches_table.c.updated_at.desc())
-            ).all()
+            rows = conn.execute(select(matches_table).where(where)
+                                .order_by(matches_table.c.updated_at.desc())).all()
         return [_row_to_match(r, self.cipher) for r in rows]
 
     def ids_with_status(self, status: str, opponent: str | None = None) -> list[str]:

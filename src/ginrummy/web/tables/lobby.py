@@ -28,9 +28,11 @@ from .levels import BOT_LEVELS, resolve_bot
 from .registry import TableRegistry
 from .table import Table
 
-__all__ = ["FRIEND_NAME", "Lobby", "MAX_LOOKUP_TOKENS"]
+__all__ = ["FRIEND_NAME", "MAX_ACCOUNT_MATCHES", "MAX_LOOKUP_TOKENS", "Lobby", "summary"]
 
 MAX_LOOKUP_TOKENS = 200
+MAX_ACCOUNT_MATCHES = 100
+"""The most matches an account's list (``GET /api/me/matches``) holds, the latest first."""
 FRIEND_NAME = "Friend"
 
 
@@ -246,28 +248,40 @@ class Lobby:
         for sm in rows:
             for seat in (0, 1):
                 tok = by_hash.get(sm.token_hash(seat))
-                if tok is None:
-                    continue
-                out.append(
-                    {
-                        "id": sm.id,
-                        "seat": seat,
-                        "url": f"/play/{sm.id}#token={tok}",
-                        "players": sm.players,
-                        "bots": list(sm.bot_seats),
-                        "opponent": sm.opponent,
-                        "bot": sm.bot_level,
-                        "options": sm.options,
-                        "status": sm.status,
-                        "scores": sm.scores,
-                        "winner": sm.winner,
-                        "hands": sm.hands_dealt,
-                        "my_turn": sm.status == "playing" and sm.to_play == seat,
-                        # between hands, this seat has still to press "Next hand"
-                        "next_hand": sm.status == "playing" and sm.to_play is None
-                        and not sm.ready[seat],
-                        "created_at": sm.created_at,
-                        "updated_at": sm.updated_at,
-                    }
-                )
+                if tok is not None:
+                    out.append(summary(sm, seat, f"/play/{sm.id}#token={tok}"))
         return {"matches": out}
+
+    async def account_matches(self, account_id: str) -> dict[str, Any]:
+        """``GET /api/me/matches``: summaries of the account's seats (its most recent
+        :data:`MAX_ACCOUNT_MATCHES` matches), each linking its table without a token: the
+        session is the seat, on any device."""
+        seats = await self.db.read(self.db.store.accounts.seats_of, account_id,
+                                   MAX_ACCOUNT_MATCHES)
+        rows = {sm.id: sm for sm in await self.db.read(self.db.store.find_by_ids,
+                                                          [mid for mid, _ in seats])}
+        return {"matches": [summary(rows[mid], seat, f"/play/{mid}")
+                            for mid, seat in seats if mid in rows]}
+
+
+def summary(sm: StoredMatch, seat: int, url: str) -> dict[str, Any]:
+    """One seat's line in the lobby's list (docs/web-api.md, SUMMARY)."""
+    return {
+        "id": sm.id,
+        "seat": seat,
+        "url": url,
+        "players": sm.players,
+        "bots": list(sm.bot_seats),
+        "opponent": sm.opponent,
+        "bot": sm.bot_level,
+        "options": sm.options,
+        "status": sm.status,
+        "scores": sm.scores,
+        "winner": sm.winner,
+        "hands": sm.hands_dealt,
+        "my_turn": sm.status == "playing" and sm.to_play == seat,
+        # between hands, this seat has still to press "Next hand"
+        "next_hand": sm.status == "playing" and sm.to_play is None and not sm.ready[seat],
+        "created_at": sm.created_at,
+        "updated_at": sm.updated_at,
+    }

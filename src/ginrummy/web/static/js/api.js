@@ -18,6 +18,20 @@ export function useSession(csrf) {
   sessionCsrf = csrf || "";
 }
 
+let session = null; // the answer, asked once per page (the top bar and the page share it)
+
+/**
+ * The logged-in account ({username, rating, deviation, ..., csrf}), or null for a guest:
+ * asked of `GET /api/session`, which answers a guest with 200 and `{"account": null}`, so
+ * a guest's pages log no refused request.
+ */
+export function signedIn() {
+  if (!session) {
+    session = api("/api/session").then((r) => (r && r.account ? r.account : null), () => null);
+  }
+  return session;
+}
+
 /** Call the JSON API; throws ApiError with the server's sentence on refusal. */
 export async function api(path, { method = "GET", token = null, body = undefined } = {}) {
   const headers = { Accept: "application/json" };

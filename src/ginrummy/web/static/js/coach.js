@@ -46,7 +46,8 @@ export function renderCoach() {
   if (!S) return;
   const link = $("review-link");
   if (link) {
-    link.href = `/review/${encodeURIComponent(S.id)}#token=${encodeURIComponent(store.token)}`;
+    // (played through the account's session, the review opens with the session too)
+    link.href = `/review/${encodeURIComponent(S.id)}${store.token ? `#token=${encodeURIComponent(store.token)}` : ""}`;
     link.hidden = !S.hand_over && S.status !== "finished";
   }
   const b = $("hint-button");

@@ -171,11 +171,12 @@ export function renderHandOver(prev) {
     if (finished) {
       const w = S.winner;
       const big = w == null ? "A tie: no winner" : w === me() ? "You win the match!" : `${nameOf(w)} wins the match`;
-      banner.replaceChildren(
+      // (replaceChildren writes a null child as the text "null": leave it out instead)
+      banner.replaceChildren(...[
         el("div", { class: "big", text: big }),
         el("div", { text: `${nameOf(me())} ${S.scores[me()]} · ${nameOf(opp())} ${S.scores[opp()]}` }),
         endLine(S) ? el("div", { class: "end-line", "data-testid": "match-end", text: endLine(S) }) : null,
-      );
+      ].filter(Boolean));
     }
     if (prev) sound(r.result === "gin" ? "gin" : r.result === "dead" ? "discard" : "knock");
   }
@@ -337,6 +338,8 @@ export function showHistory() {
 
 export const replay = { step: 0, steps: 0 };
 
+const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
+
 export async function loadReplay(step) {
   try {
     const data = await api(`${base()}/replay?step=${step}`, { token: store.token });
@@ -355,7 +358,7 @@ function renderReplay(d) {
     const row = el("div", { class: "reveal-seat", "data-testid": `replay-seat-${seat}` });
     const toPlay = d.to_play === seat;
     row.append(el("h3", {}, el("span", { text: `${nameOf(seat)}${toPlay ? " · to play" : ""}` }),
-      el("span", { class: "dw", text: `${(d.scores || [0, 0])[seat]} points` })));
+      el("span", { class: "dw", text: points((d.scores || [0, 0])[seat]) })));
     const hand = el("div", { class: "replay-hand" });
     for (const c of sortCards((d.hands || [[], []])[seat] || [], "suit")) hand.append(cardElement(c));
     row.append(hand);

@@ -1,6 +1,7 @@
-// The lobby: start a table (computer or friend) and list this browser's matches.
+// The lobby: start a table (computer or friend) and list this browser's matches and, for
+// a signed-in account, the account's matches on any device (its session is its seat).
 
-import { api, forgetSeat, loadSeats, playUrl, rememberSeat } from "./api.js";
+import { api, forgetSeat, loadSeats, playUrl, rememberSeat, signedIn } from "./api.js";
 import { cardElement, installSuitSprite } from "./cards.js";
 import { installApp, watchOffline } from "./install.js";
 import { lessonProgress } from "./progress.js";
@@ -167,21 +168,25 @@ function renderList() {
     open.href = s.url || playUrl(s.id, st.token || s.token);
     open.textContent = s.status === "finished" ? "View" : "Play";
     open.setAttribute("aria-label", `${open.textContent}: ${who.textContent}`);
-    const remove = document.createElement("button");
-    remove.type = "button";
-    remove.className = "btn ghost small";
-    remove.textContent = "✕";
-    remove.setAttribute("aria-label", `Remove ${who.textContent} from this list`);
-    remove.addEventListener("click", () => {
-      forgetSeat(st.token || s.token);
-      summaries = summaries.filter((x) => x !== s);
-      renderList();
-    });
+    const token = st.token || s.token;
+    let remove = null;
+    if (token) { // a seat this browser keeps (an account's match stays in the account)
+      remove = document.createElement("button");
+      remove.type = "button";
+      remove.className = "btn ghost small";
+      remove.textContent = "✕";
+      remove.setAttribute("aria-label", `Remove ${who.textContent} from this list`);
+      remove.addEventListener("click", () => {
+        forgetSeat(token);
+        summaries = summaries.filter((x) => x !== s);
+        renderList();
+      });
+    }
     let review = null;
     if (s.status === "finished") {
       review = document.createElement("a");
       review.className = "btn ghost small";
-      review.href = `/review/${encodeURIComponent(s.id)}#token=${encodeURIComponent(st.token || s.token)}`;
+      review.href = `/review/${encodeURIComponent(s.id)}${token ? `#token=${encodeURIComponent(token)}` : ""}`;
       review.textContent = "Review";
       review.dataset.testid = "lobby-review";
       review.setAttribute("aria-label", `Review: ${who.textContent}`);
@@ -192,19 +197,28 @@ function renderList() {
   }
 }
 
+/** The account's matches (none for a guest): each links its table with no token. */
+async function accountMatches() {
+  if (!(await signedIn())) return [];
+  return (await api("/api/me/matches")).matches || [];
+}
+
 async function refreshList() {
   const seats = loadSeats();
-  if (!seats.length) {
-    summaries = [];
-    renderList();
-    return;
-  }
   try {
-    const res = await api("/api/matches/lookup", { method: "POST", body: { tokens: seats.map((s) => s.token).slice(0, 100) } });
+    const [res, theirs] = await Promise.all([
+      seats.length
+        ? api("/api/matches/lookup", { method: "POST", body: { tokens: seats.map((s) => s.token).slice(0, 100) } })
+        : { matches: [] },
+      accountMatches(),
+    ]);
     summaries = (res.matches || []).map((m) => {
       const st = seats.find((s) => (m.token && s.token === m.token) || (s.id === m.id && (m.seat == null || s.seat === m.seat)));
       return { ...m, token: m.token || (st && st.token) };
     });
+    // the account's seats this browser does not keep (played on another device)
+    const here = new Set(summaries.map((m) => `${m.id}:${m.seat}`));
+    summaries.push(...theirs.filter((m) => !here.has(`${m.id}:${m.seat}`)));
     const when = (m) => {
       const t = m.updated_at ?? m.created_at;
       return typeof t === "number" ? t : Date.parse(t || "") || 0;

@@ -2,9 +2,13 @@
 // on every page that loads this, and the pages of accounts, "Play someone", the
 // leaderboard, a player's profile, the live list and the spectator's view.
 
-import { api, ApiError, loadSeats, rememberSeat } from "./api.js";
+import { api, ApiError, loadSeats, rememberSeat, signedIn } from "./api.js";
+import { cardShort } from "./cards.js";
 import { challengePage } from "./challenge.js";
 import { shownName, startNotices } from "./notices.js";
+
+/** Cards as the table writes them: 7♦ 10♣. */
+const cards = (codes) => codes.map(cardShort).join(" ");
 
 const $ = (id) => document.getElementById(id);
 const page = document.body.dataset.page || "";
@@ -15,6 +19,9 @@ function el(tag, text, cls) {
   if (cls) n.className = cls;
   return n;
 }
+
+/** "1 match", "3 matches". */
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 function link(href, text, testid) {
   const a = el("a", text);
@@ -31,13 +38,7 @@ function say(text, kind = "error") {
 }
 
 /** The logged-in account (with its CSRF token), or null for a guest. */
-async function me() {
-  try {
-    return await api("/api/me");
-  } catch {
-    return null;
-  }
-}
+const me = signedIn;
 
 /** A change made with the session cookie: it carries the session's CSRF token. */
 async function change(path, { method = "POST", body = undefined, csrf } = {}) {
@@ -240,6 +241,10 @@ async function quickPage() {
     timer = setTimeout(poll, 1000);
   };
   let sending = false;
+  // a guest plays under the name it gives (kept with the lobby's), else "Guest 4821"; an
+  // account under its username
+  $("seek-name-row").hidden = Boolean(account);
+  $("seek-name").value = localStorage.getItem("ginrummy.name") || "";
   $("seek-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     if (sending || seek) return; // a double click sends one seek (the server also answers
@@ -253,6 +258,11 @@ async function quickPage() {
       rated: $("rated").checked,
     };
     if ($("bots-ok").checked) body.bots = true; // a quick match never gives a BOT unasked
+    const name = $("seek-name").value.trim();
+    if (!account && name) {
+      body.name = name;
+      localStorage.setItem("ginrummy.name", name);
+    }
     const [move, bank] = $("seek-clock").value.split("+").map(Number);
     body.clock = { move, bank };
     asked = { ...body };
@@ -346,33 +356,71 @@ async function leaderboardPage() {
   $("bots").append(botTable(data.bots));
 }
 
-/** The rating history as an inline SVG line with its deviation band. */
+/** Round ticks covering lo..hi: about `count` of them, on 1, 2 or 5 times a power of ten. */
+function ticks(lo, hi, count) {
+  const raw = Math.max(1, (hi - lo) / Math.max(1, count));
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((k) => k * mag).find((v) => v >= raw);
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) out.push(v);
+  return out;
+}
+
+/**
+ * The rating history as an inline SVG chart: the rating after each rated match (a line)
+ * with its deviation band, on axes: the rating up the left, the rated matches along the
+ * bottom (0: the start, 1500 ± 350), each with its ticks and its name.
+ */
 function graph(history) {
   const NS = "http://www.w3.org/2000/svg";
   const w = 600;
-  const h = 200;
+  const h = 240;
+  const m = { left: 56, right: 14, top: 12, bottom: 44 };
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "Rating after each rated match");
+  svg.setAttribute("aria-label", "Rating after each rated match, with its deviation band");
   svg.style.width = "100%";
   svg.style.maxWidth = `${w}px`;
+  const node = (tag, attrs, text) => {
+    const n = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, String(v));
+    if (text !== undefined) n.textContent = text;
+    return n;
+  };
   const pts = [{ rating: 1500, deviation: 350 }, ...history];
   const lo = Math.min(...pts.map((p) => p.rating - p.deviation));
   const hi = Math.max(...pts.map((p) => p.rating + p.deviation));
-  const x = (i) => 20 + (i * (w - 40)) / Math.max(1, pts.length - 1);
-  const y = (r) => h - 15 - ((r - lo) * (h - 30)) / Math.max(1, hi - lo);
-  const band = document.createElementNS(NS, "path");
+  const n = pts.length - 1; // rated matches
+  const x = (i) => m.left + (i * (w - m.left - m.right)) / Math.max(1, n);
+  const y = (r) => h - m.bottom - ((r - lo) * (h - m.top - m.bottom)) / Math.max(1, hi - lo);
+  const ink = "rgba(255,255,255,0.75)";
+  const yAxis = node("g", { "data-testid": "graph-y-axis", "font-size": 12, fill: ink });
+  yAxis.append(node("line", { x1: m.left, y1: m.top, x2: m.left, y2: h - m.bottom, stroke: ink }));
+  for (const v of ticks(lo, hi, 5)) {
+    yAxis.append(node("line", { x1: m.left - 4, y1: y(v), x2: w - m.right, y2: y(v), stroke: "rgba(255,255,255,0.12)" }),
+      node("text", { x: m.left - 7, y: y(v) + 4, "text-anchor": "end", "data-testid": "graph-y-tick" }, String(v)));
+  }
+  yAxis.append(node("text", { x: 14, y: (m.top + h - m.bottom) / 2, "text-anchor": "middle",
+    transform: `rotate(-90 14 ${(m.top + h - m.bottom) / 2})` }, "Rating"));
+  const xAxis = node("g", { "data-testid": "graph-x-axis", "font-size": 12, fill: ink });
+  xAxis.append(node("line", { x1: m.left, y1: h - m.bottom, x2: w - m.right, y2: h - m.bottom, stroke: ink }));
+  for (const i of ticks(0, n, Math.min(n, 8)).filter((v) => Number.isInteger(v))) {
+    xAxis.append(node("line", { x1: x(i), y1: h - m.bottom, x2: x(i), y2: h - m.bottom + 4, stroke: ink }),
+      node("text", { x: x(i), y: h - m.bottom + 17, "text-anchor": "middle", "data-testid": "graph-x-tick" }, String(i)));
+  }
+  xAxis.append(node("text", { x: (m.left + w - m.right) / 2, y: h - 6, "text-anchor": "middle" },
+    "Rated matches played"));
   const up = pts.map((p, i) => `${x(i)},${y(p.rating + p.deviation)}`);
   const down = pts.map((p, i) => `${x(i)},${y(p.rating - p.deviation)}`).reverse();
-  band.setAttribute("d", `M${up.join("L")}L${down.join("L")}Z`);
-  band.setAttribute("fill", "rgba(255,255,255,0.12)");
-  const line = document.createElementNS(NS, "polyline");
-  line.setAttribute("points", pts.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "));
-  line.setAttribute("fill", "none");
-  line.setAttribute("stroke", "#f5c542");
-  line.setAttribute("stroke-width", "3");
-  svg.append(band, line);
+  const band = node("path", { d: `M${up.join("L")}L${down.join("L")}Z`, fill: "rgba(255,255,255,0.12)" });
+  const line = node("polyline", { points: pts.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "),
+    fill: "none", stroke: "#f5c542", "stroke-width": 3 });
+  const dots = pts.map((p, i) => node("circle", { cx: x(i), cy: y(p.rating), r: 3.5, fill: "#f5c542" },
+    undefined));
+  dots.forEach((d, i) => d.append(node("title", {}, i === 0 ? "Start: 1500 ± 350"
+    : `After match ${i}: ${Math.round(pts[i].rating)} ± ${Math.round(pts[i].deviation)}`)));
+  svg.append(yAxis, xAxis, band, line, ...dots);
   return svg;
 }
 
@@ -404,7 +452,7 @@ async function playerPage() {
     `${Math.round(p.rating)} ± ${Math.round(p.deviation)}` +
     (p.settled ? "" : " (provisional)") +
     (hard ? `; the Hard computer plays at about ${hard}.` : ".") +
-    ` ${p.rated_matches} rated of ${p.matches} matches.`;
+    ` ${p.rated_matches} rated of ${plural(p.matches, "match", "matches")}.`;
   $("player-graph").append(graph(p.history));
   $("player-record").append(p.record.length
     ? table(["Opponent", "Won", "Tied", "Lost"], p.record.map((r) => [
@@ -415,7 +463,11 @@ async function playerPage() {
     ? table(["Opponent", "Result", "Score", ""], p.recent.map((m) => {
       const links = el("span");
       if (m.status === "finished") {
-        links.append(link(`/review/${m.id}`, "Review"), " · ", link(m.replay, "Replay"));
+        // the review opens for the account that played it (its session is its seat) and,
+        // for a public match, for anyone; the replay is the page, not the JSON
+        const id = encodeURIComponent(m.id);
+        links.append(link(`/review/${id}`, "Review", "profile-review"), " · ",
+          link(`/replay/${id}`, "Replay", "profile-replay"));
       } else if (mine) {
         // your own match: play your seat from this browser too (the session is the seat)
         links.append(link(`/play/${encodeURIComponent(m.id)}`, "Continue", "continue-match"));
@@ -502,11 +554,11 @@ async function watchPage() {
     watchClocks(s);
     $("watch-title").textContent = `${s.players[0]} v ${s.players[1]}`;
     $("watch-score").textContent = `Scores ${s.scores[0]}–${s.scores[1]} (to ${s.options.target}); hand ${s.hand_index + 1}`;
+    // who is to play now, as the clocks show it (the cards are shown a few moves behind)
     const who = s.to_play === null ? "" : `${s.players[s.to_play]} to play`;
-    $("watch-status").textContent = s.status === "finished"
-      ? watchEnding(s)
-      : `${who}${s.behind ? ` (shown ${s.behind} moves behind)` : ""}`;
-    $("watch-pile").textContent = s.discards.join(" ");
+    const behind = s.behind ? ` (the cards are shown ${plural(s.behind, "move", "moves")} behind)` : "";
+    $("watch-status").textContent = s.status === "finished" ? watchEnding(s) : `${who}${behind}`;
+    $("watch-pile").textContent = cards(s.discards);
     $("watch-stock").textContent = `${s.stock_count} cards in the stock.`;
     const ho = $("watch-hand-over");
     ho.textContent = "";
@@ -514,15 +566,16 @@ async function watchPage() {
       const r = s.hand_over.result;
       ho.append(el("p", `Hand over: ${r.result}${r.scorer !== null && r.scorer !== undefined ? `, ${s.players[r.scorer]} scores ${r.points}` : ""}.`));
       if (s.hand_over.hands) {
-        s.hand_over.hands.forEach((h, i) => ho.append(el("p", `${s.players[i]}: ${h.join(" ")}`)));
+        s.hand_over.hands.forEach((h, i) => ho.append(el("p", `${s.players[i]}: ${cards(h)}`)));
       }
     }
     if (s.status === "finished") {
       const l = $("watch-links");
       l.hidden = false;
       l.textContent = "";
-      l.append(link(s.review, "Review", "watch-review"), " · ", link(s.replay, "Replay"),
-        " · ", link(s.record, "Record"));
+      l.append(link(s.review, "Review", "watch-review"), " · ",
+        link(`/replay/${encodeURIComponent(s.id)}`, "Replay", "watch-replay"), " · ",
+        link(s.record, "Record"));
     }
   };
   const poll = async () => {

@@ -2,7 +2,7 @@
 // new STATE to the renderers (render.js, dialogs.js). The server judges every move (R5,
 // R6) and this page only ever holds what its seat may see (R11).
 
-import { api, downloadFile, loadSeats, rememberSeat, useSession } from "./api.js";
+import { downloadFile, loadSeats, rememberSeat, signedIn, useSession } from "./api.js";
 import { cardShort, installSuitSprite } from "./cards.js";
 import { initCoach, renderCoach } from "./coach.js";
 import { nudge } from "./arrange.js";
@@ -537,13 +537,12 @@ async function start() {
   const fatal = (text) => stop(text);
   if (store.matchId && !store.token && store.inviteCode && !(await askNameAndJoin())) return;
   if (store.matchId && !store.token && !store.inviteCode) {
-    // No seat link here: a logged-in account plays its own seat from any browser.
-    try {
-      const acct = await api("/api/me");
+    // No seat link here: a logged-in account plays its own seat from any browser (a
+    // guest needs the link).
+    const acct = await signedIn();
+    if (acct) {
       useSession(acct.csrf);
       store.session = true;
-    } catch {
-      /* a guest: the link is needed */
     }
   }
   if (!store.matchId || !(store.token || store.session)) {

@@ -1,7 +1,8 @@
-// "Your record": this browser's finished matches, summed up by the server from the
-// matches' own records (wins by opponent level, gins, undercuts, points per hand, streaks).
+// "Your record": this browser's finished matches and, for a signed-in account, the
+// account's on any device, summed up by the server from the matches' own records (wins by
+// opponent level, gins, undercuts, points per hand, streaks).
 
-import { api, loadSeats, playUrl } from "./api.js";
+import { api, loadSeats, playUrl, signedIn } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -62,13 +63,15 @@ function nothingYet(first) {
 async function load() {
   const seats = loadSeats();
   const summary = $("record-summary");
-  if (!seats.length) {
+  const acct = await signedIn();
+  if (!seats.length && !acct) {
     summary.replaceChildren(nothingYet("No matches in this browser yet."));
     return;
   }
   let data;
   try {
-    data = await api("/api/record", { method: "POST", body: { tokens: seats.map((s) => s.token).slice(0, 200) } });
+    const body = { tokens: seats.map((s) => s.token).slice(0, 200) };
+    data = await api(acct ? "/api/me/record" : "/api/record", { method: "POST", body });
   } catch (e) {
     summary.replaceChildren(el("p", e.message, "message error"));
     return;
@@ -101,7 +104,7 @@ async function load() {
   const rows = [...data.matches].reverse().map((m) => {
     const link = el("a", `${m.players[m.seat]} v ${m.players[1 - m.seat]}`);
     const tok = byToken.get(`${m.id}:${m.seat}`);
-    if (tok) link.href = playUrl(m.id, tok);
+    link.href = tok ? playUrl(m.id, tok) : `/play/${encodeURIComponent(m.id)}`; // else the account's seat
     const when = new Date(m.finished_at * 1000).toLocaleDateString();
     return [cell(link), m.won ? "won" : m.tie ? "tie" : "lost", `${m.points}–${m.against}`, m.hands, m.gins, m.undercuts, when];
   });

@@ -157,7 +157,7 @@ function renderScoreboard() {
         {
           class: `player${active ? " active" : ""}`,
           "data-testid": seat === me() ? "player-me" : "player-opponent",
-          "aria-label": `${name}${seat === me() && name !== "You" ? " (you)" : ""}: ${S.scores[seat]} points${S.view.dealer === seat ? ", dealer" : ""}`,
+          "aria-label": `${name}${seat === me() && name !== "You" ? " (you)" : ""}: ${S.scores[seat]} point${S.scores[seat] === 1 ? "" : "s"}${S.view.dealer === seat ? ", dealer" : ""}`,
           title: name,
         },
         el("span", { class: "avatar", "aria-hidden": "true", text: (name[0] || "?").toUpperCase() }),

@@ -3,7 +3,7 @@
 // marks on the moves, the best alternative highlighted on the cards, the loss and the
 // reason, a summary per seat and a win-chance graph (graph.js) that jumps to a decision.
 
-import { api, loadSeats } from "./api.js";
+import { api, loadSeats, signedIn, useSession } from "./api.js";
 import { cardBack, cardElement, cardShort, installSuitSprite, sortCards } from "./cards.js";
 import { el } from "./dom.js";
 import { drawGraph } from "./graph.js";
@@ -25,23 +25,45 @@ const R = { data: null, steps: [], at: 0, points: [] };
 
 // ------------------------------------------------------------------ loading
 
+/** Where the "Back" link goes: the seat's table (its link here, or the account's seat),
+ *  or, for a reader with no seat, the match's replay. */
+function backLink(seat) {
+  const id = encodeURIComponent(matchId);
+  const a = $("table-link");
+  if (token) a.href = `/play/${id}#token=${encodeURIComponent(token)}`;
+  else if (seat === null || seat === undefined) {
+    a.href = `/replay/${id}`;
+    a.textContent = "Replay";
+  } else a.href = `/play/${id}`;
+}
+
+// Without a seat link in this browser, the review still opens: for the account that
+// played the match (its session is its seat) and, once a public match is over, for anyone.
+const NO_SEAT = "This review is open to the match's players until it is over (and then to " +
+  "everyone if the match is public): log in to the account that played it, or open it " +
+  "from the table's Review button.";
+
 async function load() {
-  if (!matchId || !token) {
-    fail("This review link has no seat token. Open it from the table's Review button.");
+  if (!matchId) {
+    fail("This review link names no match.");
     return;
   }
-  $("table-link").href = `/play/${encodeURIComponent(matchId)}#token=${encodeURIComponent(token)}`;
+  if (!token) {
+    const acct = await signedIn();
+    if (acct) useSession(acct.csrf);
+  }
   const box = $("rv-progress");
   box.hidden = false;
   $("rv-retry").hidden = true;
   for (;;) {
     let d;
     try {
-      d = await api(`/api/matches/${encodeURIComponent(matchId)}/review`, { method: "POST", token });
+      d = await api(`/api/matches/${encodeURIComponent(matchId)}/review`, { method: "POST", token: token || null });
     } catch (e) {
-      fail(e.message);
+      fail(e.status === 401 && !token ? NO_SEAT : e.message);
       return;
     }
+    backLink(d.seat);
     if (d.status === "done") {
       box.hidden = true;
       show(d);
@@ -79,7 +101,7 @@ const actionWords = (a) => {
 };
 
 function build(d) {
-  const viewer = d.seat;
+  const viewer = d.seat ?? 0; // a reader with no seat sees the table from seat 0's side
   const decisions = new Map();
   for (const h of d.review.hands) for (const x of h.decisions) decisions.set(`${h.index}:${x.action}`, x);
   const steps = [];
@@ -124,7 +146,8 @@ function show(d) {
     : d.scope.hands.length
       ? `Your decisions in the finished hands (${d.scope.hands.map((i) => i + 1).join(", ")}), graded from what you could see. The opponent's decisions are shown once the match is over.`
       : "No hand has finished yet: the review covers finished hands only.";
-  $("rv-graph-who").textContent = "(yours, after each graded move)";
+  $("rv-graph-who").textContent = d.seat === null
+    ? `(${d.players[0]}'s, after each graded move)` : "(yours, after each graded move)";
   $("rv-grid").hidden = false;
   renderSummary();
   renderMoves();
@@ -192,7 +215,7 @@ function renderSummary() {
   // the bot that reviews alike (docs/review.md).
   const ratings = d.scope.seats.filter((s) => d.review.seats[s].rating).map((s) => {
     const x = d.review.seats[s];
-    const like = x.plays_like ? `plays like ${LIKE[x.plays_like] || x.plays_like}` : "more accurate than any computer player";
+    const like = `plays like ${LIKE[x.plays_like] || x.plays_like}`;
     const range = x.rating_interval && x.rating_interval !== x.rating
       ? `; from this one match, anywhere from ${x.rating_interval}` : "";
     return el("p", { class: "rv-rating-line", "data-testid": `rating-seat-${s}` },
@@ -261,7 +284,7 @@ function go(i) {
   R.at = Math.max(0, Math.min(R.steps.length - 1, i));
   const s = R.steps[R.at];
   const d = R.data;
-  const me = d.seat;
+  const me = d.seat ?? 0;
   const f = s.frame;
   const h = s.hand;
   const dec = s.dec;
