@@ -5,7 +5,7 @@
 // Pages that load online.js start it with the account online.js already asked for; the
 // others (the table) start it here.
 
-import { api, rememberSeat } from "./api.js";
+import { api, rememberSeat, signedIn } from "./api.js";
 
 const REASONS = [
   ["generic", "Not now"],
@@ -160,5 +160,6 @@ export function startNotices(acct) {
 
 // Pages without online.js (the table) start the notices themselves.
 if (!document.querySelector('script[src$="/online.js"]')) {
-  api("/api/me").then(startNotices).catch(() => {});
+  // a guest has no notices: asked of GET /api/session, which answers a guest with 200
+  signedIn().then((acct) => { if (acct) startNotices(acct); }).catch(() => {});
 }
