@@ -5,7 +5,7 @@
 // Pages that load online.js start it with the account online.js already asked for; the
 // others (the table) start it here.
 
-import { api, rememberSeat, signedIn } from "./api.js";
+import { rememberSeat, signedIn } from "./api.js";
 
 const REASONS = [
   ["generic", "Not now"],
