@@ -17,7 +17,7 @@ from . import exits
 from .cards import SUIT_SYMBOLS, Card, CardError, format_cards, parse_cards
 from .fairness import Verification, verify_record
 from .files import read_input
-from .hand import Hand
+from .hand import Action, Hand
 from .match import TIMEOUT_LIMIT, Match, Termination
 from .melds import arrangements_mask, deadwood_by_discard_mask
 from .record import RecordError, loads, read_partial, summary
@@ -36,9 +36,11 @@ EXTERNAL = {
     "review": ("ginrummy.review", "grade every decision of a record, as a coach would"),
     "connect": ("ginrummy.connect", "play online with a bot, as the account of an API token "
                 "(docs/protocol.md)"),
+    "puzzles": ("ginrummy.web.puzzlecommand", "make puzzles from matches into the web "
+                "table's database, and check them (docs/training.md)"),
 }
 # Sub-commands that need an optional extra: name -> extra.
-EXTRAS = {"serve": "web", "db": "web"}
+EXTRAS = {"serve": "web", "db": "web", "puzzles": "web"}
 
 
 def _pretty(cards: Sequence[Card]) -> str:
@@ -109,16 +111,58 @@ def _print_analysis(a: dict[str, Any]) -> None:
             print(f"  {_pretty([Card.parse(card)]):<4} {dw:>3}{note}")
 
 
+def _refuse(args: argparse.Namespace, error: Exception, status: int) -> int:
+    """``analyze``'s refusal: one line on stderr and, with --json, ``{"error": {"message":
+    ...}}`` on stdout; returns ``status``."""
+    print(f"ginrummy analyze: {error}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"error": {"message": str(error)}}))
+    return status
+
+
+def cmd_analyze_position(args: argparse.Namespace) -> int:
+    """``ginrummy analyze --position FILE [--json]``: every legal action of the position
+    in FILE (INTERFACES section 12) with its win chance, points and standard error, best
+    first. A file that cannot be read, is not JSON or holds an impossible position is
+    refused: exit 1, one line on stderr (with --json also ``{"error": {"message"}}`` on
+    stdout)."""
+    from .training.analysis import analyze_position
+    from .training.position import PositionError
+
+    try:
+        try:
+            obj = json.loads(read_input(args.position))
+        except OSError as e:
+            raise PositionError(f"Cannot read {args.position}: {e.strerror}.") from None
+        except (ValueError, RecursionError):
+            raise PositionError(f"{args.position} is not a JSON position.") from None
+        out = analyze_position(obj)
+    except PositionError as e:
+        return _refuse(args, e, exits.REFUSED)
+    if args.json:
+        print(json.dumps(out))
+        return exits.OK
+    print(f"{len(out['actions'])} legal actions ({out['phase']}), best first: win chance "
+          f"for the match ± its standard error, expected points this hand; "
+          f"{out['samples']} sampled deals, seed {out['seed']}.")
+    from .review.report import action_words
+
+    for a in out["actions"]:
+        words = action_words(Action.from_json(a["action"]))
+        print(f"  {words:<24} {100 * a['win']:5.1f}% ± {100 * a['se']:.1f}   "
+              f"{a['points']:+6.2f} points")
+    return exits.OK
+
+
 def cmd_analyze(args: argparse.Namespace) -> int:
     """``ginrummy analyze CARDS [--json]``: bad cards are a wrong command line (exit 2,
     the message on stderr and, with --json, as ``{"error": {"message": ...}}`` on stdout)."""
+    if args.position is not None:
+        return cmd_analyze_position(args)
     try:
         a = analyze(args.cards)
     except CardError as e:
-        print(f"ginrummy analyze: {e}", file=sys.stderr)
-        if args.json:
-            print(json.dumps({"error": {"message": str(e)}}))
-        return exits.USAGE
+        return _refuse(args, e, exits.USAGE)
     if args.json:
         print(json.dumps(a))
     else:
@@ -319,15 +363,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"ginrummy {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     a = sub.add_parser(
-        "analyze", help="best melds and deadwood of 0-11 cards",
+        "analyze", help="best melds and deadwood of 0-11 cards, or every move of a position",
         description="Best melds and deadwood of 0 to 11 cards; for 11, the deadwood left "
-        "after each discard.",
-        epilog=exits.epilog("analysed", usage="bad cards (unknown, repeated, more than 11; "
+        "after each discard. With --position FILE instead: every legal move of the "
+        "position in FILE (a JSON object: hand, pile, opponent_took, opponent_discarded, "
+        "opponent_passed, stock, to_play, scores, options, seed, samples; "
+        "docs/training.md) with its chance to win the match, expected points and standard "
+        "error, best first, as POST /api/analysis answers.",
+        epilog=exits.epilog("analysed", "--position: the file cannot be read, is not JSON "
+                            "or holds an impossible position (one line on stderr, and with "
+                            "--json an error object on stdout)",
+                            usage="bad cards (unknown, repeated, more than 11; "
                             "with --json also as {\"error\": {\"message\": ...}} on "
                             "stdout) or a wrong command line"))
-    a.add_argument("cards", help='0-11 cards in one argument, rank then suit, as written '
+    a.add_argument("cards", nargs="?",
+                   help='0-11 cards in one argument, rank then suit, as written '
                    '("7C 8C 9C 9D 9H 9S KD QH 4S 2H"; TD or 10D for the ten) or as printed '
                    '("7\u2663 8\u2663 9\u2663")')
+    a.add_argument("--position", metavar="FILE",
+                   help="a position's JSON file (or - for standard input): evaluate every "
+                        "legal move instead")
     a.add_argument("--json", action="store_true", help="print JSON")
     r = sub.add_parser(
         "replay", help="replay a game record hand by hand (docs/records.md)",
@@ -388,6 +443,8 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(args_list)
     if args.command == "analyze":
+        if (args.cards is None) == (args.position is None):
+            parser.error("analyze takes CARDS or --position FILE (one of them)")
         return cmd_analyze(args)
     if args.command == "replay":
         return cmd_replay(args)

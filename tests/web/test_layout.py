@@ -19,11 +19,11 @@ LAYERS: list[set[str]] = [
     {"store"},
     {"backends"},
     {"tables", "accounts"},
-    {"computer", "online", "records", "reviews"},
+    {"computer", "online", "records", "reviews", "training"},
     {"site"},
     {"routes"},
     {"app"},
-    {"server", "dbcommand"},
+    {"server", "dbcommand", "puzzlecommand"},
 ]
 LEVEL = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 

@@ -75,6 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="text: list only the marked decisions")
     p.add_argument("--progress", action="store_true",
                    help="draw the progress bar even when stderr is not a terminal")
+    p.add_argument("--practise", action="store_true",
+                   help="after the review, offer each marked decision as a puzzle, one at "
+                        "a time: type a move's number or words (discard KH, knock 9C, draw "
+                        "stock, take, pass) on standard input, 'skip' or 'quit'")
+    p.add_argument("--practise-samples", dest="practise_samples",
+                   help="deals each practised decision is measured on (default 4096)")
     return p
 
 
@@ -124,7 +130,10 @@ def run(argv: list[str]) -> int:
     """Run the command; exit 0, or 1 with §3's error object on bad input."""
     from .reviewing import review_match
 
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.practise and args.json:
+        parser.error("--practise is interactive: use it without --json")
     try:
         seat = None if args.seat is None else int(args.seat)
         if seat not in (None, 0, 1):
@@ -135,6 +144,7 @@ def run(argv: list[str]) -> int:
         budget = _number(args.budget_ms, "--budget-ms", float, DEFAULT_BUDGET_MS)
         samples = _number(args.samples, "--samples", int, DEFAULT_SAMPLES)
         jobs = _number(args.jobs, "--jobs", int, 1)
+        practise_samples = _number(args.practise_samples, "--practise-samples", int, 4096)
         seed = int(args.seed)
     except ValueError as e:
         msg = str(e) if "--" in str(e) else f"--seed must be a whole number, not {args.seed!r}."
@@ -164,6 +174,11 @@ def run(argv: list[str]) -> int:
         print(json.dumps(review.to_json()))
     else:
         print(review.to_text(all_decisions=not args.marks_only))
+        if args.practise:
+            from ..training.practise import practise
+
+            practise(review.graded, sys.stdin, sys.stdout, samples=practise_samples,
+                     seed=seed)
         if error is not None:
             where = f" (hand {error.hand + 1}" if error.hand is not None else ""
             if where:

@@ -41,6 +41,7 @@ from .routes import (
     public,
     reviews,
     sockets,
+    training,
 )
 from .routes.common import MAX_BODY, error
 from .routes.pages import STATIC_DIR
@@ -304,6 +305,7 @@ def create_app(
     accounts.register(app, site)
     online.register(app, site)
     reviews.register(app, site)
+    training.register(app, site)
     sockets.register(app, site)
     ops.register(app, site)
     challenges.register(app, site)

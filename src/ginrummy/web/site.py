@@ -42,6 +42,10 @@ from .tables.play import Play
 from .tables.registry import TableRegistry
 from .tables.rematches import Rematches
 from .tables.sockets import SocketHub
+from .training.analysis import Analysis
+from .training.coach import Coach
+from .training.mistakes import Mistakes
+from .training.puzzles import Puzzles
 
 __all__ = ["Site"]
 
@@ -109,6 +113,10 @@ class Site:
                                heartbeat_seconds=self.settings.ws_heartbeat_seconds)
         self.tokens.on_revoke.append(self.notices.revoked)
         self.broker.on_logout.append(self.hub.close_sessions)
+        self.coach = Coach()
+        self.analysis = Analysis(self.coach)
+        self.puzzles = Puzzles(self.db)
+        self.mistakes = Mistakes(self.db, self.coach)
         self.db.on_down.append(self._database_down)
         self.db.before_up.append(self.clocks.resume)  # clocks stand still in an outage
         self.db.on_up.append(self._database_up)
@@ -188,6 +196,8 @@ class Site:
         """Stop computer players and background work, close the sockets (the pages
         reconnect to another process), and release the database and the broker."""
         self.reviews.close()
+        self.mistakes.close()
+        self.coach.close()
         for t in list(self.registry.tables.values()):
             if t.bot_task is not None:
                 t.bot_task.cancel()

@@ -98,9 +98,11 @@ def register(app: FastAPI, site: Site) -> None:
         if acct is None:
             raise TableError(401, "You are not logged in.")
         if await api_bearer(site, request) is not None:  # a program: no session, no CSRF
-            return site.accounts.me(acct, "") | {"bot": acct.bot, "csrf": None}
+            return (site.accounts.me(acct, "") | {"bot": acct.bot, "csrf": None}
+                    | await site.puzzles.rating_of(acct))
         await site.seeks.note_browser(acct, browser_of(request))  # fair pairing
-        return site.accounts.me(acct, request.cookies[COOKIE]) | {"bot": acct.bot}
+        return (site.accounts.me(acct, request.cookies[COOKIE]) | {"bot": acct.bot}
+                | await site.puzzles.rating_of(acct))  # kept apart from play's rating
 
     @app.post("/api/me/matches")
     async def claim(request: Request) -> dict[str, Any]:

@@ -2,9 +2,9 @@
 
 :class:`Store` (:mod:`.matches`) holds matches and their actions, salts and the stores of
 the other tables: :class:`RematchStore`, :class:`ClaimStore` (computer-turn claims while the
-broker is away) and :class:`ReviewStore`. :mod:`.schema` defines every table; the
-migrations (:mod:`ginrummy.web.migrations`) create and upgrade them; :mod:`.seeds` keeps
-the secrets a row holds (match seeds) encrypted at rest.
+broker is away), :class:`ReviewStore` and :class:`PuzzleStore`. :mod:`.schema` defines
+every table; the migrations (:mod:`ginrummy.web.migrations`) create and upgrade them;
+:mod:`.seeds` keeps the secrets a row holds (match seeds) encrypted at rest.
 """
 
 from .claims import ClaimStore
@@ -18,6 +18,7 @@ from .engine import (
     sqlite_path,
 )
 from .matches import Store
+from .puzzles import PuzzleStore
 from .rematches import RematchLink, RematchStore
 from .reviews import ReviewStore
 from .rows import NO_TOKEN, Change, StoredAction, StoredMatch
@@ -28,6 +29,7 @@ __all__ = [
     "ClaimStore",
     "DEFAULT_DB_URL",
     "NO_TOKEN",
+    "PuzzleStore",
     "RematchLink",
     "RematchStore",
     "ReviewStore",

@@ -25,6 +25,7 @@ from .claims import ClaimStore
 from .clocks import ClockStore
 from .engine import DEFAULT_DB_URL, StaleVersionError, StoreError, open_engine
 from .hot import Reader, Writer
+from .puzzles import PuzzleStore
 from .rematches import RematchStore
 from .reviews import ReviewStore
 from .rows import NO_TOKEN, Change, SomeStale, StoredAction, StoredMatch, ready_text
@@ -142,7 +143,8 @@ class Store:
     per call from the engine's pool); the web layer runs them off the event loop. Every
     statement the web layer runs is here or in the stores this one holds:
     :attr:`rematches`, :attr:`claims`, :attr:`reviews`, :attr:`accounts`, :attr:`seeks`,
-    :attr:`tokens` (API tokens, BOT accounts), :attr:`challenges` and :attr:`clocks`."""
+    :attr:`tokens` (API tokens, BOT accounts), :attr:`challenges`, :attr:`clocks` and
+    :attr:`puzzles`."""
 
     def __init__(
         self, url: str = DEFAULT_DB_URL, cipher: SeedCipher | None = None, migrate: bool = True
@@ -176,6 +178,7 @@ class Store:
         self.tokens = TokenStore(self.engine)
         self.challenges = ChallengeStore(self.engine)
         self.clocks = ClockStore(self.engine)
+        self.puzzles = PuzzleStore(self.engine)
         self._writer: Writer | None = None
         self._reader: Reader | None = None
         with contextlib.suppress(ValueError):  # a driver the hot paths do not know

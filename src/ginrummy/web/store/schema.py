@@ -34,6 +34,9 @@ __all__ = [
     "hints_table",
     "matches_table",
     "metadata",
+    "puzzle_attempts_table",
+    "puzzle_ratings_table",
+    "puzzles_table",
     "rematches_table",
     "reviews_table",
     "rated_offences_table",
@@ -359,3 +362,59 @@ clock_beats_table = Table(
 writes it every second; a process that finds it far behind (the database was away, or no
 process ran) moves every running deadline on by the gap, once, before any clock is
 enforced again (:mod:`ginrummy.web.store.clocks`)."""
+
+puzzles_table = Table(
+    "puzzles",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("key", String(200), nullable=False, unique=True),
+    Column("owner", String(32), nullable=True, index=True),
+    Column("match_id", String(64), nullable=True),
+    Column("hand", Integer, nullable=False),
+    Column("action", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("themes", String(300), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("rating", Float, nullable=False, index=True),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("solved_at", Float, nullable=True),
+)
+"""Puzzles (revision 0008, docs/training.md): ``key`` names the decision it came from
+(unique: making puzzles twice stores each once); ``owner`` is null for a public puzzle and
+the account's id for a private one (a decision it was marked for in a review of
+``match_id``); ``themes`` the theme names between spaces (`` take-or-pass last-cards ``,
+so one is found with LIKE); ``body`` the JSON of the seat's view only (R11), its legal
+moves and their measured values, the best, the margin, the samples and the sentence why.
+The Glicko-2 difficulty moves as players solve or fail it; ``attempts`` and ``solved``
+count rated answers (a private puzzle: every answer), ``solved_at`` when a private puzzle's
+owner answered it right (it is then no longer shown)."""
+
+puzzle_attempts_table = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("account_id", String(32), primary_key=True),
+    Column("puzzle_id", String(32), primary_key=True),
+    Column("correct", Boolean, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("at", Float, nullable=False, index=True),
+)
+"""An account's first answer to each public puzzle (the one rated): right or wrong, the
+move (JSON) and the account's puzzle rating after it: the history of solved puzzles."""
+
+puzzle_ratings_table = Table(
+    "puzzle_ratings",
+    metadata,
+    Column("account_id", String(32), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("puzzles", Integer, nullable=False),
+    Column("rated_at", Float, nullable=True),
+)
+"""An account's puzzle rating (Glicko-2, apart from its rating in play): no row until its
+first rated answer (a newcomer's rating until then)."""
