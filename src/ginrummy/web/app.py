@@ -32,6 +32,7 @@ from .guard import Limits, SecurityHeaders, Settings
 from .routes import (
     accounts,
     challenges,
+    daily,
     matches,
     online,
     ops,
@@ -39,6 +40,7 @@ from .routes import (
     public,
     reviews,
     sockets,
+    tournaments,
 )
 from .routes.common import MAX_BODY, error
 from .routes.pages import STATIC_DIR
@@ -143,6 +145,8 @@ def request_kind(method: str, path: str) -> str:
         if method == "POST" and (path.rstrip("/") in ("/api/challenges", "/api/tokens")
                                  or path.endswith("/accept")):
             return "create"  # a challenge, an API token, a match from a challenge
+        if method == "POST" and path.rstrip("/") in ("/api/tournaments", "/api/daily/play"):
+            return "create"  # an arena, the daily match
         if path.rstrip("/") in ("/api/matches/lookup", "/api/record"):
             return "lookup"
         m = _MATCH.match(path)
@@ -285,4 +289,6 @@ def create_app(
     sockets.register(app, site)
     ops.register(app, site)
     challenges.register(app, site)
+    tournaments.register(app, site)
+    daily.register(app, site)
     return app

@@ -1,7 +1,8 @@
 """The pages: the lobby, the table, the review, How to play, Your record, Learn to play,
 the pages of online play (``/account``, ``/quick``, ``/leaderboard``, ``/player/NAME``,
 ``/live``, ``/watch/ID``, ``/challenge`` and ``/challenge/ID``: all drawn by
-``static/js/online.js``), the not-found page, and
+``static/js/online.js``), arenas and the daily deal (``/tournaments``,
+``/tournament/ID``, ``/daily``: ``static/js/events.js``), the not-found page, and
 what installs the site as an app; and their static files.
 
 * ``GET /learn``: the guided first hand. It is the table page (``play.html``) run on a
@@ -103,7 +104,11 @@ def register(app: FastAPI, site: Site, static_dir: Path = STATIC_DIR) -> None:
                              ("/live", "live.html", "live matches"),
                              ("/watch/{match_id}", "watch.html", "spectator"),
                              ("/challenge", "challenge.html", "challenge"),
-                             ("/challenge/{challenge_id}", "challenge.html", "challenge")):
+                             ("/challenge/{challenge_id}", "challenge.html", "challenge"),
+                             # arenas and the daily deal: drawn by static/js/events.js
+                             ("/tournaments", "tournament.html", "arenas"),
+                             ("/tournament/{arena_id}", "tournament.html", "arena"),
+                             ("/daily", "daily.html", "daily deal")):
         def online_page(name: str = name, what: str = what) -> Response:
             return page(name, what, static_dir)
 
