@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from typing import Any, Protocol
 
 from .online import quick_move
@@ -28,48 +30,57 @@ class Seat(Protocol):
     def post(self, path: str, body: Any = None) -> Response: ...
 
 
-def advance(players: dict[str, Seat], arena: dict[str, Any]) -> int:
-    """Every player whose arena match awaits it moves (as long as it is its turn: a draw
-    and its discard) or asks for the next hand, as the arena's standings name the matches
-    in play; how many requests made a change."""
+def _turn(p: Seat, mid: str) -> int:
+    """The player's moves in its match while it is its turn (a draw and its discard), or
+    its "next hand"; how many requests made a change."""
     sent = 0
-    for line in arena["standings"]:
-        mid = line["playing"]
-        p = players.get(line["username"])
-        if mid is None or p is None:
-            continue
-        r = p.get(f"/api/matches/{mid}")
-        for _ in range(4):
-            if r.status_code != 200:
-                break  # (a process restarting, a move raced: the next round tries again)
-            s = r.json()
-            if s["status"] == "finished":
-                break
-            if s["hand_over"] is not None:
-                if not s["hand_over"]["ready"][s["seat"]]:
-                    p.post(f"/api/matches/{mid}/next", {"version": s["version"]})
-                    sent += 1
-                break
-            if not s["legal"]:
-                break
-            r = p.post(f"/api/matches/{mid}/actions",
-                       {"action": quick_move(s), "version": s["version"]})
-            sent += 1
+    r = p.get(f"/api/matches/{mid}")
+    for _ in range(4):
+        if r.status_code != 200:
+            break  # (a process restarting, a move raced: the next round tries again)
+        s = r.json()
+        if s["status"] == "finished":
+            break
+        if s["hand_over"] is not None:
+            if not s["hand_over"]["ready"][s["seat"]]:
+                p.post(f"/api/matches/{mid}/next", {"version": s["version"]})
+                sent += 1
+            break
+        if not s["legal"]:
+            break
+        r = p.post(f"/api/matches/{mid}/actions",
+                   {"action": quick_move(s), "version": s["version"]})
+        sent += 1
     return sent
+
+
+def advance(players: dict[str, Seat], arena: dict[str, Any],
+            pool: ThreadPoolExecutor | None = None) -> int:
+    """Every player whose arena match awaits it moves or asks for the next hand (with
+    ``pool``, all at once, as separate browsers would), as the arena's standings name
+    the matches in play; how many requests made a change."""
+    turns = [(players[x["username"]], x["playing"]) for x in arena["standings"]
+             if x["playing"] is not None and x["username"] in players]
+    if pool is None:
+        return sum(_turn(p, mid) for p, mid in turns)
+    return sum(pool.map(lambda t: _turn(*t), turns))
 
 
 def play_until(read: Callable[[], dict[str, Any]], players: dict[str, Seat],
                done: Callable[[dict[str, Any]], bool], timeout: float = 60.0,
-               between: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """Play every arena match in turn (:func:`advance`) until ``done(arena)``; the arena
-    then. ``between`` sees each arena read (a test's checks)."""
+               between: Callable[[dict[str, Any]], None] | None = None,
+               parallel: bool = False) -> dict[str, Any]:
+    """Play every arena match in turn (:func:`advance`; ``parallel``: each player on a
+    thread of its own) until ``done(arena)``; the arena then. ``between`` sees each
+    arena read (a test's checks)."""
     deadline = time.monotonic() + timeout
-    while True:
-        arena = read()
-        if between is not None:
-            between(arena)
-        if done(arena):
-            return arena
-        assert time.monotonic() < deadline, f"the arena did not get there: {arena}"
-        if not advance(players, arena):
-            time.sleep(0.05)
+    with ThreadPoolExecutor(len(players)) if parallel else nullcontext() as pool:
+        while True:
+            arena = read()
+            if between is not None:
+                between(arena)
+            if done(arena):
+                return arena
+            assert time.monotonic() < deadline, f"the arena did not get there: {arena}"
+            if not advance(players, arena, pool):
+                time.sleep(0.05)
