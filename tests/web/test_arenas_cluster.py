@@ -18,10 +18,17 @@ import pytest
 from sqlalchemy import create_engine, select
 
 from ginrummy.web.accounts.accounts import COOKIE
-from ginrummy.web.store.schema import matches_table, tournament_matches_table
+from ginrummy.web.errors import DB_DOWN
+from ginrummy.web.store.schema import (
+    matches_table,
+    tournament_matches_table,
+    tournament_players_table,
+)
+from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
 from .arena_play import play_until
 from .cluster import Serve, deployment
+from .faults import OwnPostgres
 from .test_challenges_cluster import OPEN
 
 pytest.importorskip("redis")
@@ -141,3 +148,77 @@ def test_an_arena_of_four_on_two_processes_survives_a_kill_9(
             assert before.updated_at <= after.created_at + 0.5, (before, after)
     print(f"arena of four across two processes, one killed: {took:.1f} s, "
           f"{len(rows)} matches")
+
+
+def _arena(p: HttpPlayer, aid: str) -> dict[str, Any]:
+    r = p.get(f"/api/tournaments/{aid}")
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def _wait(p: HttpPlayer, aid: str, pred: Any, timeout: float = 15.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while not pred(a := _arena(p, aid)):
+        assert time.monotonic() < deadline, a
+        time.sleep(0.1)
+    return a
+
+
+def _pairs(arena: dict[str, Any]) -> set[frozenset[str]]:
+    """The pairs of the matches in play, as sets of usernames."""
+    by: dict[str, set[str]] = {}
+    for line in arena["standings"]:
+        if line["playing"]:
+            by.setdefault(line["playing"], set()).add(line["username"])
+    return {frozenset(v) for v in by.values()}
+
+
+def test_pairing_stops_while_the_database_is_away_and_resumes(serves: list[Serve]) -> None:
+    pg = OwnPostgres()
+    try:
+        s = Serve("--db", pg.url, "--bot-delay", "0", *OPEN, env={KEY_ENV: new_key_text()})
+        serves.append(s)
+        suffix = secrets.token_hex(3)
+        names = [f"{n}_{suffix}" for n in ("ann", "bob", "cat", "dan")]
+        players = {n: HttpPlayer([s], 0, n) for n in names}
+        ann = players[names[0]]
+        aid = ann.post("/api/tournaments", {"name": "Outage", "minutes": 30}).json()["id"]
+        for n in names[1:]:
+            players[n].post(f"/api/tournaments/{aid}/join")
+        ann.post(f"/api/tournaments/{aid}/start")
+        a = _arena(ann, aid)
+        x, y = sorted({line["playing"] for line in a["standings"]})
+        who = {line["playing"]: line["username"] for line in a["standings"]}
+        # one match ends: its two players wait for the others (they have just met)
+        assert players[who[x]].post(f"/api/matches/{x}/resign").status_code == 200
+        pg.stop_immediate()
+        r = players[who[y]].post(f"/api/matches/{y}/resign")
+        assert (r.status_code, r.json()) == (503, {"error": DB_DOWN})
+        time.sleep(5)  # two scans and more while the database is away
+        r = ann.get(f"/api/tournaments/{aid}")
+        assert (r.status_code, r.json()) == (503, {"error": DB_DOWN})
+        assert s.proc.poll() is None
+        pg.start()
+        # back: the second match ends now, and all four are paired crosswise at once
+        deadline = time.monotonic() + 20
+        while (r := players[who[y]].post(f"/api/matches/{y}/resign")).status_code == 503:
+            assert time.monotonic() < deadline, r.text
+            time.sleep(0.2)
+        assert r.status_code == 200, r.text
+        after = _wait(ann, aid, lambda t: t["in_play"] == 2 and len(t["matches"]) == 4)
+        assert sorted(line["sheet"] for line in after["standings"]) == ["L", "L", "W", "W"]
+        assert _pairs(after).isdisjoint(_pairs(a))
+        engine = create_engine(pg.url)
+        tp = tournament_players_table
+        with engine.connect() as conn:
+            pending = conn.execute(select(tp.c.match_id).where(tp.c.tournament_id == aid)
+                                   .where(tp.c.match_id.like("pending:%"))).all()
+        engine.dispose()
+        assert pending == []
+        for p in players.values():
+            p.close()
+    finally:
+        for srv in serves:
+            srv.stop()
+        pg.close()
