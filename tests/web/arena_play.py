@@ -84,3 +84,14 @@ def play_until(read: Callable[[], dict[str, Any]], players: dict[str, Seat],
             assert time.monotonic() < deadline, f"the arena did not get there: {arena}"
             if not advance(players, arena, pool):
                 time.sleep(0.05)
+
+
+def wait_until(read: Callable[[], dict[str, Any]], pred: Callable[[dict[str, Any]], bool],
+               timeout: float = 15.0) -> dict[str, Any]:
+    """``read()`` again until ``pred`` holds of it (a pairing follows a match's end at
+    once, but off the request that ended it); what was read last."""
+    deadline = time.monotonic() + timeout
+    while not pred(got := read()):
+        assert time.monotonic() < deadline, got
+        time.sleep(0.05)
+    return got

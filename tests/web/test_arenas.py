@@ -24,7 +24,7 @@ from ginrummy.web.store.schema import (
     tournaments_table,
 )
 
-from .arena_play import play_until
+from .arena_play import play_until, wait_until
 from .conftest import site
 from .test_challenges import Player, guest
 
@@ -47,14 +47,8 @@ def _arena(p: Player, aid: str) -> dict[str, Any]:
     return out
 
 
-def _wait(p: Player, aid: str, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
-    """The arena once ``pred`` holds (a pairing follows a match's end at once, but off the
-    request that ended it)."""
-    deadline = time.monotonic() + timeout
-    while not pred(a := _arena(p, aid)):
-        assert time.monotonic() < deadline, a
-        time.sleep(0.02)
-    return a
+def _wait(p: Player, aid: str, pred: Any) -> dict[str, Any]:
+    return wait_until(lambda: _arena(p, aid), pred)
 
 
 def _opponents(arena: dict[str, Any], c: TestClient) -> list[frozenset[str]]:

@@ -26,7 +26,7 @@ from ginrummy.web.store.schema import (
 )
 from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
-from .arena_play import play_until
+from .arena_play import play_until, wait_until
 from .cluster import Serve, deployment
 from .faults import OwnPostgres
 from .test_challenges_cluster import OPEN
@@ -157,12 +157,8 @@ def _arena(p: HttpPlayer, aid: str) -> dict[str, Any]:
     return out
 
 
-def _wait(p: HttpPlayer, aid: str, pred: Any, timeout: float = 15.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while not pred(a := _arena(p, aid)):
-        assert time.monotonic() < deadline, a
-        time.sleep(0.1)
-    return a
+def _wait(p: HttpPlayer, aid: str, pred: Any) -> dict[str, Any]:
+    return wait_until(lambda: _arena(p, aid), pred)
 
 
 def _pairs(arena: dict[str, Any]) -> set[frozenset[str]]:

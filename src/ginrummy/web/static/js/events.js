@@ -4,25 +4,15 @@
 // commitment, the play button and the leaderboard (and yesterday's deal, opened); the
 // lobby lists the arenas being played. The top bar and notices come from online.js.
 
-import { api, ApiError, rememberSeat } from "./api.js";
+import { api, rememberSeat } from "./api.js";
+import { el, table } from "./dom.js";
+import { change, me } from "./online.js";
 
 const $ = (id) => document.getElementById(id);
 const page = document.body.dataset.page || "";
 const POLL_MS = 2000;
 
-function el(tag, text, cls) {
-  const n = document.createElement(tag);
-  if (text !== undefined) n.textContent = text;
-  if (cls) n.className = cls;
-  return n;
-}
-
-function link(href, text, testid) {
-  const a = el("a", text);
-  a.href = href;
-  if (testid) a.dataset.testid = testid;
-  return a;
-}
+const link = (href, text, testid) => el("a", { href, text, "data-testid": testid });
 
 function say(text, kind = "error") {
   const m = $("message");
@@ -32,54 +22,10 @@ function say(text, kind = "error") {
 }
 
 /** A name as shown everywhere: BOT accounts marked. */
-function named(name, bot) {
-  const span = el("span");
-  if (bot) span.append(el("span", "BOT", "bot-mark"));
-  span.append(name);
-  return span;
-}
+const named = (name, bot) => el("span", {}, bot ? el("span", { class: "bot-mark", text: "BOT" }) : null, name);
 
-/** The logged-in account (with its CSRF token), or null for a guest. */
-async function me() {
-  try {
-    return await api("/api/me");
-  } catch {
-    return null;
-  }
-}
-
-/** A change made with the session cookie: it carries the session's CSRF token. */
-async function post(path, account, body = undefined) {
-  const headers = { Accept: "application/json", "X-CSRF-Token": (account && account.csrf) || "" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(path, { method: "POST", headers, cache: "no-store",
-    body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `Refused (${res.status}).`);
-  return data;
-}
-
-function table(head, rows, rowId) {
-  const t = el("table", undefined, "score-sheet");
-  const tr = el("tr");
-  for (const h of head) tr.append(el("th", h));
-  const thead = el("thead");
-  thead.append(tr);
-  const body = el("tbody");
-  rows.forEach((r, i) => {
-    const row = el("tr");
-    if (rowId) row.dataset.testid = rowId(i);
-    for (const c of r) {
-      const td = el("td");
-      if (c instanceof Node) td.append(c);
-      else td.textContent = String(c);
-      row.append(td);
-    }
-    body.append(row);
-  });
-  t.append(thead, body);
-  return t;
-}
+/** A change made with the session cookie (it carries the session's CSRF token). */
+const post = (path, account, body = undefined) => change(path, { body, csrf: account && account.csrf });
 
 /** Seconds as h:mm:ss or m:ss. */
 function duration(secs) {
@@ -119,7 +65,7 @@ async function arenasPage(account) {
     const box = $("arena-list");
     box.textContent = "";
     if (!data.tournaments.length) {
-      box.append(el("p", "No arena right now: make one below.", "empty"));
+      box.append(el("p", { class: "empty", text: "No arena right now: make one below." }));
       return;
     }
     box.append(table(["Arena", "", "", "By"], data.tournaments.map((a) => [
@@ -201,13 +147,10 @@ function renderArena(a, account, fetchedAt) {
   if (!a.standings.length) return;
   standings.append(table(["#", "Player", "Score", "Results", "Matches", "Rating", ""],
     a.standings.map((x) => {
-      const score = el("span");
-      const points = el("span", String(x.score));
-      points.dataset.testid = "arena-score";
-      score.append(points);
+      const score = el("span", {}, el("span", { text: String(x.score), "data-testid": "arena-score" }));
       if (x.fire) {
-        const mark = el("span", "×2", "streak-mark");
-        mark.title = "Two wins in a row: the next win scores 4";
+        const mark = el("span", { class: "streak-mark", text: "×2",
+          title: "Two wins in a row: the next win scores 4" });
         score.append(" ", mark);
       }
       const now = x.playing ? link(`/watch/${encodeURIComponent(x.playing)}`, "playing")
@@ -215,7 +158,7 @@ function renderArena(a, account, fetchedAt) {
       const who = named(x.username, x.bot);
       who.dataset.testid = "arena-player";
       return [x.rank, who, score, x.sheet, x.matches, x.rating, now];
-    }), () => "arena-row"));
+    }), "arena-row"));
 }
 
 async function arenaPage(account, id) {
@@ -257,11 +200,11 @@ async function arenaPage(account, id) {
 // ------------------------------------------------------------------ the daily deal
 
 function board(entries) {
-  if (!entries.length) return el("p", "Nobody has finished this deal yet.", "empty");
+  if (!entries.length) return el("p", { class: "empty", text: "Nobody has finished this deal yet." });
   return table(["#", "Player", "Margin", "Score", ""], entries.map((e) => [
     e.rank, named(e.username, e.bot), e.margin > 0 ? `+${e.margin}` : String(e.margin),
     `${e.scores[0]}–${e.scores[1]}`, e.forfeit ? (e.end === "timeout" ? "lost on time" : "resigned") : "",
-  ]), () => "daily-row");
+  ]), "daily-row");
 }
 
 async function dailyPage(account) {
@@ -315,9 +258,9 @@ async function dailyPage(account) {
     const old = await api(`/api/daily/${y.toISOString().slice(0, 10)}`);
     $("daily-yesterday").hidden = false;
     const seed = $("daily-yesterday-seed");
-    seed.append(`${old.date}: seed ${old.seed_text}, salt `, el("code", old.salt),
-      ", committed as ", el("code", old.commitment),
-      ". Download any of its records and run ", el("code", "ginrummy verify RECORD"), ".");
+    seed.append(`${old.date}: seed ${old.seed_text}, salt `, el("code", { text: old.salt }),
+      ", committed as ", el("code", { text: old.commitment }),
+      ". Download any of its records and run ", el("code", { text: "ginrummy verify RECORD" }), ".");
     $("daily-yesterday-board").append(board(old.leaderboard.slice(0, 10)));
   } catch {
     /* no deal was dealt yesterday */
@@ -334,12 +277,12 @@ async function lobbyList() {
     box.textContent = "";
     const open = data.tournaments.filter((a) => a.status !== "finished").slice(0, 5);
     if (!open.length) {
-      const li = el("li", undefined, "empty");
+      const li = el("li", { class: "empty" });
       li.append("No arena right now: ", link("/tournaments", "make one"), ".");
       box.append(li);
     }
     for (const a of open) {
-      const li = el("li");
+      const li = el("li", {});
       li.append(link(a.url, a.name, "lobby-arena"), ` · ${arenaState(a)}`);
       box.append(li);
     }

@@ -31,7 +31,7 @@ function say(text, kind = "error") {
 }
 
 /** The logged-in account (with its CSRF token), or null for a guest. */
-async function me() {
+export async function me() {
   try {
     return await api("/api/me");
   } catch {
@@ -40,7 +40,7 @@ async function me() {
 }
 
 /** A change made with the session cookie: it carries the session's CSRF token. */
-async function change(path, { method = "POST", body = undefined, csrf } = {}) {
+export async function change(path, { method = "POST", body = undefined, csrf } = {}) {
   const headers = { Accept: "application/json", "X-CSRF-Token": csrf || "" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const res = await fetch(path, {
