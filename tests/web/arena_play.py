@@ -95,3 +95,17 @@ def wait_until(read: Callable[[], dict[str, Any]], pred: Callable[[dict[str, Any
         assert time.monotonic() < deadline, got
         time.sleep(0.05)
     return got
+
+
+def read_arena(p: Seat, arena_id: str) -> dict[str, Any]:
+    """``GET /api/tournaments/{id}`` as this player (200 expected)."""
+    r = p.get(f"/api/tournaments/{arena_id}")
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def wait_arena(p: Seat, arena_id: str, pred: Callable[[dict[str, Any]], bool],
+               timeout: float = 15.0) -> dict[str, Any]:
+    """The arena as this player reads it, once ``pred`` holds (:func:`wait_until`)."""
+    return wait_until(lambda: read_arena(p, arena_id), pred, timeout)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from ginrummy.web.online.arenas import MAX_OPEN
 from ginrummy.web.store.schema import (
@@ -24,9 +24,9 @@ from ginrummy.web.store.schema import (
     tournaments_table,
 )
 
-from .arena_play import play_until, wait_until
+from .arena_play import play_until, read_arena, wait_arena
 from .conftest import site
-from .test_challenges import Player, guest
+from .test_challenges import Player, count, guest
 
 CLOCK = {"move": 20, "bank": 120}
 
@@ -38,17 +38,6 @@ def _make(p: Player, **body: Any) -> str:
     out = r.json()
     assert out["url"] == f"/tournament/{out['id']}" and out["status"] == "created"
     return str(out["id"])
-
-
-def _arena(p: Player, aid: str) -> dict[str, Any]:
-    r = p.get(f"/api/tournaments/{aid}")
-    assert r.status_code == 200, r.text
-    out: dict[str, Any] = r.json()
-    return out
-
-
-def _wait(p: Player, aid: str, pred: Any) -> dict[str, Any]:
-    return wait_until(lambda: _arena(p, aid), pred)
 
 
 def _opponents(arena: dict[str, Any], c: TestClient) -> list[frozenset[str]]:
@@ -73,12 +62,12 @@ def test_four_players_are_paired_scored_and_the_winner_shown(client: TestClient)
     for n in names[1:]:
         r = players[n].post(f"/api/tournaments/{aid}/join")
         assert r.status_code == 200 and r.json() == {"status": "joined"}
-    before = _arena(ann, aid)
+    before = read_arena(ann, aid)
     assert before["status"] == "created" and before["players"] == 4
     assert before["me"] == {"joined": True, "active": True, "state": "waiting",
                             "creator": True, "score": 0, "match": None}
     assert ann.post(f"/api/tournaments/{aid}/start").json() == {"status": "started"}
-    now = _arena(ann, aid)
+    now = read_arena(ann, aid)
     assert now["status"] == "started" and now["in_play"] == 2 and len(now["matches"]) == 2
     assert 1790 < now["seconds_left"] <= 1800
     me = now["me"]
@@ -90,7 +79,7 @@ def test_four_players_are_paired_scored_and_the_winner_shown(client: TestClient)
     assert set().union(*first) == set(names)
 
     # the first two matches end: the second round pairs each player with someone new
-    after = play_until(lambda: _arena(ann, aid), dict(players),
+    after = play_until(lambda: read_arena(ann, aid), dict(players),
                        lambda a: len(a["matches"]) == 4 and a["in_play"] == 2, timeout=120)
     second = _opponents(after, client)[2:4]
     assert not set(first) & set(second), (first, second)
@@ -102,9 +91,9 @@ def test_four_players_are_paired_scored_and_the_winner_shown(client: TestClient)
     # time is up: the two matches in play finish and count, nothing new starts
     started = time.time()
     arenas.clock = lambda: time.time() - started + (after["ends_at"] or 0) + 1
-    ending = _arena(ann, aid)
+    ending = read_arena(ann, aid)
     assert ending["status"] == "started" and ending["seconds_left"] == 0
-    final = play_until(lambda: _arena(ann, aid), dict(players),
+    final = play_until(lambda: read_arena(ann, aid), dict(players),
                        lambda a: a["status"] == "finished", timeout=120,
                        between=lambda a: _no_new_matches(a, 4))
     assert len(final["matches"]) == 4 and final["in_play"] == 0
@@ -139,11 +128,11 @@ def test_two_players_meet_again_an_abort_scores_nothing_and_rated_counts(
     aid = _make(ann, rated=True)
     assert bob.post(f"/api/tournaments/{aid}/join").status_code == 200
     ann.post(f"/api/tournaments/{aid}/start")
-    m1 = _arena(ann, aid)["me"]["match"]
+    m1 = read_arena(ann, aid)["me"]["match"]
     # an abort before the first discard: no score, no match counted, paired again at once
     r = bob.post(f"/api/matches/{m1['id']}/abort")
     assert r.status_code == 200, r.text
-    a = _wait(ann, aid, lambda x: len(x["matches"]) == 2)  # nobody else: they meet again
+    a = wait_arena(ann, aid, lambda x: len(x["matches"]) == 2)  # nobody else: they meet again
     assert [(x["score"], x["matches"]) for x in a["standings"]] == [(0, 0), (0, 0)]
     assert a["in_play"] == 1
     m2 = a["me"]["match"]
@@ -151,7 +140,7 @@ def test_two_players_meet_again_an_abort_scores_nothing_and_rated_counts(
     # a resignation is a loss like any other (the whole play is the four players' test)
     r = bob.post(f"/api/matches/{m2['id']}/resign")
     assert r.status_code == 200, r.text
-    done = _wait(ann, aid, lambda x: len(x["matches"]) == 3)
+    done = wait_arena(ann, aid, lambda x: len(x["matches"]) == 3)
     scores = [(x["username"], x["score"], x["sheet"]) for x in done["standings"]]
     assert scores == [("Ann", 2, "W"), ("Bob", 0, "L")]
     # rated like any rated match: both players' ratings moved, once
@@ -172,23 +161,23 @@ def test_withdraw_stops_pairings_and_join_comes_back(client: TestClient) -> None
         "You have not joined this arena.")
     cat.post(f"/api/tournaments/{aid}/join")
     ann.post(f"/api/tournaments/{aid}/start")
-    a = _arena(ann, aid)
+    a = read_arena(ann, aid)
     waiting = next(x for x in a["standings"] if x["playing"] is None)
     out = {"Ann": ann, "Bob": bob, "Cat": cat}[waiting["username"]]
     assert out.post(f"/api/tournaments/{aid}/withdraw").json() == {"status": "withdrawn"}
     r = out.post(f"/api/tournaments/{aid}/withdraw")
     assert r.status_code == 409
     assert r.json()["error"] == "You have already withdrawn from this arena."
-    assert _arena(out, aid)["me"]["state"] == "withdrawn"
+    assert read_arena(out, aid)["me"]["state"] == "withdrawn"
     playing = next(x for x in a["standings"] if x["playing"] is not None)
     loser = {"Ann": ann, "Bob": bob, "Cat": cat}[playing["username"]]
     assert loser.post(f"/api/matches/{playing['playing']}/resign").status_code == 200
-    a = _wait(ann, aid, lambda x: len(x["matches"]) == 2)
+    a = wait_arena(ann, aid, lambda x: len(x["matches"]) == 2)
     assert a["in_play"] == 1  # the two who played meet again: the third is out
     line = next(x for x in a["standings"] if x["username"] == waiting["username"])
     assert line["active"] is False and line["matches"] == 0 and line["playing"] is None
     assert out.post(f"/api/tournaments/{aid}/join").json() == {"status": "joined"}
-    assert _arena(out, aid)["me"]["state"] in ("waiting", "playing")
+    assert read_arena(out, aid)["me"]["state"] in ("waiting", "playing")
 
 
 def test_a_player_lost_on_time_is_paused_until_it_joins_again(client: TestClient) -> None:
@@ -197,28 +186,23 @@ def test_a_player_lost_on_time_is_paused_until_it_joins_again(client: TestClient
     bob.post(f"/api/tournaments/{aid}/join")
     ann.post(f"/api/tournaments/{aid}/start")
     # only Ann plays: Bob loses three turns in a row to the clock, and the match
-    a = play_until(lambda: _arena(ann, aid), {"Ann": ann},
+    a = play_until(lambda: read_arena(ann, aid), {"Ann": ann},
                    lambda x: x["in_play"] == 0, timeout=60)
     assert sorted(x["sheet"] for x in a["standings"]) == ["L", "W"]
     bob_line = next(x for x in a["standings"] if x["username"] == "Bob")
     assert bob_line["paused"] is True and bob_line["active"] is True
-    assert _arena(bob, aid)["me"]["state"] == "paused"
+    assert read_arena(bob, aid)["me"]["state"] == "paused"
     time.sleep(2.5)  # a scan or two: Ann stays unpaired, Bob is away
-    assert len(_arena(ann, aid)["matches"]) == 1
+    assert len(read_arena(ann, aid)["matches"]) == 1
     assert bob.post(f"/api/tournaments/{aid}/join").json() == {"status": "joined"}
-    a = _arena(ann, aid)
+    a = read_arena(ann, aid)
     assert len(a["matches"]) == 2 and a["in_play"] == 1
-    assert _arena(bob, aid)["me"]["state"] == "playing"
-
-
-def _count(c: TestClient, table: Any) -> int:
-    with site(c).store.engine.connect() as conn:
-        return int(conn.execute(select(func.count()).select_from(table)).scalar() or 0)
+    assert read_arena(bob, aid)["me"]["state"] == "playing"
 
 
 def _rows(c: TestClient) -> tuple[int, int, int]:
-    return (_count(c, tournaments_table), _count(c, tournament_players_table),
-            _count(c, tournament_matches_table))
+    return (count(c, tournaments_table), count(c, tournament_players_table),
+            count(c, tournament_matches_table))
 
 
 @pytest.mark.parametrize(("body", "error"), [

@@ -26,7 +26,7 @@ from ginrummy.web.store.schema import (
 )
 from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
-from .arena_play import play_until, wait_until
+from .arena_play import play_until, read_arena, wait_arena
 from .cluster import Serve, deployment
 from .faults import OwnPostgres
 from .test_challenges_cluster import OPEN
@@ -150,17 +150,6 @@ def test_an_arena_of_four_on_two_processes_survives_a_kill_9(
           f"{len(rows)} matches")
 
 
-def _arena(p: HttpPlayer, aid: str) -> dict[str, Any]:
-    r = p.get(f"/api/tournaments/{aid}")
-    assert r.status_code == 200, r.text
-    out: dict[str, Any] = r.json()
-    return out
-
-
-def _wait(p: HttpPlayer, aid: str, pred: Any) -> dict[str, Any]:
-    return wait_until(lambda: _arena(p, aid), pred)
-
-
 def _pairs(arena: dict[str, Any]) -> set[frozenset[str]]:
     """The pairs of the matches in play, as sets of usernames."""
     by: dict[str, set[str]] = {}
@@ -183,7 +172,7 @@ def test_pairing_stops_while_the_database_is_away_and_resumes(serves: list[Serve
         for n in names[1:]:
             players[n].post(f"/api/tournaments/{aid}/join")
         ann.post(f"/api/tournaments/{aid}/start")
-        a = _arena(ann, aid)
+        a = read_arena(ann, aid)
         x, y = sorted({line["playing"] for line in a["standings"]})
         who = {line["playing"]: line["username"] for line in a["standings"]}
         # one match ends: its two players wait for the others (they have just met)
@@ -202,7 +191,7 @@ def test_pairing_stops_while_the_database_is_away_and_resumes(serves: list[Serve
             assert time.monotonic() < deadline, r.text
             time.sleep(0.2)
         assert r.status_code == 200, r.text
-        after = _wait(ann, aid, lambda t: t["in_play"] == 2 and len(t["matches"]) == 4)
+        after = wait_arena(ann, aid, lambda t: t["in_play"] == 2 and len(t["matches"]) == 4)
         assert sorted(line["sheet"] for line in after["standings"]) == ["L", "L", "W", "W"]
         assert _pairs(after).isdisjoint(_pairs(a))
         engine = create_engine(pg.url)

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
 
 from ginrummy.cli import main
 from ginrummy.fairness import commitment, verify_record
@@ -28,7 +27,7 @@ from ginrummy.web.store.schema import daily_plays_table, daily_seeds_table, matc
 
 from .conftest import NO_RATE_LIMITS, site
 from .online import quick_move
-from .test_challenges import Player, guest
+from .test_challenges import Player, count, guest
 
 
 @pytest.fixture
@@ -39,11 +38,6 @@ def fast(tmp_path: Path) -> Iterator[TestClient]:
                      settings=NO_RATE_LIMITS, driver=ComputerDriver(queue_per_worker=0))
     with TestClient(app) as c:
         yield c
-
-
-def _count(c: TestClient, table: Any) -> int:
-    with site(c).store.engine.connect() as conn:
-        return int(conn.execute(select(func.count()).select_from(table)).scalar() or 0)
 
 
 def _play(p: Player, mid: str, resign_after: int | None = None) -> dict[str, Any]:
@@ -78,7 +72,7 @@ def test_one_commitment_a_day_and_the_same_deals_for_everyone(client: TestClient
                                                                          False, [])
     assert "me" not in day
     assert client.get("/api/daily").json()["commitment"] == day["commitment"]
-    assert _count(client, daily_seeds_table) == 1
+    assert count(client, daily_seeds_table) == 1
     assert ann.get("/api/daily").json()["me"] == {"played": False, "match": None}
 
     r = ann.post("/api/daily/play")
@@ -114,11 +108,11 @@ def test_one_commitment_a_day_and_the_same_deals_for_everyone(client: TestClient
     assert me == {"played": True, "match": {"id": mine["id"], "seat": 0,
                                             "url": f"/play/{mine['id']}"}}
     # once a day, whatever happens
-    before = (_count(client, daily_plays_table), _count(client, matches_table))
+    before = (count(client, daily_plays_table), count(client, matches_table))
     r = ann.post("/api/daily/play")
     assert (r.status_code, r.json()) == (409, {"error": (
         "You have already played today's daily deal: the next one is dealt at 00:00 UTC.")})
-    assert (_count(client, daily_plays_table), _count(client, matches_table)) == before
+    assert (count(client, daily_plays_table), count(client, matches_table)) == before
     # linked to the level's BOT account, casual, private
     level = client.get("/api/players/hard").json()
     assert mine["id"] in [m["id"] for m in level["recent"]]
@@ -183,13 +177,13 @@ def test_bad_requests_are_one_sentence_and_change_nothing(client: TestClient) ->
     assert bot.status_code == 201
     csrf = bot.json()["csrf"]
     client.get("/api/daily")
-    before = (_count(client, daily_plays_table), _count(client, matches_table),
-              _count(client, daily_seeds_table))
+    before = (count(client, daily_plays_table), count(client, matches_table),
+              count(client, daily_seeds_table))
 
     def refused(r: Any, status: int, error: str) -> None:
         assert (r.status_code, r.json()) == (status, {"error": error})
-        assert (_count(client, daily_plays_table), _count(client, matches_table),
-                _count(client, daily_seeds_table)) == before
+        assert (count(client, daily_plays_table), count(client, matches_table),
+                count(client, daily_seeds_table)) == before
 
     refused(client.post("/api/daily/play", headers={"X-CSRF-Token": csrf}), 403,
             "A BOT account plays only through an API token (Authorization: Bearer TOKEN), "
