@@ -229,20 +229,32 @@ class ArenaStore:
 
     # ------------------------------------------------------------------ players
 
+    @staticmethod
+    def _open(conn: Connection, arena_id: str, account_id: str,
+              lock: bool) -> tuple[str | None, Any]:
+        """Why the arena takes no change of its players (``missing``, ``over``; None: it
+        does), and the player's row (None: not joined). ``lock``: the arena's row is held
+        until the transaction ends (joins are counted one at a time)."""
+        t, p = tournaments_table, tournament_players_table
+        q = select(t.c.status).where(t.c.id == arena_id)
+        arena = conn.execute(q.with_for_update() if lock else q).first()
+        if arena is None:
+            return "missing", None
+        if arena.status == "finished":
+            return "over", None
+        me = conn.execute(select(p.c.active).where(p.c.tournament_id == arena_id)
+                          .where(p.c.account_id == account_id)).first()
+        return None, me
+
     def join(self, arena_id: str, account_id: str, now: float, most: int) -> str:
         """Join (or join again after withdrawing, or after a pause): ``joined``, or why
         not: ``missing``, ``over``, ``already`` (active already) or ``full`` (``most``
         active players)."""
-        t, p = tournaments_table, tournament_players_table
+        p = tournament_players_table
         with self.engine.begin() as conn:
-            arena = conn.execute(select(t.c.status).where(t.c.id == arena_id)
-                                 .with_for_update()).first()
-            if arena is None:
-                return "missing"
-            if arena.status == "finished":
-                return "over"
-            me = conn.execute(select(p.c.active).where(p.c.tournament_id == arena_id)
-                              .where(p.c.account_id == account_id)).first()
+            why, me = self._open(conn, arena_id, account_id, lock=True)
+            if why is not None:
+                return why
             if me is not None and me.active:
                 return "already"
             n = conn.execute(select(func.count()).select_from(p).where(
@@ -271,15 +283,11 @@ class ArenaStore:
     def withdraw(self, arena_id: str, account_id: str) -> str:
         """Stop being paired: ``withdrawn``, or why not: ``missing``, ``over``,
         ``not_joined`` or ``already`` (withdrawn before). A match in play goes on."""
-        t, p = tournaments_table, tournament_players_table
+        p = tournament_players_table
         with self.engine.begin() as conn:
-            arena = conn.execute(select(t.c.status).where(t.c.id == arena_id)).first()
-            if arena is None:
-                return "missing"
-            if arena.status == "finished":
-                return "over"
-            me = conn.execute(select(p.c.active).where(p.c.tournament_id == arena_id)
-                              .where(p.c.account_id == account_id)).first()
+            why, me = self._open(conn, arena_id, account_id, lock=False)
+            if why is not None:
+                return why
             if me is None:
                 return "not_joined"
             n = conn.execute(update(p).where(p.c.tournament_id == arena_id)
