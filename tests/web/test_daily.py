@@ -133,6 +133,9 @@ def test_the_seed_opens_the_next_day_and_every_record_verifies(
     end_a = _play(ann, mid_a, resign_after=3)
     assert end_b["end"] == "hand-cap" and len(end_b["score_sheet"]) == HANDS
     assert end_a["end"] == "resigned"
+    r = bob.post(f"/api/matches/{mid_b}/rematch")
+    assert (r.status_code, r.json()) == (409, {"error": "The daily deal has no rematch: the "
+                                               "next deal is dealt at 00:00 UTC."})
     board = c.get("/api/daily").json()["leaderboard"]
     margin = end_b["scores"][0] - end_b["scores"][1]
     assert [(e["username"], e["margin"], e["match"], e["forfeit"]) for e in board] == [
