@@ -274,6 +274,12 @@ def test_bad_requests_are_one_sentence_and_change_nothing(client: TestClient) ->
     refused(cat.post("/api/tournaments", {"name": "one more", "minutes": 5}), 429,
             f"You have {MAX_OPEN} arenas not finished yet: start or finish one before "
             "making another.")
+    # arenas never started stop counting (and being listed) after a day
+    site(client).arenas.clock = lambda: time.time() + 2 * 86400
+    r = cat.post("/api/tournaments", {"name": "one more", "minutes": 5})
+    assert r.status_code == 201, r.text
+    listed = client.get("/api/tournaments").json()["tournaments"]
+    assert [t["name"] for t in listed] == ["one more", "Friday arena"]  # newest first
 
 
 def test_the_pages_and_the_list(client: TestClient) -> None:

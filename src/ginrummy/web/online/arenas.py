@@ -60,8 +60,9 @@ MAX_OPEN = 5
 """Arenas not yet finished one account may have made."""
 MAX_PLAYERS = 500
 """Active players one arena takes."""
-FINISHED_KEEP = 86400.0
-"""How long a finished arena stays in the list."""
+KEEP = 86400.0
+"""How long a finished arena, or one made and never started, stays in the list (and an
+unstarted one counts against its creator's :data:`MAX_OPEN`)."""
 NOT_FOUND = "No arena has this id."
 
 _FIELDS = {"name", "minutes", "clock", "target", "gin_only", "oklahoma", "rated"}
@@ -124,7 +125,8 @@ class Arenas:
         name, minutes, options, rated = self._parse(body)
         row = ArenaRow(secrets.token_urlsafe(9), name, account.id, minutes, options, rated,
                        "created", self.clock())
-        if not await self.db.run(self.db.store.arenas.create, row, MAX_OPEN):
+        if not await self.db.run(self.db.store.arenas.create, row, MAX_OPEN,
+                                 row.created_at - KEEP):
             raise TableError(429, f"You have {MAX_OPEN} arenas not finished yet: start or "
                              "finish one before making another.")
         return {"id": row.id, "url": f"/tournament/{row.id}", "status": "created"}
@@ -251,7 +253,7 @@ class Arenas:
         """``GET /api/tournaments``: arenas to join or being played, and those finished
         in the last day, newest first."""
         now = self.clock()
-        rows = await self.db.read(self.db.store.arenas.listing, now - FINISHED_KEEP, 100)
+        rows = await self.db.read(self.db.store.arenas.listing, now - KEEP, 100)
         names = await self._names([r.creator for r, _ in rows] +
                                   [r.winner for r, _ in rows if r.winner])
         out = []

@@ -129,6 +129,14 @@ def _free(now: float) -> ColumnElement[bool]:
         exists().where(m.c.id == p.c.match_id).where(m.c.status == "finished")))
 
 
+def _current(since: float) -> ColumnElement[bool]:
+    """An arena being played, or made since ``since`` and not started (one left unstarted
+    longer is no longer listed or counted)."""
+    t = tournaments_table
+    return or_(t.c.status == "started",
+               and_(t.c.status == "created", t.c.created_at >= since))
+
+
 class _Gone(Exception):
     """A conditional update found its row no longer as expected: roll back."""
 
@@ -142,16 +150,17 @@ class ArenaStore:
 
     # ------------------------------------------------------------------ arenas
 
-    def create(self, row: ArenaRow, most: int) -> bool:
+    def create(self, row: ArenaRow, most: int, since: float) -> bool:
         """Store a new arena with its creator as its first player; False (nothing
-        stored) when the creator already has ``most`` arenas not finished."""
+        stored) when the creator already has ``most`` arenas not finished (an arena never
+        started counts only if it was made after ``since``)."""
         t = tournaments_table
         with self.engine.begin() as conn:
             if not self.is_sqlite:  # one creator's arenas counted one at a time
                 conn.execute(select(accounts_table.c.id)
                              .where(accounts_table.c.id == row.creator).with_for_update())
             n = conn.execute(select(func.count()).select_from(t).where(
-                t.c.creator == row.creator).where(t.c.status != "finished")).scalar()
+                t.c.creator == row.creator).where(_current(since))).scalar()
             if int(n or 0) >= most:
                 return False
             conn.execute(insert(t).values(
@@ -171,13 +180,12 @@ class ArenaStore:
         return _arena(r) if r is not None else None
 
     def listing(self, since: float, limit: int) -> list[tuple[ArenaRow, int]]:
-        """Arenas not finished, and those finished since ``since``, newest first, each
-        with its number of active players."""
+        """Arenas being played, those made (and not started) or finished since ``since``,
+        newest first, each with its number of active players."""
         t, p = tournaments_table, tournament_players_table
         n = (select(func.count()).select_from(p).where(p.c.tournament_id == t.c.id)
              .where(p.c.active.is_(True)).scalar_subquery())
-        q = (select(t, n.label("n")).where(or_(t.c.status != "finished",
-                                               t.c.finished_at >= since))
+        q = (select(t, n.label("n")).where(or_(_current(since), t.c.finished_at >= since))
              .order_by(t.c.created_at.desc()).limit(limit))
         with self.engine.connect() as conn:
             return [(_arena(r), int(r.n or 0)) for r in conn.execute(q).all()]
