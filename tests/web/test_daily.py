@@ -22,7 +22,8 @@ from ginrummy.cli import main
 from ginrummy.fairness import commitment, verify_record
 from ginrummy.web.app import create_app
 from ginrummy.web.computer.driver import ComputerDriver
-from ginrummy.web.online.daily import HANDS, WITHHELD, utc_today
+from ginrummy.web.online.daily import HANDS, WITHHELD, leaderboard, utc_today
+from ginrummy.web.store.daily import DailyResult
 from ginrummy.web.store.schema import daily_plays_table, daily_seeds_table, matches_table
 
 from .conftest import NO_RATE_LIMITS, site
@@ -221,3 +222,18 @@ def test_one_play_per_account_in_the_store(client: TestClient) -> None:
     store.started("2030-01-01", "acct", "m1")
     assert store.claim("2030-01-01", "acct", now + 1000) is False
     assert store.day_of("m1") == "2030-01-01" and store.play_of("2030-01-01", "acct") == "m1"
+
+
+def test_the_leaderboard_ranks_by_margin_then_forfeits_and_closes_at_midnight() -> None:
+    def result(name: str, s0: int, s1: int, end: str, at: float) -> DailyResult:
+        return DailyResult(name, False, f"m-{name}", "finished", (s0, s1), end, at)
+
+    board = leaderboard([
+        result("a", 10, 30, "hand-cap", 1.0), result("b", 40, 5, "hand-cap", 2.0),
+        result("c", 50, 0, "resigned", 3.0), result("d", 0, 0, "aborted", 4.0),
+        result("e", 90, 0, "hand-cap", 100.0),  # ended after midnight: not ranked
+        result("f", 40, 5, "target", 1.5), result("g", 5, 20, "timeout", 5.0),
+    ], closes_at=50.0)
+    assert [(e["rank"], e["username"], e["margin"], e["forfeit"]) for e in board] == [
+        (1, "f", 35, False), (2, "b", 35, False), (3, "a", -20, False),
+        (4, "c", 50, True), (5, "g", -15, True)]

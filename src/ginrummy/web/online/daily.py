@@ -21,7 +21,8 @@ day's seed as hand ``i``, in the same seat.
 
 **The leaderboard** ranks the day's finished daily matches by the player's points minus
 the computer's (``margin``); a match the player resigned or lost on time ranks below
-every match played out (``forfeit``), and an aborted one is not ranked. Each account plays
+every match played out (``forfeit``), and an aborted one is not ranked, nor one still in
+play at 00:00 UTC (the seed opens then). Each account plays
 once a day, whatever the result: an abort spends the day's play too.
 
 **Today.** :attr:`Daily.today` gives the UTC date; tests move it to open a day's seed.
@@ -135,7 +136,7 @@ class Daily:
             "seed_text": None if is_today else str(seed.seed),
             "salt": None if is_today else seed.salt,
             "players": await self.db.read(self.db.store.daily.counts, text),
-            "leaderboard": leaderboard(results),
+            "leaderboard": leaderboard(results, _opens_at(day)),
         }
         if account is not None:
             mid = await self.db.read(self.db.store.daily.play_of, text, account.id)
@@ -188,11 +189,12 @@ class Daily:
         return "The daily deal is played without hints: everyone plays it alone."
 
 
-def leaderboard(results: list[DailyResult]) -> list[dict[str, Any]]:
+def leaderboard(results: list[DailyResult], closes_at: float) -> list[dict[str, Any]]:
     """The day's finished daily matches ranked: played out by margin (best first, then
     the earlier), then forfeits (resigned or lost on time) by margin; aborted ones left
-    out."""
-    counted = [r for r in results if r.end != "aborted"]
+    out, and so are those that ended at ``closes_at`` or later (the day's seed was open
+    by then: their players could have read the deals to come)."""
+    counted = [r for r in results if r.end != "aborted" and r.updated_at < closes_at]
 
     def forfeit(r: DailyResult) -> bool:
         return r.end in ("resigned", "timeout")
