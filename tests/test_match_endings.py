@@ -329,3 +329,31 @@ def test_replay_text_marks_moves_played_on_timeout(
     assert f"lost {TIMEOUT_LIMIT} turns in a row to the clock" in out
     assert main(["replay", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["end"] == "timeout"
+
+
+def test_r10_a_lowered_hand_limit_ends_the_match_after_that_many_hands(
+        tmp_path: Path) -> None:
+    from ginrummy import Options
+
+    m = Match(Options(target=250, hands=3), seed=11, deals=deals(11))
+    random_play(m, random.Random(4))
+    out = m.outcome()
+    assert out is not None and out.reason is Termination.HAND_LIMIT and out.hands == 3
+    s0, s1 = m.scores
+    assert out.winner == (None if s0 == s1 else 0 if s0 > s1 else 1)
+    rec = m.to_record()
+    assert rec["end"] == "hand-cap" and rec["options"]["hands"] == 3
+    back = match_from_record(rec)
+    assert back.outcome() == out
+    # a record that goes on past its hands breaks R10
+    longer = Match(Options(target=250), seed=11, deals=deals(11))
+    random_play(longer, random.Random(4), max_actions=10_000)
+    over = longer.to_record() | {"options": rec["options"]}
+    over.pop("end", None)
+    assert len(over["hands"]) > 3
+    with pytest.raises(RecordError) as e:
+        match_from_record(over)
+    assert e.value.message == "The record goes on after the match has ended."
+    path = tmp_path / "capped.json"
+    path.write_text(json.dumps(seal(rec, "00" * 16)))
+    assert main(["verify", str(path)]) == 0

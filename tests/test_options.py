@@ -118,3 +118,15 @@ def test_r12_options_visible_in_the_view() -> None:
     v = hand.view(0).to_json()
     assert v["options"] == {"target": 200, "gin_only": False, "oklahoma": True}
     assert v["knock_limit"] == 7
+
+
+def test_hands_lowers_the_r10_hand_limit_and_is_written_only_when_set() -> None:
+    assert Options().hand_limit == 60 and "hands" not in Options().to_json()
+    capped = Options.from_json({"target": 250, "hands": 3})
+    assert capped.hand_limit == 3
+    assert capped.to_json() == {"target": 250, "gin_only": False, "oklahoma": False,
+                                "hands": 3}
+    for bad in (0, 61, 2.5, True, "3"):
+        with pytest.raises(OptionsError) as e:
+            Options.from_json({"hands": bad})
+        assert str(e.value) == f"'hands' must be a whole number from 1 to 60, not {bad!r}."

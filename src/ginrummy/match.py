@@ -23,12 +23,13 @@ from itertools import tee
 from typing import Any
 
 from .hand import Action, Deal, Hand, HandResult, IllegalActionError, Operation, View
-from .options import Options
+from .options import MAX_HANDS, Options
 
 __all__ = ["END_OF", "HAND_LIMIT", "TIMEOUT_LIMIT", "Match", "MatchOverError", "Outcome",
            "Termination"]
 
-HAND_LIMIT = 60
+HAND_LIMIT = MAX_HANDS
+"""R10: every match stops after 60 hands (``Options.hands`` may lower it)."""
 
 TIMEOUT_LIMIT = 3
 """Turns in a row that a seat may lose to its clock: the next one loses the match."""
@@ -311,7 +312,7 @@ class Match:
         if s0 >= target or s1 >= target:
             self._outcome = Outcome(0 if s0 > s1 else 1, self.scores, len(self.hands),
                                     Termination.TARGET)
-        elif len(self.hands) >= HAND_LIMIT:
+        elif len(self.hands) >= self.options.hand_limit:
             winner = None if s0 == s1 else (0 if s0 > s1 else 1)
             self._outcome = Outcome(winner, self.scores, len(self.hands),
                                     Termination.HAND_LIMIT)

@@ -33,6 +33,7 @@ from .online.browsers import BrowserCookie
 from .routes import (
     accounts,
     challenges,
+    daily,
     matches,
     mine,
     online,
@@ -41,6 +42,7 @@ from .routes import (
     public,
     reviews,
     sockets,
+    tournaments,
     training,
 )
 from .routes.common import MAX_BODY, error
@@ -150,6 +152,8 @@ def request_kind(method: str, path: str) -> str:
             return "create"  # a challenge, an API token, a match from a challenge
         if path.rstrip("/") == "/api/seeks" and method == "POST":
             return "create"  # a seek makes a match: counted as one (issue 36)
+        if method == "POST" and path.rstrip("/") in ("/api/tournaments", "/api/daily/play"):
+            return "create"  # an arena, the daily match
         if path.rstrip("/") in ("/api/matches/lookup", "/api/record", "/api/me/record"):
             return "lookup"
         m = _MATCH.match(path)
@@ -310,4 +314,6 @@ def create_app(
     ops.register(app, site)
     challenges.register(app, site)
     mine.register(app, site)
+    tournaments.register(app, site)
+    daily.register(app, site)
     return app

@@ -27,7 +27,9 @@ from .computer.timeouts import ClockKeeper
 from .computer.turns import ComputerTurns, TurnClaims
 from .guard import Limits, Settings
 from .metrics import Metrics
+from .online.arenas import Arenas
 from .online.challenges import Challenges
+from .online.daily import Daily
 from .online.ladder import Ladder
 from .online.notices import Notices
 from .online.ratings import Ratings
@@ -117,6 +119,13 @@ class Site:
         self.analysis = Analysis(self.coach)
         self.puzzles = Puzzles(self.db)
         self.mistakes = Mistakes(self.db, self.coach)
+        # arena tournaments and the daily deal
+        self.arenas = Arenas(self.db, self.lobby, self.registry, self.play)
+        self.committer.match_over.append(self.arenas.match_over)
+        self.arenas.on_change.append(self.notices.poke)
+        self.daily = Daily(self.db, self.lobby)
+        self.records.withheld = self.daily.withheld
+        self.reviews.no_hints = self.daily.no_hints
         self.db.on_down.append(self._database_down)
         self.db.before_up.append(self.clocks.resume)  # clocks stand still in an outage
         self.db.on_up.append(self._database_up)
@@ -183,6 +192,7 @@ class Site:
         self._spawn(self.clocks.scan_forever())  # deadlines are in the database: any process
         self._spawn(self.ratings.scan_forever())
         self._spawn(self.seeks.sweep_forever())
+        self._spawn(self.arenas.scan_forever())  # arenas are in the database: any process
         if self.rates.shared is not None:
             self._spawn(self.rates.shared.sync_forever())
         if self.outbox is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from ...fairness import commitment, seal
@@ -44,12 +44,23 @@ class Records:
         self._stats: OrderedDict[str, dict[int, dict[str, Any]]] = OrderedDict()
         """Each finished match's row per seat (a finished match never changes): a player's
         record replays only the matches it has not seen yet."""
+        self.withheld: Callable[[str], Awaitable[str | None]] | None = None
+        """Why a match's deals must stay hidden for now, or None (the daily deal's, until
+        its day is over: its record, replay and seed would tell the day's deals)."""
+
+    async def _refuse_withheld(self, t: Table) -> str | None:
+        """The sentence saying why this match's deals are withheld, if they are."""
+        return await self.withheld(t.id) if self.withheld is not None else None
 
     async def record(self, t: Table) -> dict[str, Any]:
         """The ``ginrummy/1`` record: the whole match once finished (with its fairness
         members). Before that it shows no hand the rules never revealed (R11): no seed (it
         would tell the deals to come), no hand in play, and no dead hand (R7 shows neither
-        hand); a record is a prefix of the match, so it stops at the first dead hand."""
+        hand); a record is a prefix of the match, so it stops at the first dead hand. A
+        withheld match's record (:attr:`withheld`) is refused (409) until it opens."""
+        why = await self._refuse_withheld(t)
+        if why is not None:
+            raise TableError(409, why)
         async with t.lock:
             rec = t.match.to_record()
             over = t.match.is_over()
@@ -65,7 +76,11 @@ class Records:
         return rec
 
     async def replay(self, t: Table, step: int | None) -> dict[str, Any]:
-        """The whole table at one step of a finished match (both hands shown)."""
+        """The whole table at one step of a finished match (both hands shown); refused
+        (409) while the match is withheld."""
+        why = await self._refuse_withheld(t)
+        if why is not None:
+            raise TableError(409, why)
         async with t.lock:
             if not t.match.is_over():
                 raise TableError(409, "The replay opens once the match is finished.")
@@ -93,12 +108,18 @@ class Records:
     async def fairness(self, t: Table) -> dict[str, Any]:
         """``GET .../fairness``: the commitment from the start; the seed and salt (and the
         scheme the deals follow) once the match is over, never before (R11: they would
-        tell the deals to come)."""
+        tell the deals to come). A withheld match shows its commitment only, and
+        ``withheld``: why."""
         over = t.match.is_over()
         salt = await self.db.read(self.db.store.salt, t.id)
         if salt is None:
             return {"commitment": None, "deal_scheme": None, "seed": None, "seed_text": None,
                     "salt": None, "over": over}
+        why = await self._refuse_withheld(t)
+        if why is not None:
+            return {"commitment": commitment(t.stored.seed, salt),
+                    "deal_scheme": t.stored.deal_scheme, "seed": None, "seed_text": None,
+                    "salt": None, "over": over, "withheld": why}
         return {
             "commitment": commitment(t.stored.seed, salt),
             "deal_scheme": t.stored.deal_scheme,

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -54,6 +55,8 @@ class ReviewJobs:
         self._hint_pool: ProcessPoolExecutor | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.hints_waiting = 0
+        self.no_hints: Callable[[str], Awaitable[str | None]] | None = None
+        """Why a match gets no hints, or None (the daily deal: everyone plays it alone)."""
 
     def close(self) -> None:
         """Stop the workers; a job cut short is re-run by the next request once its
@@ -177,6 +180,10 @@ class ReviewJobs:
         when there is no decision of this seat's to hint."""
         if t.stored.opponent != "computer":
             raise TableError(409, "Hints are offered only at tables against the computer.")
+        if self.no_hints is not None:
+            why = await self.no_hints(t.id)
+            if why is not None:
+                raise TableError(409, why)
         async with t.lock:
             m = t.match
             if m.is_over():

@@ -2,9 +2,10 @@
 the pages of online play (``/account``, ``/quick``, ``/leaderboard``, ``/player/NAME``,
 ``/live``, ``/watch/ID``, ``/challenge`` and ``/challenge/ID``: all drawn by
 ``static/js/online.js``), a finished match's replay (``/replay/ID``:
-``static/js/replay.js``), the not-found page, and what installs the site as an app; and
-their static files. A page about one player or match that does
-not exist is the not-found page (404), as a mistyped address is.
+``static/js/replay.js``), arenas and the daily deal (``/tournaments``,
+``/tournament/ID``, ``/daily``: ``static/js/events.js``), the not-found page, and what
+installs the site as an app; and their static files. A page about one player or match
+that does not exist is the not-found page (404), as a mistyped address is.
 
 * ``GET /learn``: the guided first hand. It is the table page (``play.html``) run on a
   fixed, prepared deal (``static/learn/lesson.json``, built from the core by
@@ -104,7 +105,11 @@ def register(app: FastAPI, site: Site, static_dir: Path = STATIC_DIR) -> None:
                              ("/leaderboard", "leaderboard.html", "leaderboard"),
                              ("/live", "live.html", "live matches"),
                              ("/challenge", "challenge.html", "challenge"),
-                             ("/challenge/{challenge_id}", "challenge.html", "challenge")):
+                             ("/challenge/{challenge_id}", "challenge.html", "challenge"),
+                             # arenas and the daily deal: drawn by static/js/events.js
+                             ("/tournaments", "tournament.html", "arenas"),
+                             ("/tournament/{arena_id}", "tournament.html", "arena"),
+                             ("/daily", "daily.html", "daily deal")):
         def online_page(name: str = name, what: str = what) -> Response:
             return page(name, what, static_dir)
 

@@ -20,9 +20,11 @@ from sqlalchemy import Engine, bindparam, delete, insert, or_, select, text, upd
 
 from ...fairness import LEGACY_SCHEME
 from .accounts import AccountStore
+from .arenas import ArenaStore
 from .challenges import ChallengeStore
 from .claims import ClaimStore
 from .clocks import ClockStore
+from .daily import DailyStore
 from .engine import DEFAULT_DB_URL, StaleVersionError, StoreError, open_engine
 from .hot import Reader, Writer
 from .puzzles import PuzzleStore
@@ -143,8 +145,8 @@ class Store:
     per call from the engine's pool); the web layer runs them off the event loop. Every
     statement the web layer runs is here or in the stores this one holds:
     :attr:`rematches`, :attr:`claims`, :attr:`reviews`, :attr:`accounts`, :attr:`seeks`,
-    :attr:`tokens` (API tokens, BOT accounts), :attr:`challenges`, :attr:`clocks` and
-    :attr:`puzzles`."""
+    :attr:`tokens` (API tokens, BOT accounts), :attr:`challenges`, :attr:`clocks`,
+    :attr:`puzzles`, :attr:`arenas` and :attr:`daily` (the daily deal)."""
 
     def __init__(
         self, url: str = DEFAULT_DB_URL, cipher: SeedCipher | None = None, migrate: bool = True
@@ -179,6 +181,9 @@ class Store:
         self.challenges = ChallengeStore(self.engine)
         self.clocks = ClockStore(self.engine)
         self.puzzles = PuzzleStore(self.engine)
+        # arena tournaments and the daily deal
+        self.arenas = ArenaStore(self.engine)
+        self.daily = DailyStore(self.engine, cipher)
         self._writer: Writer | None = None
         self._reader: Reader | None = None
         with contextlib.suppress(ValueError):  # a driver the hot paths do not know

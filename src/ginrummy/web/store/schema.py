@@ -31,6 +31,8 @@ __all__ = [
     "browsers_table",
     "clock_beats_table",
     "claims_table",
+    "daily_plays_table",
+    "daily_seeds_table",
     "hints_table",
     "matches_table",
     "metadata",
@@ -44,6 +46,9 @@ __all__ = [
     "salts_table",
     "seeks_table",
     "sessions_table",
+    "tournament_matches_table",
+    "tournament_players_table",
+    "tournaments_table",
 ]
 
 metadata = MetaData()
@@ -418,3 +423,81 @@ puzzle_ratings_table = Table(
 )
 """An account's puzzle rating (Glicko-2, apart from its rating in play): no row until its
 first rated answer (a newcomer's rating until then)."""
+
+tournaments_table = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("creator", String(32), nullable=False, index=True),
+    Column("minutes", Float, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("created_at", Float, nullable=False),
+    Column("started_at", Float, nullable=True),
+    Column("ends_at", Float, nullable=True),
+    Column("finished_at", Float, nullable=True),
+    Column("winner", String(32), nullable=True),
+)
+"""Arena tournaments (revision 0009): made by an account (``creator``) with a name, how
+long they run once started (``minutes``), the table options every match gets (JSON, clock
+included) and whether those matches are rated. ``status`` is ``created``, ``started``
+(``started_at`` and ``ends_at`` set) or ``finished`` (time up and every match over;
+``winner`` the account on top, null when nobody scored)."""
+
+tournament_players_table = Table(
+    "tournament_players",
+    metadata,
+    Column("tournament_id", String(16), primary_key=True),
+    Column("account_id", String(32), primary_key=True),
+    Column("joined_at", Float, nullable=False),
+    Column("active", Boolean, nullable=False),
+    Column("match_id", String(40), nullable=True),
+    Column("taken_at", Float, nullable=True),
+    Column("last_opponent", String(32), nullable=True),
+)
+"""Who plays in an arena (revision 0009): ``active`` until the player withdraws (a player
+who joins again is active again, ``joined_at`` the latest join). ``match_id`` is the
+player's current or last arena match, or ``pending:TOKEN`` while a process is pairing the
+player (taken at ``taken_at`` by a conditional update, so a player is paired once; a take
+never completed reads as free again after a few seconds); ``last_opponent`` is the account
+the player last met, whom the pairing avoids while another player is free."""
+
+tournament_matches_table = Table(
+    "tournament_matches",
+    metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("tournament_id", String(16), nullable=False, index=True),
+    Column("account0", String(32), nullable=False),
+    Column("account1", String(32), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+"""Each arena's matches (revision 0009) and the accounts at their seats. The scores are
+not stored: they follow from these matches' endings in ``matches`` (the one truth), so a
+process that dies after a match ended loses nothing."""
+
+daily_seeds_table = Table(
+    "daily_seeds",
+    metadata,
+    Column("day", String(10), primary_key=True),
+    Column("secret", Text, nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("first_dealer", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+"""The daily deal's seed of each UTC day (revision 0009), ``YYYY-MM-DD``: made by the
+first process that needs it (the day's row is inserted once), its ``secret`` (seed and
+salt) encrypted with the seed key like a match's, and its public ``commitment``."""
+
+daily_plays_table = Table(
+    "daily_plays",
+    metadata,
+    Column("day", String(10), primary_key=True),
+    Column("account_id", String(32), primary_key=True),
+    Column("match_id", String(32), nullable=True, index=True),
+    Column("started_at", Float, nullable=False),
+)
+"""Each account's one daily deal a day (revision 0009): the row is claimed before the
+match is made (so an account plays once however many requests it sends), then names the
+match. The margins are not stored: they follow from the match's scores."""

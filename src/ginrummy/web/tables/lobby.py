@@ -13,6 +13,7 @@ import hmac
 import secrets
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from ...fairness import DEAL_SCHEME, commitment, deal_for, new_salt, new_seed
@@ -34,6 +35,14 @@ MAX_LOOKUP_TOKENS = 200
 MAX_ACCOUNT_MATCHES = 100
 """The most matches an account's list (``GET /api/me/matches``) holds, the latest first."""
 FRIEND_NAME = "Friend"
+
+
+def _no_hands(options: Mapping[str, Any]) -> None:
+    """Refuse ``hands`` in a request's options: a fixed number of hands is the daily
+    deal's, not a table option (R12)."""
+    if "hands" in options:
+        raise TableError(400, "Unknown option: 'hands' (a fixed number of hands is only "
+                              "played in the daily deal).")
 
 
 class Lobby:
@@ -60,6 +69,7 @@ class Lobby:
             options = {}
         if not isinstance(options, Mapping):
             raise TableError(400, "The options must be a JSON object.")
+        _no_hands(options)
         try:
             out = Options.from_json({k: v for k, v in options.items() if k != "clock"})
         except OptionsError as e:
@@ -74,7 +84,9 @@ class Lobby:
 
     async def create(self, body: Any, first_dealer: int | None = None,
                      invite: bool = True, token_hash0: str | None = None,
-                     bot_seats: tuple[bool, bool] = (False, False)) -> dict[str, Any]:
+                     bot_seats: tuple[bool, bool] = (False, False),
+                     deal: tuple[int, str, int] | None = None,
+                     hands: int | None = None) -> dict[str, Any]:
         """``POST /api/matches``: a new match against the computer or a friend (201
         answer), with an optional turn clock ``"clock": {"move": S, "bank": S}``
         (:func:`.clock.parse_clock`; none by default). ``first_dealer`` fixes who deals
@@ -82,7 +94,10 @@ class Lobby:
         :meth:`claim_seat` can fill (a rematch's or a quick match's); ``token_hash0``
         gives seat 0 the token whose hash it is (a quick match's waiting seek, which
         derives its token itself), instead of a new one; ``bot_seats`` marks the seats BOT
-        accounts play (a challenge's or a quick match's)."""
+        accounts play (a challenge's or a quick match's); ``deal`` fixes the secret
+        (seed, salt, first dealer) instead of new ones, so matches share their deals and
+        commitment (the daily deal's), and ``hands`` stops the match after that many hands
+        (``Options.hands``: never taken from a request's options)."""
         if not isinstance(body, Mapping):
             raise TableError(400, "The request body must be a JSON object.")
         unknown = set(body) - {"opponent", "bot", "name", "options", "clock"}
@@ -92,8 +107,12 @@ class Lobby:
         if opponent not in ("computer", "friend"):
             raise TableError(400, "The opponent is 'computer' or 'friend'.")
         name = clean_name(body.get("name"), "You")
+        if isinstance(body.get("options"), Mapping):
+            _no_hands(body["options"])
         try:
             options = Options.from_json(body.get("options"))
+            if hands is not None:
+                options = replace(options, hands=hands)
         except OptionsError as e:
             raise TableError(400, str(e)) from None
         try:
@@ -121,9 +140,11 @@ class Lobby:
         code = secrets.token_urlsafe(32) if opponent == "friend" and invite else None
         self.registry.make_room()
         seed, dealer = self.seed_source()
+        salt = new_salt()
+        if deal is not None:
+            seed, salt, dealer = deal
         if first_dealer is not None:
             dealer = first_dealer
-        salt = new_salt()
         match = Match(options, seed=seed, first_dealer=dealer,
                       players=(players[0], players[1]), auto_deal=False)
         match.start_hand(deal_for(seed, 0, DEAL_SCHEME))

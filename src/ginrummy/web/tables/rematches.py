@@ -44,6 +44,9 @@ class Rematches:
         caller's seat in the new match."""
         if not t.match.is_over():
             raise TableError(409, "A rematch can be asked for once the match is over.")
+        if t.match.options.hands is not None:
+            raise TableError(409, "The daily deal has no rematch: the next deal is dealt at "
+                                  "00:00 UTC.")
         store = self.db.store.rematches
         async with t.lock:
             link = await self.db.read(store.get, t.id)

@@ -13,3 +13,12 @@ export function el(tag, attrs = {}, ...children) {
   node.append(...children.filter((c) => c !== null && c !== undefined));
   return node;
 }
+
+/** A score-sheet table: header texts, then rows of cells (a node, or a value shown as
+ *  text); each row marked `data-testid` ROW_ID when given. */
+export function table(head, rows, rowId = undefined) {
+  const cell = (tag, c) => (c instanceof Node ? el(tag, {}, c) : el(tag, { text: String(c) }));
+  return el("table", { class: "score-sheet" },
+    el("thead", {}, el("tr", {}, ...head.map((h) => cell("th", h)))),
+    el("tbody", {}, ...rows.map((r) => el("tr", { "data-testid": rowId }, ...r.map((c) => cell("td", c))))));
+}

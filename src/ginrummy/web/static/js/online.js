@@ -37,11 +37,12 @@ function say(text, kind = "error") {
   m.className = `message ${text ? kind : ""}`;
 }
 
-/** The logged-in account (with its CSRF token), or null for a guest. */
-const me = signedIn;
+/** The logged-in account (with its CSRF token), or null for a guest: GET /api/session
+    (no 401 in a guest's console). */
+export const me = signedIn;
 
 /** A change made with the session cookie: it carries the session's CSRF token. */
-async function change(path, { method = "POST", body = undefined, csrf } = {}) {
+export async function change(path, { method = "POST", body = undefined, csrf } = {}) {
   const headers = { Accept: "application/json", "X-CSRF-Token": csrf || "" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const res = await fetch(path, {
