@@ -155,7 +155,7 @@ def _explain_discard(view: View, played: Action, pv: ActionValue, best: Action,
 def live_outs(view: View, card: Card) -> int:
     """How many unseen cards would complete a meld (R2) with the hand left after
     discarding ``card`` (cards in the pile or the opponent's known takes are no outs)."""
-    from ..kernel.reference import completers
+    from ..kernel.solver import completers
 
     k = Knowledge.of(view)
     return (completers(k.mine & ~card.mask) & k.unseen).bit_count()

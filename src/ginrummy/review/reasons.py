@@ -42,7 +42,7 @@ from ..bots.strong import draw_outlook, meld_chance
 from ..cards import SUIT_NAMES, Card, from_mask
 from ..evaluator.evaluation import Evaluation
 from ..hand import Action, View
-from ..kernel.reference import completers
+from ..kernel.solver import completers
 from ..knowledge import Knowledge, in_some_meld
 from ..melds import arrange, arrangements_mask, deadwood_by_discard_mask, deadwood_mask
 from .explain import meld_words, melds_broken, undercut_chance

@@ -1,0 +1,213 @@
+"""The kernel's meld solver and settlement on 52-bit card masks (R2, R8, R9).
+
+Built on the core's own tables and helpers: the run-only deadwood of every suit mask
+(:func:`ginrummy.melds._build_run_tables`), the lay-off search (R8) and the score of a
+knock (R9, :func:`ginrummy.scoring.knock_score`) are the core's functions, compiled with
+the kernel in its compiled build. What is the kernel's own is the enumeration of set
+choices on card masks, in the subset numba compiles (:mod:`.jit`); the tests hold it to
+the core's :func:`~ginrummy.melds.deadwood_mask` and :func:`~ginrummy.melds.showdown_mask`.
+
+Runs are forced once the sets are chosen (R2), so the least deadwood is the least, over
+every choice of sets among the ranks held three or four times, of the run-only deadwood
+of the rest: four table look-ups.
+
+>>> from ginrummy.cards import cards_mask
+>>> deadwood(cards_mask("7C 8C 9C 9D 9H 9S KD QH 4S 2H")[0])
+26
+>>> knocker, _ = cards_mask("5C 6C 7C JD JH JS 2S 3S 4S 9H")
+>>> defender, _ = cards_mask("8C 9C 2D 3D 4D KH KD QC TH AH")
+>>> settle(0, knocker, defender) == outcome(0, 41 - 9)  # 8C 9C laid off on the run
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence
+
+from ..cards import ALL_CARDS, trips
+from ..melds import _RUN_DW, _RUN_MELDED, _fourths, _layoff_search, deadwood_mask
+from ..scoring import knock_score
+from .jit import ints, jit, stands_for
+from .spec import outcome
+
+__all__ = ["BIG", "CACHE_LIMIT", "INDEX_OF", "Memo", "completers", "deadwood",
+           "deadwood_by_discard", "run_deadwood", "settle", "tabulate"]
+
+Ints = MutableSequence[int]
+"""A whole-number array: a list here, a numpy array in the compiled build."""
+Memo = dict[int, Ints] | None
+"""The Python build's memo of discard tables (:func:`tabulate`); the compiled build's is
+None (it recomputes a table faster than Python looks one up)."""
+
+CACHE_LIMIT = 200_000
+"""At most this many hands' discard tables are remembered per memo (an evaluation)."""
+
+BIG = 1000
+"""More deadwood than any hand holds."""
+
+_SUIT = 0x1FFF
+_BOT = sum(1 << (s * 13) for s in range(4))
+"""Rank 0 (the aces) of every suit; ``_BOT << r``: rank r of every suit."""
+_NOT_TOP = ALL_CARDS & ~(_BOT << 12)
+_NOT_BOT = ALL_CARDS & ~_BOT
+
+_RANK_OF = [0] * 4097
+"""The rank of a one-card suit mask (``_RANK_OF[1 << r] == r``)."""
+for _r in range(13):
+    _RANK_OF[1 << _r] = _r
+INDEX_OF = [0] * 67
+"""The card index of a one-card mask by its remainder mod 67 (a different remainder for
+each of the 64 powers of two): ``INDEX_OF[(x & -x) % 67]`` is the lowest card of x."""
+for _k in range(64):
+    INDEX_OF[(1 << _k) % 67] = _k
+
+
+# ----------------------------------------------------------------------------- bits
+@jit
+def run_deadwood(m: int) -> int:
+    """Deadwood of ``m`` when only runs are melded (R2): one look-up per suit."""
+    return _RUN_DW[m & _SUIT] + _RUN_DW[m >> 13 & _SUIT] + _RUN_DW[m >> 26 & _SUIT] \
+        + _RUN_DW[m >> 39]
+
+
+@jit
+def _run_melded(m: int) -> int:
+    """The cards of ``m`` in its runs, with no sets taken."""
+    return _RUN_MELDED[m & _SUIT] | _RUN_MELDED[m >> 13 & _SUIT] << 13 \
+        | _RUN_MELDED[m >> 26 & _SUIT] << 26 | _RUN_MELDED[m >> 39] << 39
+
+
+# ----------------------------------------------------------------------------- set choices
+@jit
+def _choices(m: int, t3: int) -> int:
+    """How many choices of sets hand ``m`` has (ranks ``t3`` held three or four times):
+    per rank none or all, and with four held each three-card set as well."""
+    n = 1
+    while t3:
+        low = t3 & -t3
+        t3 ^= low
+        n *= 6 if m & (_BOT * low) == _BOT * low else 2
+    return n
+
+
+@jit
+def _choice(m: int, t3: int, j: int) -> int:
+    """Choice ``j`` of :func:`_choices`, as the mask of the cards in sets (choice 0: none;
+    the lowest rank's choice varies fastest)."""
+    sets = 0
+    while t3:
+        low = t3 & -t3
+        t3 ^= low
+        rank = _BOT * low
+        full = m & rank
+        n = 6 if full == rank else 2
+        k = j % n
+        j //= n
+        if k == 1:
+            sets |= full
+        elif k > 1:
+            sets |= full ^ (low << (13 * (k - 2)))
+    return sets
+
+
+@jit
+@stands_for(deadwood_mask)
+def deadwood(m: int) -> int:
+    """Least deadwood of a hand of at most 11 cards (R2)."""
+    t3 = trips(m)
+    if not t3:
+        return run_deadwood(m)
+    best = BIG
+    for j in range(_choices(m, t3)):
+        v = run_deadwood(m & ~_choice(m, t3, j))
+        if v < best:
+            best = v
+    return best
+
+
+@jit
+def _drops(rest: int, out: Ints, first: bool) -> None:
+    """For each card k of ``rest``: the run-only deadwood of ``rest`` without k into
+    ``out[k]`` (``first``), or the less of that and ``out[k]``."""
+    total = run_deadwood(rest)
+    for off in range(0, 52, 13):
+        sm = rest >> off & _SUIT
+        base = total - _RUN_DW[sm]
+        x = sm
+        while x:
+            low = x & -x
+            x ^= low
+            v = base + _RUN_DW[sm ^ low]
+            k = off + _RANK_OF[low]
+            if first or v < out[k]:
+                out[k] = v
+
+
+@jit
+def deadwood_by_discard(m: int, out: Ints) -> None:
+    """``out[k]``: least deadwood of ``m`` without card k, for every card k of ``m`` (R2).
+    Every set choice is scored once; a discard outside the chosen sets is one look-up, one
+    inside a set is covered by the choice that leaves that set out or shrinks it."""
+    _drops(m, out, True)  # choice 0: no sets
+    t3 = trips(m)
+    if t3:
+        for j in range(1, _choices(m, t3)):
+            _drops(m & ~_choice(m, t3, j), out, False)
+
+
+@jit
+def tabulate(h: int, tab: Ints, memo: Memo) -> Ints:
+    """:func:`deadwood_by_discard` of ``h``: into ``tab``, or with a ``memo`` the table
+    remembered for ``h`` (with common random numbers the same hands recur across a
+    search's actions; the caller must not change it). numba drops the memo's branch
+    when ``memo`` is None."""
+    if memo is not None:
+        t = memo.get(h)
+        if t is None:
+            t = ints(52)
+            deadwood_by_discard(h, t)
+            if len(memo) < CACHE_LIMIT:
+                memo[h] = t
+        return t
+    deadwood_by_discard(h, tab)
+    return tab
+
+
+@jit
+def completers(h: int) -> int:
+    """Cards outside ``h`` that would form a 3-card meld with two cards of ``h`` (R2).
+
+    >>> from ginrummy.cards import cards_mask, from_mask
+    >>> [str(c) for c in from_mask(completers(cards_mask("5H 6H")[0]))]
+    ['4H', '7H']
+    """
+    l1 = (h & _NOT_TOP) << 1  # card r-1 of the suit held
+    l2 = (l1 & _NOT_TOP) << 1  # r-2 held
+    r1 = (h & _NOT_BOT) >> 1  # r+1 held
+    r2 = (r1 & _NOT_BOT) >> 1  # r+2 held
+    a, b, c, d = h & _SUIT, h >> 13 & _SUIT, h >> 26 & _SUIT, h >> 39
+    pairs = (a & (b | c | d)) | (b & (c | d)) | (c & d)  # ranks held twice or more
+    return ((l1 & l2) | (l1 & r1) | (r1 & r2) | pairs * _BOT) & ~h & ALL_CARDS
+
+
+# ----------------------------------------------------------------------------- a knock
+@jit
+def settle(knocker: int, hk: int, hd: int) -> int:
+    """The outcome (:func:`~.spec.outcome`) of a knock by seat ``knocker`` holding ``hk``
+    against ``hd`` (R8-R9): among the knocker's least-deadwood arrangements the one that
+    lets the defender lay off to the least deadwood, after gin nothing laid off."""
+    kdw = deadwood(hk)
+    if kdw == 0:
+        dd = deadwood(hd)
+    else:
+        dd = BIG
+        t3 = trips(hk)
+        for j in range(_choices(hk, t3)):
+            sets = _choice(hk, t3, j)
+            rest = hk & ~sets
+            if run_deadwood(rest) == kdw:
+                v = _layoff_search(_run_melded(rest), _fourths(sets), hd)[0]
+                if v < dd:
+                    dd = v
+    pts = knock_score(kdw == 0, kdw, dd)
+    return outcome(knocker, pts) if pts > 0 else outcome(1 - knocker, -pts)
