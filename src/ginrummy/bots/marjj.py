@@ -7,7 +7,7 @@ deadwood; it discards the card minimising
 (the expectation over the unseen cards, ``danger`` a penalty for feeding the opponent);
 and it knocks voluntarily only in its first three turns, after that only with gin.
 One addition: it never takes back its own discard before someone draws from the stock
-(:func:`~ginrummy.bots.base.takes_back`), since two such players could otherwise pass
+(:func:`~ginrummy.heuristics.takes_back`), since two such players could otherwise pass
 cards to and fro for ever (the rules set no limit on a hand's length).
 Our R8 fixes the knocker's melds, so MARJJ's lay-off-minimising meld choice is moot.
 """
@@ -19,9 +19,10 @@ from collections.abc import Callable
 
 from ..cards import Card, iter_mask
 from ..hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Phase, View
+from ..heuristics import related, takes_back
 from ..knowledge import Knowledge, in_some_meld
 from ..melds import deadwood_by_discard_mask, deadwood_mask
-from .base import Bot, takes_back
+from .base import Bot
 
 __all__ = [
     "MarjjBot",
@@ -31,7 +32,6 @@ __all__ = [
     "least_scored",
     "look_ahead_weight",
     "marjj_danger",
-    "related",
     "top_gives_gin",
     "top_joins_and_lowers",
 ]
@@ -53,14 +53,6 @@ def expected_next_deadwood(hand10: int, pool: int, cache: dict[int, float] | Non
     if cache is not None:
         cache[hand10] = value
     return value
-
-
-def related(i: int, j: int) -> bool:
-    """Whether cards ``i`` and ``j`` can share a meld (R2): same rank, or same suit within
-    two ranks."""
-    if i % 13 == j % 13:
-        return True
-    return i // 13 == j // 13 and abs(i - j) <= 2
 
 
 # ----------------------------------------------------------------------------- evaluation

@@ -55,6 +55,7 @@ from typing import Any
 from .. import kernel
 from ..cards import iter_mask
 from ..hand import View
+from ..heuristics import related
 from ..kernel import Build, sampler, spec
 from ..kernel.jit import ints
 from ..kernel.solver import deadwood
@@ -129,13 +130,6 @@ class BeliefParams:
     """With ``quick_history``: the turns walked back, and the hands tried at most."""
 
 
-def _related(a: int, b: int) -> bool:
-    """Whether two card indexes can share a meld (same rank, or same suit within two)."""
-    if a % 13 == b % 13:
-        return True
-    return a // 13 == b // 13 and abs(a - b) <= 2
-
-
 def _style(quick: bool, style: int | None) -> int:
     """A play-out style from the ``quick`` flag, or ``style`` when given."""
     if style is not None:
@@ -180,10 +174,10 @@ class Belief:
         for u in self.unknown:
             w = 1.0
             for s in shed:
-                if _related(u, s):
+                if related(u, s):
                     w *= p.shed_factor
             for t in took:
-                if _related(u, t):
+                if related(u, t):
                     w *= p.took_factor
             self.weights.append(w)
         self.draws = max(0, min(self.opp_turns, p.max_improve,

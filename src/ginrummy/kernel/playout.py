@@ -22,6 +22,7 @@ build's memo of discard tables (:func:`~.solver.tabulate`), else None.
 
 >>> from ginrummy.cards import cards_mask
 >>> from ginrummy.kernel.jit import ints
+>>> from ginrummy.kernel.spec import PATIENT
 >>> nine, _ = cards_mask("AS 2S 3S 4S 5S 6S 7S 8S 9S KD")
 >>> other, _ = cards_mask("AH 3H 5H 7H 9H JH KH 2C 4C 6C")
 >>> st = new_state(nine, other, 0, DRAW, -1, 0, 0, 10, 1, PATIENT)

@@ -164,7 +164,7 @@ def live_outs(view: View, card: Card) -> int:
 def _discard_facts(view: View, played: Card, best: Card, gain: float) -> str | None:
     """What the better discard keeps or denies, in numbers a player can check: outs, the
     chance of feeding the opponent a meld, or the points it is worth."""
-    from ..bots.strong import meld_chance
+    from ..heuristics import meld_chance
 
     outs_p, outs_b = live_outs(view, played), live_outs(view, best)
     if outs_b > outs_p:
