@@ -13,10 +13,11 @@ unknown cards plus the stock).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .cards import ALL_CARDS, POINTS
-from .hand import Action, Phase, View
+from .hand import Action, Operation, Phase, View
 
 __all__ = ["ALL_CARDS", "Knowledge", "Shown", "in_some_meld", "meld_partners", "POINTS"]
 
@@ -81,8 +82,7 @@ class Knowledge:
     def of(cls, view: View) -> Knowledge:
         """Read everything from the view's history (R11); nothing hidden is used."""
         shown = Shown(view.upcard.index)
-        for op in view.history:
-            shown.play(op.seat, op.action)
+        shown.replay(view.history)
         pile = 0
         for c in view.discards:
             pile |= c.mask
@@ -132,34 +132,44 @@ class Shown:
         """The pile card it took on the turn of that discard."""
 
     def play(self, seat: int, action: Action) -> None:
-        """Record what ``seat``'s ``action`` shows the table (R11): a pass declines the
+        """Record what ``seat``'s ``action`` shows the table (:meth:`replay`)."""
+        self.replay((Operation(seat, action),))
+
+    def replay(self, ops: Iterable[Operation]) -> None:
+        """Record what each operation shows the table (R11), in order: a pass declines the
         up-card (R4); a pile draw shows the card taken, a stock draw declines the top card
         (R5); a discard (knock or not) shows the card thrown."""
-        kind = action.act
-        if kind == "pass":
-            self.passed[seat] |= 1 << self.upcard
-        elif kind == "draw":
-            if action.source == "discard":
-                c = self.pile.pop()
-                self.pile_mask &= ~(1 << c)
-                self.known[seat] |= 1 << c
-                self.taken[seat] = c
+        pile, known, passed, taken = self.pile, self.known, self.passed, self.taken
+        discarded, last_discard, last_taken = self.discarded, self.last_discard, self.last_taken
+        pile_mask = self.pile_mask
+        for op in ops:
+            seat, action = op.seat, op.action
+            kind = action.act
+            if kind == "pass":
+                passed[seat] |= 1 << self.upcard
+            elif kind == "draw":
+                if action.source == "discard":
+                    c = pile.pop()
+                    pile_mask &= ~(1 << c)
+                    known[seat] |= 1 << c
+                    taken[seat] = c
+                else:
+                    if pile:
+                        passed[seat] |= 1 << pile[-1]
+                    taken[seat] = -1
+                    self.stock_draws[seat] += 1
+                last_discard[seat] = -1
             else:
-                if self.pile:
-                    self.passed[seat] |= 1 << self.pile[-1]
-                self.taken[seat] = -1
-                self.stock_draws[seat] += 1
-            self.last_discard[seat] = -1
-        else:
-            assert action.card is not None
-            c = action.card.index
-            self.pile.append(c)
-            self.pile_mask |= 1 << c
-            self.discarded[seat] |= 1 << c
-            self.known[seat] &= ~(1 << c)
-            self.last_discard[seat] = c
-            self.last_taken[seat] = self.taken[seat]
-            self.taken[seat] = -1
+                assert action.card is not None
+                c = action.card.index
+                pile.append(c)
+                pile_mask |= 1 << c
+                discarded[seat] |= 1 << c
+                known[seat] &= ~(1 << c)
+                last_discard[seat] = c
+                last_taken[seat] = taken[seat]
+                taken[seat] = -1
+        self.pile_mask = pile_mask
 
     def knowledge(self, seat: int, mine: int, pile: int, top: int | None,
                   discarding: bool) -> Knowledge:

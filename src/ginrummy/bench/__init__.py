@@ -574,7 +574,7 @@ KERNEL_PREFIX = "kernel "
 
 def _register_kernel() -> None:
     """Both builds of the hand kernel on the same inputs, the compiled one's speed-up over
-    the reference in the ``x baseline`` column (``--only kernel``)."""
+    the Python build in the ``x baseline`` column (``--only kernel``)."""
     from ..kernel import COMPILED, REFERENCE
     from .evaluator import evaluator_prepare, expert_prepare
     from .kernel import DEALS, PER_VIEW, available, rl_prepare
@@ -590,7 +590,7 @@ def _register_kernel() -> None:
     for what, factory, unit in groups:
         base = f"{KERNEL_PREFIX}{REFERENCE}: {what}"
         register(Benchmark(base, factory(REFERENCE), unit, keep_gc=True, inputs_as=what))
-        if compiled:  # without numba only the reference is timed
+        if compiled:  # without numba only the Python build is timed
             register(Benchmark(f"{KERNEL_PREFIX}{COMPILED}: {what}", factory(COMPILED),
                                unit, baseline=base, keep_gc=True, inputs_as=what))
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from ..cards import Card, iter_mask
 from ..hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Phase, View
-from ..heuristics import related, takes_back
+from ..heuristics import draw_outlook, related, takes_back
 from ..knowledge import Knowledge, in_some_meld
 from ..melds import deadwood_by_discard_mask, deadwood_mask
 from .base import Bot
@@ -37,22 +37,12 @@ __all__ = [
 ]
 
 
-def expected_next_deadwood(hand10: int, pool: int, cache: dict[int, float] | None = None) -> float:
+def expected_next_deadwood(hand10: int, pool: int,
+                           cache: dict[int, tuple[float, float]] | None = None) -> float:
     """Mean over the cards of ``pool`` of the least deadwood after drawing that card and
-    making the best discard: how good a 10-card hand is one draw ahead."""
-    if cache is not None:
-        hit = cache.get(hand10)
-        if hit is not None:
-            return hit
-    total = 0
-    n = 0
-    for u in iter_mask(pool):
-        total += min(deadwood_by_discard_mask(hand10 | 1 << u).values())
-        n += 1
-    value = total / n if n else float(deadwood_mask(hand10))
-    if cache is not None:
-        cache[hand10] = value
-    return value
+    making the best discard: how good a 10-card hand is one draw ahead (the first half
+    of :func:`~ginrummy.heuristics.draw_outlook`, whose ``cache`` it shares)."""
+    return draw_outlook(hand10, pool, cache)[0]
 
 
 # ----------------------------------------------------------------------------- evaluation
@@ -160,7 +150,7 @@ class MarjjBot(Bot):
         table = deadwood_by_discard_mask(k.mine)
         cards, knockable = discard_options(view)
         gins = [i for i in cards if table[i] == 0]
-        cache: dict[int, float] = {}
+        cache: dict[int, tuple[float, float]] = {}
         scores: dict[int, float] = {}
         for i in cards:
             rest = k.mine & ~(1 << i)

@@ -12,10 +12,10 @@ import math
 from collections.abc import MutableSequence, Sequence
 
 from ..cards import POINTS
-from .jit import int_matrix, ints, jit
+from .jit import int_matrix, ints, jit, popcount
 from .playout import play_out
 from .sampler import opponent_style, sample_hand, sample_stock
-from .solver import BIG, INDEX_OF, Memo, deadwood, deadwood_by_discard
+from .solver import BIG, Memo, deadwood, deadwood_by_discard
 from .spec import (
     DEALER,
     LIMIT,
@@ -77,8 +77,10 @@ def play_sample(pos: Sequence[int], pile0: Sequence[int], hand: int, stock: Sequ
         st[STYLE] = styles
         st[NSTOCK] = nstock
         st[NPILE] = npile
-        stk[0:nstock] = stock[0:nstock]
-        pl[0:npile] = pile0[0:npile]
+        for j in range(nstock):
+            stk[j] = stock[j]
+        for j in range(npile):
+            pl[j] = pile0[j]
         codes[i][col] = play_out(st, stk, pl, actions[i], tab, memo)
 
 
@@ -201,7 +203,7 @@ def discard_stats(h: int, taken: int, plane: Floats, tab: Ints) -> tuple[int, in
     least = best = whole = BIG
     x = h
     while x:
-        i = INDEX_OF[(x & -x) % 67]
+        i = popcount((x & -x) - 1)  # the lowest card's index
         x &= x - 1
         plane[i] = tab[i] / 100.0
         least = min(least, tab[i])

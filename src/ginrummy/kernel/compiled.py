@@ -26,7 +26,17 @@ import numpy as np
 from numba import njit
 
 from .builds import Arrays, Build
-from .jit import CORE, FUNCTIONS, STANDS_FOR, floats, int_matrix, ints, popcount, unsigned
+from .jit import (
+    CORE,
+    FUNCTIONS,
+    STANDS_FOR,
+    drop,
+    floats,
+    int_matrix,
+    ints,
+    popcount,
+    unsigned,
+)
 from .spec import (
     DRAW,
     DRAW_PILE,
@@ -77,8 +87,14 @@ def _popcount(x: int) -> int:
     return (x * 0x0101010101010101) >> 56
 
 
+@njit(cache=True)
+def _drop(xs: Any, j: int, n: int) -> None:
+    for i in range(j, n - 1):
+        xs[i] = xs[i + 1]
+
+
 _SPELLED: dict[Any, Any] = {ints: _ints, floats: _floats, int_matrix: _int_matrix,
-                            unsigned: _unsigned, popcount: _popcount}
+                            unsigned: _unsigned, popcount: _popcount, drop: _drop}
 """numba's spelling of each primitive of :mod:`.jit`."""
 
 

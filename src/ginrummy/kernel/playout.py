@@ -40,7 +40,7 @@ from collections.abc import MutableSequence, Sequence
 
 from ..cards import ALL_CARDS, POINTS
 from .jit import jit, popcount
-from .solver import BIG, INDEX_OF, Memo, completers, deadwood, settle, tabulate
+from .solver import BIG, Memo, completers, deadwood, settle, tabulate
 from .spec import (
     DEAD,
     DEADCARDS,
@@ -101,7 +101,7 @@ def least_discard(h: int, tab: Sequence[int], taken: int) -> tuple[int, int]:
     best = BIG
     x = h
     while x:
-        k = INDEX_OF[(x & -x) % 67]
+        k = popcount((x & -x) - 1)  # the lowest card's index
         x &= x - 1
         v = tab[k]
         if k != taken and (v < best or (v == best and POINTS[k] > POINTS[card])):
@@ -129,7 +129,7 @@ def choose_discard(h: int, tab: Sequence[int], taken: int, dead: int) -> tuple[i
     choice_score = 1 << 30
     x = h
     while x:
-        k = INDEX_OF[(x & -x) % 67]
+        k = popcount((x & -x) - 1)  # the lowest card's index
         x &= x - 1
         v = tab[k]
         if v <= limit and k != taken:
@@ -150,7 +150,8 @@ def wants_top(h: int, top: int, quick: bool, tab: Ints, memo: Memo) -> bool:
     if quick:
         return True
     w = h | 1 << top
-    after = least_discard(w, tabulate(w, tab, memo), top)[1]  # R5: not the card taken
+    tabulate(w, tab, memo)
+    after = least_discard(w, tab, top)[1]  # R5: not the card taken
     return after == 0 or after < deadwood(h)
 
 
@@ -171,11 +172,11 @@ def policy(st: Ints, pile: Sequence[int], tab: Ints, memo: Memo) -> int:
     q = style == QUICK
     phase = st[PHASE]
     if phase == DISCARD:
-        t = tabulate(h, tab, memo)
+        tabulate(h, tab, memo)
         if q:
-            card, dw = least_discard(h, t, st[TAKEN])
+            card, dw = least_discard(h, tab, st[TAKEN])
         else:
-            card, dw = choose_discard(h, t, st[TAKEN], st[DEADCARDS])
+            card, dw = choose_discard(h, tab, st[TAKEN], st[DEADCARDS])
         if dw <= knocks_at(style, st[TURNS0 + p], st[LIMIT]):
             return KNOCK_BASE + card
         return DISCARD_BASE + card

@@ -15,9 +15,9 @@ from __future__ import annotations
 import math
 from collections.abc import MutableSequence, Sequence
 
-from .jit import floats, ints, jit
+from .jit import drop, floats, ints, jit, popcount
 from .playout import knocks_at, least_discard
-from .solver import BIG, INDEX_OF, Memo, deadwood, tabulate
+from .solver import BIG, Memo, deadwood, tabulate
 from .spec import (
     CLUB,
     F_CLUB_SHARE,
@@ -70,9 +70,9 @@ def _weighted(rs: Ints, unknown: Sequence[int], weights: Floats, n: int, out: In
             j += 1
         out[t] = left[j]
         total -= w[j]
+        drop(left, j, cnt)  # the rest move up, keeping their order
+        drop(w, j, cnt)
         cnt -= 1
-        left[j:cnt] = left[j + 1:cnt + 1]  # the rest move up, keeping their order
-        w[j:cnt] = w[j + 1:cnt + 1]
 
 
 @jit
@@ -101,7 +101,8 @@ def sample_one(pos: Sequence[int], fl: Floats, unknown: Sequence[int], weights: 
         hand |= 1 << cards[t]
     for t in range(n, n + extra):
         w = hand | 1 << cards[t]
-        hand = _improve(w, known, tabulate(w, tab, memo))
+        tabulate(w, tab, memo)
+        hand = _improve(w, known, tab)
     return hand
 
 
@@ -113,7 +114,7 @@ def _improve(w: int, known: int, tab: Sequence[int]) -> int:
     least = BIG
     x = w & ~known
     while x:
-        i = INDEX_OF[(x & -x) % 67]
+        i = popcount((x & -x) - 1)  # the lowest card's index
         x &= x - 1
         if tab[i] < least:
             worst = i
@@ -129,8 +130,8 @@ def fits_last_discard(pos: Sequence[int], hand: int, tab: Ints, memo: Memo) -> b
     if d < 0 or hand >> d & 1:
         return True
     w = hand | 1 << d
-    t = tabulate(w, tab, memo)
-    return t[d] <= least_discard(w, t, pos[P_LAST_TAKEN])[1]
+    tabulate(w, tab, memo)
+    return tab[d] <= least_discard(w, tab, pos[P_LAST_TAKEN])[1]
 
 
 @jit

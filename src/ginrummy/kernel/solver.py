@@ -30,7 +30,7 @@ from ..scoring import knock_score
 from .jit import ints, jit, stands_for
 from .spec import outcome
 
-__all__ = ["BIG", "CACHE_LIMIT", "INDEX_OF", "Memo", "completers", "deadwood",
+__all__ = ["BIG", "CACHE_LIMIT", "Memo", "completers", "deadwood",
            "deadwood_by_discard", "run_deadwood", "settle", "tabulate"]
 
 Ints = MutableSequence[int]
@@ -55,11 +55,6 @@ _RANK_OF = [0] * 4097
 """The rank of a one-card suit mask (``_RANK_OF[1 << r] == r``)."""
 for _r in range(13):
     _RANK_OF[1 << _r] = _r
-INDEX_OF = [0] * 67
-"""The card index of a one-card mask by its remainder mod 67 (a different remainder for
-each of the 64 powers of two): ``INDEX_OF[(x & -x) % 67]`` is the lowest card of x."""
-for _k in range(64):
-    INDEX_OF[(1 << _k) % 67] = _k
 
 
 # ----------------------------------------------------------------------------- bits
@@ -78,31 +73,40 @@ def _run_melded(m: int) -> int:
 
 
 # ----------------------------------------------------------------------------- set choices
+# A hand's choices of sets are numbered by bit fields, one per rank held three or four
+# times (lowest rank first): one bit for a rank held three times (no set, or the set),
+# three for a rank held four times (none, all four, or the three without suit k - 2 for
+# k = 2..5; 6 and 7 name nothing). Fields of bits rather than counts keep the numbering
+# to shifts and masks, with no division.
 @jit
 def _choices(m: int, t3: int) -> int:
-    """How many choices of sets hand ``m`` has (ranks ``t3`` held three or four times):
-    per rank none or all, and with four held each three-card set as well."""
-    n = 1
+    """How many numbers :func:`_choice` takes for hand ``m`` (ranks ``t3`` held three or
+    four times)."""
+    bits = 0
     while t3:
         low = t3 & -t3
         t3 ^= low
-        n *= 6 if m & (_BOT * low) == _BOT * low else 2
-    return n
+        bits += 3 if m & (_BOT * low) == _BOT * low else 1
+    return 1 << bits
 
 
 @jit
 def _choice(m: int, t3: int, j: int) -> int:
-    """Choice ``j`` of :func:`_choices`, as the mask of the cards in sets (choice 0: none;
-    the lowest rank's choice varies fastest)."""
+    """The cards in sets of choice ``j`` (0: no sets), or -1 if ``j`` names no choice."""
     sets = 0
     while t3:
         low = t3 & -t3
         t3 ^= low
         rank = _BOT * low
         full = m & rank
-        n = 6 if full == rank else 2
-        k = j % n
-        j //= n
+        if full == rank:
+            k = j & 7
+            j >>= 3
+            if k > 5:
+                return -1
+        else:
+            k = j & 1
+            j >>= 1
         if k == 1:
             sets |= full
         elif k > 1:
@@ -119,9 +123,9 @@ def deadwood(m: int) -> int:
         return run_deadwood(m)
     best = BIG
     for j in range(_choices(m, t3)):
-        v = run_deadwood(m & ~_choice(m, t3, j))
-        if v < best:
-            best = v
+        sets = _choice(m, t3, j)
+        if sets >= 0:
+            best = min(best, run_deadwood(m & ~sets))
     return best
 
 
@@ -152,15 +156,17 @@ def deadwood_by_discard(m: int, out: Ints) -> None:
     t3 = trips(m)
     if t3:
         for j in range(1, _choices(m, t3)):
-            _drops(m & ~_choice(m, t3, j), out, False)
+            sets = _choice(m, t3, j)
+            if sets >= 0:
+                _drops(m & ~sets, out, False)
 
 
 @jit
-def tabulate(h: int, tab: Ints, memo: Memo) -> Ints:
-    """:func:`deadwood_by_discard` of ``h``: into ``tab``, or with a ``memo`` the table
-    remembered for ``h`` (with common random numbers the same hands recur across a
-    search's actions; the caller must not change it). numba drops the memo's branch
-    when ``memo`` is None."""
+def tabulate(h: int, tab: Ints, memo: Memo) -> None:
+    """:func:`deadwood_by_discard` of ``h`` into ``tab``; with a ``memo`` (the Python
+    build's), copied from the table remembered for ``h`` (with common random numbers the
+    same hands recur across a search's actions). numba drops the memo's branch when
+    ``memo`` is None."""
     if memo is not None:
         t = memo.get(h)
         if t is None:
@@ -168,9 +174,9 @@ def tabulate(h: int, tab: Ints, memo: Memo) -> Ints:
             deadwood_by_discard(h, t)
             if len(memo) < CACHE_LIMIT:
                 memo[h] = t
-        return t
+        tab[0:52] = t[0:52]
+        return
     deadwood_by_discard(h, tab)
-    return tab
 
 
 @jit
@@ -205,7 +211,7 @@ def settle(knocker: int, hk: int, hd: int) -> int:
         for j in range(_choices(hk, t3)):
             sets = _choice(hk, t3, j)
             rest = hk & ~sets
-            if run_deadwood(rest) == kdw:
+            if sets >= 0 and run_deadwood(rest) == kdw:
                 v = _layoff_search(_run_melded(rest), _fourths(sets), hd)[0]
                 if v < dd:
                     dd = v

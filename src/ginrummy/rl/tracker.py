@@ -83,7 +83,7 @@ class HandTracker:
 
     def apply(self, op: Operation) -> None:
         """Record one applied operation (in order, as the hand returned it)."""
-        self._shown.play(op.seat, op.action)
+        self._shown.replay((op,))
 
     def knowledge(self, seat: int) -> Knowledge:
         """The same :class:`~ginrummy.knowledge.Knowledge` as ``Knowledge.of(hand.view(seat))``."""
