@@ -7,9 +7,10 @@ tables, and to numba's spelling of the primitives. So both builds run the same l
 with the same SplitMix64 numbers and the same floating-point operations in the same
 order, and give identical results (the tests check it on thousands of deals and
 positions). Compiled code is cached on disk beside the sources (numba's ``cache=True``),
-so only the first process after an install pays for compiling. numba keys that cache to
-the file a function is written in: a change to the core's tables alone (a change of the
-rules) needs the cache cleared.
+so only the first process after an install pays for compiling. numba keys a cached
+function to its own file, but a twin holds copies of its callees' code and tables from
+other files (the core's among them): each twin's key also carries a digest of every
+source the twins come from, so a change to any of them compiles them all afresh.
 
 Importing this module needs numba and numpy; :mod:`ginrummy.kernel` falls back to the
 Python build when either is missing or fails.
@@ -17,9 +18,11 @@ Python build when either is missing or fails.
 
 from __future__ import annotations
 
+import hashlib
 import sys
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,7 +33,6 @@ from .jit import (
     CORE,
     FUNCTIONS,
     STANDS_FOR,
-    drop,
     floats,
     int_matrix,
     ints,
@@ -87,14 +89,8 @@ def _popcount(x: int) -> int:
     return (x * 0x0101010101010101) >> 56
 
 
-@njit(cache=True)
-def _drop(xs: Any, j: int, n: int) -> None:
-    for i in range(j, n - 1):
-        xs[i] = xs[i + 1]
-
-
 _SPELLED: dict[Any, Any] = {ints: _ints, floats: _floats, int_matrix: _int_matrix,
-                            unsigned: _unsigned, popcount: _popcount, drop: _drop}
+                            unsigned: _unsigned, popcount: _popcount}
 """numba's spelling of each primitive of :mod:`.jit`."""
 
 
@@ -132,19 +128,39 @@ def _table(value: object) -> Any:
     return None
 
 
+def _digest(modules: Iterable[str]) -> str:
+    """A digest of the sources of the named modules."""
+    h = hashlib.sha256()
+    for name in sorted(modules):
+        path = getattr(sys.modules[name], "__file__", None)
+        h.update(Path(path).read_bytes() if path else name.encode())
+    return h.hexdigest()[:16]
+
+
+def _keyed(dispatcher: Any, digest: str) -> None:
+    """Add ``digest`` to the key numba files the dispatcher's compiled code under (where
+    this numba's cache has the hook; else its own file's date alone keys it)."""
+    cache: Any = getattr(dispatcher, "_cache", None)
+    index_key = getattr(cache, "_index_key", None)
+    if index_key is not None:
+        cache._index_key = lambda sig, codegen: (*index_key(sig, codegen), digest)
+
+
 def _twins() -> dict[str, Callable[..., Any]]:
     """numba's twin of every kernel function and core helper, by name."""
     originals = (*FUNCTIONS, *CORE)
     spaces: dict[str, dict[str, Any]] = {}
+    for fn in originals:
+        if fn.__module__ not in spaces:
+            spaces[fn.__module__] = dict(sys.modules[fn.__module__].__dict__)
+    digest = _digest(spaces)
     twins: dict[Any, Any] = {}
     for fn in originals:
-        space = spaces.get(fn.__module__)
-        if space is None:
-            space = spaces[fn.__module__] = dict(sys.modules[fn.__module__].__dict__)
-        twin = types.FunctionType(fn.__code__, space, fn.__name__, fn.__defaults__,
-                                  fn.__closure__)
+        twin = types.FunctionType(fn.__code__, spaces[fn.__module__], fn.__name__,
+                                  fn.__defaults__, fn.__closure__)
         twin.__qualname__ = fn.__qualname__
         twins[fn] = njit(cache=True)(twin)
+        _keyed(twins[fn], digest)
     swap = {**_SPELLED, **twins, **{core: twins[fn] for core, fn in STANDS_FOR.items()}}
     for space in spaces.values():
         for name, value in space.items():

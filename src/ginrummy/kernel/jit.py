@@ -8,21 +8,16 @@ the kernel calls (:data:`CORE`), whose names resolve to the other twins, with th
 as numpy arrays and the primitives below in numba's spelling; numba compiles the twins.
 
 The primitives are the only code numba and Python need spelled apart: a new array of
-zeros, a whole number made unsigned for 64-bit arithmetic that wraps, the count of a
-mask's cards (``int.bit_count``, which numba does not know), and taking a cell out of
-an array (a slice assignment in Python, a loop in numba).
+zeros, a whole number made unsigned for 64-bit arithmetic that wraps, and the count of
+a mask's cards (``int.bit_count``, which numba does not know).
 
 >>> ints(3), floats(2), int_matrix(2, 2), unsigned(7), popcount(0b1011)
 ([0, 0, 0], [0.0, 0.0], [[0, 0], [0, 0]], 7, 3)
->>> xs = [5, 6, 7, 8]
->>> drop(xs, 1, 4)
->>> xs[:3]
-[5, 7, 8]
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableSequence
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..cards import trips
@@ -30,7 +25,7 @@ from ..melds import _closure, _fourths, _layoff_search, _meldless
 from ..scoring import knock_score
 
 __all__ = ["CORE", "FUNCTIONS", "PRIMITIVES", "STANDS_FOR", "floats", "int_matrix", "ints",
-           "drop", "jit", "popcount", "stands_for", "unsigned"]
+           "jit", "popcount", "stands_for", "unsigned"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -85,14 +80,8 @@ def unsigned(n: int) -> int:
     return n
 
 
-def drop(xs: MutableSequence[Any], j: int, n: int) -> None:
-    """Take ``xs[j]`` out of ``xs[:n]``: the cells after it move up one."""
-    xs[j:n - 1] = xs[j + 1:n]
-
-
 popcount = int.bit_count
 """How many cards the mask holds."""
 
-PRIMITIVES: tuple[Callable[..., Any], ...] = (ints, floats, int_matrix, unsigned, popcount,
-                                              drop)
+PRIMITIVES: tuple[Callable[..., Any], ...] = (ints, floats, int_matrix, unsigned, popcount)
 """The functions :mod:`.compiled` replaces by numba's spelling, name for name."""

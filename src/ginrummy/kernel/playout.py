@@ -54,6 +54,7 @@ from .spec import (
     KNOCK_AT,
     KNOCK_AT_TURNS,
     KNOCK_BASE,
+    KNOCKED,
     LIMIT,
     MARGIN,
     MAX_DISCARDS,
@@ -111,6 +112,20 @@ def least_discard(h: int, tab: Sequence[int], taken: int) -> tuple[int, int]:
 
 
 @jit
+def least_left(h: int, tab: Sequence[int], taken: int) -> int:
+    """The least deadwood a discard from ``h`` leaves (``tab``), never discarding
+    ``taken`` (R5)."""
+    best = BIG
+    x = h
+    while x:
+        k = popcount((x & -x) - 1)
+        x &= x - 1
+        if tab[k] < best and k != taken:
+            best = tab[k]
+    return best
+
+
+@jit
 def choose_discard(h: int, tab: Sequence[int], taken: int, dead: int) -> tuple[int, int]:
     """The patient policy's discard from 11 cards ``h`` and the deadwood it leaves.
 
@@ -120,9 +135,9 @@ def choose_discard(h: int, tab: Sequence[int], taken: int, dead: int) -> tuple[i
     least deadwood, the least ``OUTS_PER_POINT * (deadwood - live outs) - points``, the
     lower index on a tie.
     """
-    card, best = least_discard(h, tab, taken)
+    best = least_left(h, tab, taken)
     if best == 0:
-        return card, 0
+        return least_discard(h, tab, taken)
     live = ALL_CARDS & ~h & ~dead
     limit = best + MARGIN
     choice = -1
@@ -151,15 +166,19 @@ def wants_top(h: int, top: int, quick: bool, tab: Ints, memo: Memo) -> bool:
         return True
     w = h | 1 << top
     tabulate(w, tab, memo)
-    after = least_discard(w, tab, top)[1]  # R5: not the card taken
+    after = least_left(w, tab, top)  # R5: not the card taken
     return after == 0 or after < deadwood(h)
+
+
+_KNOCK_AT = [most for schedule in KNOCK_AT for most in schedule]
+"""``KNOCK_AT`` in one row, style after style (a flat table: one look-up, compiled)."""
 
 
 @jit
 def knocks_at(style: int, turns: int, limit: int) -> int:
     """The most deadwood a seat of ``style`` knocks with after ``turns`` discards (R6: never
     above ``limit``; 0 gin only; -1 not even gin, a limit below 0 in tests)."""
-    return min(limit, KNOCK_AT[style][min(turns, KNOCK_AT_TURNS - 1)])
+    return min(limit, _KNOCK_AT[style * KNOCK_AT_TURNS + min(turns, KNOCK_AT_TURNS - 1)])
 
 
 @jit
@@ -200,8 +219,9 @@ def new_state(h0: int, h1: int, to_play: int, phase: int, taken: int, turns0: in
 
 @jit
 def step(st: Ints, stock: Sequence[int], pile: Ints, act: int) -> int:
-    """Apply action code ``act`` for the seat to play (R4-R9); the outcome if the hand
-    ended, else :data:`~.spec.RUNNING`. The caller has checked that it is legal."""
+    """Apply action code ``act`` for the seat to play (R4-R7): :data:`~.spec.RUNNING`,
+    the outcome of a dead hand (R7), or :data:`~.spec.KNOCKED` (the seat still to play;
+    :func:`~.solver.settle` scores it). The caller has checked that it is legal."""
     p = st[TO_PLAY]
     if act >= DISCARD_BASE:
         card = act & 63
@@ -210,7 +230,7 @@ def step(st: Ints, stock: Sequence[int], pile: Ints, act: int) -> int:
         st[TURNS0 + p] += 1
         st[DISCARDS] += 1
         if act >= KNOCK_BASE:
-            return settle(p, h, st[1 - p])
+            return KNOCKED
         pile[st[NPILE]] = card
         st[NPILE] += 1
         st[DEADCARDS] |= 1 << card
@@ -253,4 +273,7 @@ def play_out(st: Ints, stock: Sequence[int], pile: Ints, act: int, tab: Ints,
     r = step(st, stock, pile, act) if act >= 0 else RUNNING
     while r == RUNNING:
         r = step(st, stock, pile, policy(st, pile, tab, memo))
+    if r == KNOCKED:
+        p = st[TO_PLAY]
+        return settle(p, st[p], st[1 - p])
     return r

@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 from collections.abc import MutableSequence, Sequence
 
-from .jit import drop, floats, ints, jit, popcount
-from .playout import knocks_at, least_discard
+from .jit import floats, ints, jit, popcount
+from .playout import knocks_at, least_left
 from .solver import BIG, Memo, deadwood, tabulate
 from .spec import (
     CLUB,
@@ -52,27 +52,31 @@ Floats = Sequence[float]
 @jit
 def _weighted(rs: Ints, unknown: Sequence[int], weights: Floats, n: int, out: Ints) -> None:
     """``out[:n]``: ``n`` of the ``unknown`` cards drawn by weight without replacement, in
-    draw order."""
+    draw order. A drawn card's weight is zeroed, so later draws pass over it as if it were
+    gone (nothing is moved)."""
     cnt = len(unknown)
-    left = ints(cnt)
     w = floats(cnt)
+    drawn = ints(cnt)
     total = 0.0
     for i in range(cnt):
-        left[i] = unknown[i]
         w[i] = weights[i]
         total += w[i]
+    first = 0  # the first and the last card not drawn yet
+    last = cnt - 1
     for t in range(n):
         r = random(rs) * total
-        j = 0
-        last = cnt - 1
+        j = first
         while j < last and r >= w[j]:
             r -= w[j]
             j += 1
-        out[t] = left[j]
+        out[t] = unknown[j]
         total -= w[j]
-        drop(left, j, cnt)  # the rest move up, keeping their order
-        drop(w, j, cnt)
-        cnt -= 1
+        w[j] = 0.0
+        drawn[j] = 1
+        while first < last and drawn[first]:
+            first += 1
+        while last > first and drawn[last]:
+            last -= 1
 
 
 @jit
@@ -131,7 +135,7 @@ def fits_last_discard(pos: Sequence[int], hand: int, tab: Ints, memo: Memo) -> b
         return True
     w = hand | 1 << d
     tabulate(w, tab, memo)
-    return tab[d] <= least_discard(w, tab, pos[P_LAST_TAKEN])[1]
+    return tab[d] <= least_left(w, tab, pos[P_LAST_TAKEN])
 
 
 @jit

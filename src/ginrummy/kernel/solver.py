@@ -27,7 +27,7 @@ from collections.abc import MutableSequence
 from ..cards import ALL_CARDS, trips
 from ..melds import _RUN_DW, _RUN_MELDED, _fourths, _layoff_search, deadwood_mask
 from ..scoring import knock_score
-from .jit import ints, jit, stands_for
+from .jit import ints, jit, popcount, stands_for
 from .spec import outcome
 
 __all__ = ["BIG", "CACHE_LIMIT", "Memo", "completers", "deadwood",
@@ -51,11 +51,6 @@ _BOT = sum(1 << (s * 13) for s in range(4))
 _NOT_TOP = ALL_CARDS & ~(_BOT << 12)
 _NOT_BOT = ALL_CARDS & ~_BOT
 
-_RANK_OF = [0] * 4097
-"""The rank of a one-card suit mask (``_RANK_OF[1 << r] == r``)."""
-for _r in range(13):
-    _RANK_OF[1 << _r] = _r
-
 
 # ----------------------------------------------------------------------------- bits
 @jit
@@ -73,45 +68,53 @@ def _run_melded(m: int) -> int:
 
 
 # ----------------------------------------------------------------------------- set choices
-# A hand's choices of sets are numbered by bit fields, one per rank held three or four
-# times (lowest rank first): one bit for a rank held three times (no set, or the set),
-# three for a rank held four times (none, all four, or the three without suit k - 2 for
-# k = 2..5; 6 and 7 name nothing). Fields of bits rather than counts keep the numbering
-# to shifts and masks, with no division.
+# Only ranks held three or four times can form sets (R2), and a hand of 11 cards holds
+# at most three such ranks. Each has a few choices: no set, the whole set and, with four
+# held, each set of three. With the sets chosen the runs are forced, so the least
+# deadwood is the least over every choice of the run-only deadwood of the rest.
 @jit
-def _choices(m: int, t3: int) -> int:
-    """How many numbers :func:`_choice` takes for hand ``m`` (ranks ``t3`` held three or
-    four times)."""
-    bits = 0
-    while t3:
-        low = t3 & -t3
-        t3 ^= low
-        bits += 3 if m & (_BOT * low) == _BOT * low else 1
-    return 1 << bits
+def _next_rank(m: int, t3: int) -> tuple[int, int, int]:
+    """The lowest rank of ``t3`` held three or four times in ``m`` (-1: none), how many
+    set choices it has (1 for none), and ``t3`` without it."""
+    if not t3:
+        return -1, 1, 0
+    low = t3 & -t3
+    rank = popcount(low - 1)
+    return rank, 6 if m & (_BOT << rank) == _BOT << rank else 2, t3 ^ low
 
 
 @jit
-def _choice(m: int, t3: int, j: int) -> int:
-    """The cards in sets of choice ``j`` (0: no sets), or -1 if ``j`` names no choice."""
-    sets = 0
-    while t3:
-        low = t3 & -t3
-        t3 ^= low
-        rank = _BOT * low
-        full = m & rank
-        if full == rank:
-            k = j & 7
-            j >>= 3
-            if k > 5:
-                return -1
-        else:
-            k = j & 1
-            j >>= 1
-        if k == 1:
-            sets |= full
-        elif k > 1:
-            sets |= full ^ (low << (13 * (k - 2)))
-    return sets
+def _set_option(m: int, rank: int, k: int) -> int:
+    """Choice ``k`` of a rank: 0 no set, 1 every card of it, 2..5 the four without the
+    card of suit ``k - 2``."""
+    if k == 0:
+        return 0
+    full = m & (_BOT << rank)
+    return full if k == 1 else full ^ (1 << ((k - 2) * 13 + rank))
+
+
+@jit
+def _walk_sets(m: int, t3: int, out: Ints | None) -> int:
+    """Every choice of sets of ``m`` but none (``t3``: its ranks held three or four
+    times): the least run-only deadwood of the rest (:func:`deadwood`), or with an array
+    ``out`` each choice's drops into it (:func:`deadwood_by_discard`; then BIG)."""
+    best = BIG
+    r0, n0, t3 = _next_rank(m, t3)
+    r1, n1, t3 = _next_rank(m, t3)
+    r2, n2, t3 = _next_rank(m, t3)
+    for i0 in range(n0):
+        s0 = _set_option(m, r0, i0)
+        for i1 in range(n1):
+            s1 = s0 | _set_option(m, r1, i1)
+            for i2 in range(n2):
+                sets = s1 | _set_option(m, r2, i2)
+                if not sets:
+                    continue
+                if out is not None:
+                    _drops(m & ~sets, out, False)
+                else:
+                    best = min(best, run_deadwood(m & ~sets))
+    return best
 
 
 @jit
@@ -121,12 +124,7 @@ def deadwood(m: int) -> int:
     t3 = trips(m)
     if not t3:
         return run_deadwood(m)
-    best = BIG
-    for j in range(_choices(m, t3)):
-        sets = _choice(m, t3, j)
-        if sets >= 0:
-            best = min(best, run_deadwood(m & ~sets))
-    return best
+    return min(run_deadwood(m), _walk_sets(m, t3, None))
 
 
 @jit
@@ -136,15 +134,16 @@ def _drops(rest: int, out: Ints, first: bool) -> None:
     total = run_deadwood(rest)
     for off in range(0, 52, 13):
         sm = rest >> off & _SUIT
-        base = total - _RUN_DW[sm]
-        x = sm
-        while x:
-            low = x & -x
-            x ^= low
-            v = base + _RUN_DW[sm ^ low]
-            k = off + _RANK_OF[low]
-            if first or v < out[k]:
-                out[k] = v
+        if sm:
+            base = total - _RUN_DW[sm]
+            x = sm
+            while x:
+                low = x & -x
+                x ^= low
+                v = base + _RUN_DW[sm ^ low]
+                k = off + popcount(low - 1)
+                if first or v < out[k]:
+                    out[k] = v
 
 
 @jit
@@ -152,13 +151,10 @@ def deadwood_by_discard(m: int, out: Ints) -> None:
     """``out[k]``: least deadwood of ``m`` without card k, for every card k of ``m`` (R2).
     Every set choice is scored once; a discard outside the chosen sets is one look-up, one
     inside a set is covered by the choice that leaves that set out or shrinks it."""
-    _drops(m, out, True)  # choice 0: no sets
+    _drops(m, out, True)  # no sets
     t3 = trips(m)
     if t3:
-        for j in range(1, _choices(m, t3)):
-            sets = _choice(m, t3, j)
-            if sets >= 0:
-                _drops(m & ~sets, out, False)
+        _walk_sets(m, t3, out)
 
 
 @jit
@@ -204,16 +200,16 @@ def settle(knocker: int, hk: int, hd: int) -> int:
     lets the defender lay off to the least deadwood, after gin nothing laid off."""
     kdw = deadwood(hk)
     if kdw == 0:
-        dd = deadwood(hd)
-    else:
+        pts = knock_score(True, 0, deadwood(hd))
+    else:  # the knocker's choices of sets leaving kdw (R8: lay-offs go on their melds)
         dd = BIG
-        t3 = trips(hk)
-        for j in range(_choices(hk, t3)):
-            sets = _choice(hk, t3, j)
-            rest = hk & ~sets
-            if sets >= 0 and run_deadwood(rest) == kdw:
-                v = _layoff_search(_run_melded(rest), _fourths(sets), hd)[0]
-                if v < dd:
-                    dd = v
-    pts = knock_score(kdw == 0, kdw, dd)
+        r0, n0, t3 = _next_rank(hk, trips(hk))
+        r1, n1, t3 = _next_rank(hk, t3)
+        r2, n2, t3 = _next_rank(hk, t3)
+        for i in range(n0 * n1 * n2):
+            sets = _set_option(hk, r0, i % n0) | _set_option(hk, r1, i // n0 % n1) \
+                | _set_option(hk, r2, i // (n0 * n1))
+            if run_deadwood(hk & ~sets) == kdw:
+                dd = min(dd, _layoff_search(_run_melded(hk & ~sets), _fourths(sets), hd)[0])
+        pts = knock_score(False, kdw, dd)
     return outcome(knocker, pts) if pts > 0 else outcome(1 - knocker, -pts)

@@ -21,6 +21,7 @@ __all__ = [
     "DRAW",
     "DRAW_PILE",
     "DRAW_STOCK",
+    "KNOCKED",
     "KNOCK_TURNS",
     "MARGIN",
     "MAX_DISCARDS",
@@ -76,6 +77,8 @@ RUNNING = -1
 """A step that did not end the hand."""
 DEAD = 0
 """A dead hand (R7), or a play-out stopped after :data:`MAX_DISCARDS`: nobody scores."""
+KNOCKED = -2
+"""A step that knocked: the hand is over, its outcome the knock's settlement (R8-R9)."""
 
 
 @jit
