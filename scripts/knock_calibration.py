@@ -118,8 +118,8 @@ def knock_chance(view: View, k: Knowledge, played: Action, qs: float, cs: float,
         pile += [0] * (52 - len(pile))
         if step(st, stock, pile, action_code(played)) != RUNNING:
             return None  # the hand ends with this discard (R7): no coming turn
-        step(st, stock, pile, policy(st, pile, tab))
-        knocks += policy(st, pile, tab) >= KNOCK_BASE
+        step(st, stock, pile, policy(st, pile, tab, None))
+        knocks += policy(st, pile, tab, None) >= KNOCK_BASE
     return knocks / samples
 
 

@@ -12,7 +12,7 @@ import math
 from collections.abc import MutableSequence, Sequence
 
 from ..cards import POINTS
-from .jit import int_matrix, ints, jit, popcount
+from .jit import ints, jit, popcount
 from .playout import play_out
 from .sampler import opponent_style, sample_hand, sample_stock
 from .solver import BIG, Memo, deadwood, deadwood_by_discard
@@ -39,17 +39,12 @@ from .spec import (
     TURNS0,
 )
 
-__all__ = ["discard_stats", "distinct", "place", "place_vec", "play_sample", "pool",
-           "sample_and_play", "summarize", "take"]
+__all__ = ["discard_stats", "play_sample", "pool", "sample_and_play", "summarize"]
 
 Ints = MutableSequence[int]
 Floats = MutableSequence[float]
 IntMatrix = Sequence[MutableSequence[int]]
 FloatMatrix = Sequence[MutableSequence[float]]
-
-OUTCOMES = 768
-"""Outcome codes are below this (:func:`~.spec.outcome`: at most ``2 * 256 + 255``)."""
-
 
 @jit
 def play_sample(pos: Sequence[int], pile0: Sequence[int], hand: int, stock: Sequence[int],
@@ -211,46 +206,3 @@ def discard_stats(h: int, taken: int, plane: Floats, tab: Ints) -> tuple[int, in
             best = min(best, tab[i])
         whole = min(whole, tab[i] + POINTS[i])
     return least, best, whole
-
-
-# ----------------------------------------------------------------------------- arrays
-@jit
-def distinct(codes: Sequence[Sequence[int]], n: int) -> Ints:
-    """The distinct codes in the first ``n`` columns, in increasing order."""
-    seen = ints(OUTCOMES)
-    count = 0
-    for row in codes:
-        for j in range(n):
-            if not seen[row[j]]:
-                seen[row[j]] = 1
-                count += 1
-    out = ints(count)
-    k = 0
-    for c in range(OUTCOMES):
-        if seen[c]:
-            out[k] = c
-            k += 1
-    return out
-
-
-@jit
-def place(dst: IntMatrix, rows: Sequence[int], start: int, src: Sequence[Sequence[int]],
-          count: int) -> None:
-    """``dst[rows[r]][start:start + count] = src[r][:count]`` for every r."""
-    for r in range(len(rows)):
-        dst[rows[r]][start:start + count] = src[r][0:count]
-
-
-@jit
-def place_vec(dst: Floats, start: int, src: Sequence[float], count: int) -> None:
-    """``dst[start:start + count] = src[:count]``."""
-    dst[start:start + count] = src[0:count]
-
-
-@jit
-def take(codes: Sequence[Sequence[int]], rows: Sequence[int], n: int) -> IntMatrix:
-    """The first ``n`` columns of the given rows, as a new matrix."""
-    out = int_matrix(len(rows), n)
-    for r in range(len(rows)):
-        out[r][0:n] = codes[rows[r]][0:n]
-    return out

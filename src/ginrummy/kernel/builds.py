@@ -51,6 +51,26 @@ class Arrays:
         """A memo of discard tables for one search (:func:`.solver.tabulate`), or None."""
         raise NotImplementedError
 
+    def int_matrix(self, rows: int, cols: int) -> Any:
+        """A ``rows`` x ``cols`` whole-number matrix of zeros."""
+        raise NotImplementedError
+
+    def distinct(self, codes: Any, n: int) -> list[int]:
+        """The distinct codes in the first ``n`` columns, sorted."""
+        raise NotImplementedError
+
+    def place(self, dst: Any, rows: Sequence[int], start: int, src: Any, count: int) -> None:
+        """``dst[rows[r]][start:start + count] = src[r][:count]`` for every r."""
+        raise NotImplementedError
+
+    def place_vec(self, dst: Any, start: int, src: Any, count: int) -> None:
+        """``dst[start:start + count] = src[:count]``."""
+        dst[start:start + count] = src[:count]
+
+    def take(self, codes: Any, rows: Sequence[int], n: int) -> Any:
+        """The first ``n`` columns of the given rows, as a new matrix."""
+        raise NotImplementedError
+
 
 class ListArrays(Arrays):
     """Python lists."""
@@ -73,6 +93,22 @@ class ListArrays(Arrays):
     def memo(self) -> dict[int, Any]:
         return {}
 
+    def int_matrix(self, rows: int, cols: int) -> list[list[int]]:
+        return [[0] * cols for _ in range(rows)]
+
+    def distinct(self, codes: Any, n: int) -> list[int]:
+        seen: set[int] = set()
+        for row in codes:
+            seen.update(row[:n])
+        return sorted(seen)
+
+    def place(self, dst: Any, rows: Sequence[int], start: int, src: Any, count: int) -> None:
+        for r, i in enumerate(rows):
+            dst[i][start:start + count] = src[r][:count]
+
+    def take(self, codes: Any, rows: Sequence[int], n: int) -> list[list[int]]:
+        return [list(codes[i][:n]) for i in rows]
+
 
 class Build:
     """One build of the kernel, named ``name`` (``"python"`` or ``"numba"``): the kernel's
@@ -89,6 +125,11 @@ class Build:
         self.float_matrix = arrays.float_matrix
         self.rows = arrays.rows
         self.new_memo = arrays.memo
+        self.int_matrix = arrays.int_matrix
+        self.distinct = arrays.distinct
+        self.place = arrays.place
+        self.place_vec = arrays.place_vec
+        self.take = arrays.take
 
     def __repr__(self) -> str:
         return f"<ginrummy.kernel build {self.name!r}>"
@@ -169,28 +210,6 @@ class Build:
         """:func:`.batch.summarize` (every argument the build's arrays)."""
         self.k.summarize(codes, n, win_of, pts_of, shift, xs, pool_vals, npool, wins, pts,
                          stats)
-
-    # ------------------------------------------------------------------ arrays
-    def int_matrix(self, rows: int, cols: int) -> Any:
-        """A ``rows`` x ``cols`` whole-number matrix of zeros."""
-        return self.k.int_matrix(rows, cols)
-
-    def distinct(self, codes: Any, n: int) -> list[int]:
-        """The distinct codes in the first ``n`` columns, sorted."""
-        return [int(c) for c in self.k.distinct(codes, n)]
-
-    def place(self, dst: Any, rows: Sequence[int], start: int, src: Any, count: int) -> None:
-        """``dst[rows[r]][start:start + count] = src[r][:count]`` for every r."""
-        self.k.place(dst, self.ints(rows), start, src, count)
-
-    def place_vec(self, dst: Any, start: int, src: Any, count: int) -> None:
-        """``dst[start:start + count] = src[:count]``."""
-        self.k.place_vec(dst, start, src, count)
-
-    def take(self, codes: Any, rows: Sequence[int], n: int) -> Any:
-        """The first ``n`` columns of the given rows, as a new matrix."""
-        return self.k.take(codes, self.ints(rows), n)
-
 
 def functions() -> dict[str, Callable[..., Any]]:
     """Every kernel function of :data:`_MODULES` (and the core's it calls, and the

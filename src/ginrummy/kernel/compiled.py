@@ -34,7 +34,6 @@ from .jit import (
     FUNCTIONS,
     STANDS_FOR,
     floats,
-    int_matrix,
     ints,
     popcount,
     unsigned,
@@ -72,11 +71,6 @@ def _floats(n: int) -> Any:
 
 
 @njit(cache=True)
-def _int_matrix(rows: int, cols: int) -> Any:
-    return np.zeros((rows, cols), dtype=np.int64)
-
-
-@njit(cache=True)
 def _unsigned(n: int) -> Any:
     return np.uint64(n)
 
@@ -89,8 +83,8 @@ def _popcount(x: int) -> int:
     return (x * 0x0101010101010101) >> 56
 
 
-_SPELLED: dict[Any, Any] = {ints: _ints, floats: _floats, int_matrix: _int_matrix,
-                            unsigned: _unsigned, popcount: _popcount}
+_SPELLED: dict[Any, Any] = {ints: _ints, floats: _floats, unsigned: _unsigned,
+                            popcount: _popcount}
 """numba's spelling of each primitive of :mod:`.jit`."""
 
 
@@ -114,6 +108,18 @@ class NumpyArrays(Arrays):
 
     def memo(self) -> None:
         return None
+
+    def int_matrix(self, rows: int, cols: int) -> Any:
+        return np.zeros((rows, cols), dtype=np.int64)
+
+    def distinct(self, codes: Any, n: int) -> list[int]:
+        return [int(c) for c in np.unique(codes[:, :n])]
+
+    def place(self, dst: Any, rows: Sequence[int], start: int, src: Any, count: int) -> None:
+        dst[np.asarray(rows, dtype=np.int64), start:start + count] = src[:, :count]
+
+    def take(self, codes: Any, rows: Sequence[int], n: int) -> Any:
+        return np.ascontiguousarray(codes[np.asarray(rows, dtype=np.int64), :n])
 
 
 def _table(value: object) -> Any:
@@ -212,10 +218,6 @@ def warm_up(b: Build) -> None:
     win = b.floats([0.0] * 768)
     b.summarize(codes, 1, win, win, b.floats([0.0, 0.0]), xs, out, 1, b.float_matrix(2, 1),
                 b.float_matrix(2, 1), b.float_matrix(2, 4))
-    rows = b.take(codes, [0, 1], 1)
-    b.place(codes, [0, 1], 0, rows, 1)
-    b.place_vec(xs, 0, xs, 1)
-    b.distinct(codes, 1)
     b.deadwood_by_discard(0x7FF, b.ints([0] * 52))
     b.deadwood(0x3FF)
     b.discard_stats(0x7FF, -1, np.zeros(52, dtype=np.float32))

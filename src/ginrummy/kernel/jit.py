@@ -11,8 +11,8 @@ The primitives are the only code numba and Python need spelled apart: a new arra
 zeros, a whole number made unsigned for 64-bit arithmetic that wraps, and the count of
 a mask's cards (``int.bit_count``, which numba does not know).
 
->>> ints(3), floats(2), int_matrix(2, 2), unsigned(7), popcount(0b1011)
-([0, 0, 0], [0.0, 0.0], [[0, 0], [0, 0]], 7, 3)
+>>> ints(3), floats(2), unsigned(7), popcount(0b1011)
+([0, 0, 0], [0.0, 0.0], 7, 3)
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from ..cards import trips
 from ..melds import _closure, _fourths, _layoff_search, _meldless
 from ..scoring import knock_score
 
-__all__ = ["CORE", "FUNCTIONS", "PRIMITIVES", "STANDS_FOR", "floats", "int_matrix", "ints",
-           "jit", "popcount", "stands_for", "unsigned"]
+__all__ = ["CORE", "FUNCTIONS", "PRIMITIVES", "STANDS_FOR", "floats", "ints", "jit", "popcount",
+           "stands_for", "unsigned"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -69,11 +69,6 @@ def floats(n: int) -> list[float]:
     return [0.0] * n
 
 
-def int_matrix(rows: int, cols: int) -> list[list[int]]:
-    """A ``rows`` x ``cols`` matrix of zeros."""
-    return [[0] * cols for _ in range(rows)]
-
-
 def unsigned(n: int) -> int:
     """``n`` as an unsigned 64-bit number (Python's whole numbers need no such thing: the
     random numbers mask to 64 bits, which numba's unsigned arithmetic does by itself)."""
@@ -83,5 +78,5 @@ def unsigned(n: int) -> int:
 popcount = int.bit_count
 """How many cards the mask holds."""
 
-PRIMITIVES: tuple[Callable[..., Any], ...] = (ints, floats, int_matrix, unsigned, popcount)
+PRIMITIVES: tuple[Callable[..., Any], ...] = (ints, floats, unsigned, popcount)
 """The functions :mod:`.compiled` replaces by numba's spelling, name for name."""
