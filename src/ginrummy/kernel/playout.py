@@ -165,8 +165,7 @@ def wants_top(h: int, top: int, quick: bool, tab: Ints, memo: Memo) -> bool:
     if quick:
         return True
     w = h | 1 << top
-    tabulate(w, tab, memo)
-    after = least_left(w, tab, top)  # R5: not the card taken
+    after = least_left(w, tabulate(w, tab, memo), top)  # R5: not the card taken
     return after == 0 or after < deadwood(h)
 
 
@@ -191,11 +190,11 @@ def policy(st: Ints, pile: Sequence[int], tab: Ints, memo: Memo) -> int:
     q = style == QUICK
     phase = st[PHASE]
     if phase == DISCARD:
-        tabulate(h, tab, memo)
+        t = tabulate(h, tab, memo)
         if q:
-            card, dw = least_discard(h, tab, st[TAKEN])
+            card, dw = least_discard(h, t, st[TAKEN])
         else:
-            card, dw = choose_discard(h, tab, st[TAKEN], st[DEADCARDS])
+            card, dw = choose_discard(h, t, st[TAKEN], st[DEADCARDS])
         if dw <= knocks_at(style, st[TURNS0 + p], st[LIMIT]):
             return KNOCK_BASE + card
         return DISCARD_BASE + card

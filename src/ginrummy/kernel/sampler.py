@@ -105,8 +105,7 @@ def sample_one(pos: Sequence[int], fl: Floats, unknown: Sequence[int], weights: 
         hand |= 1 << cards[t]
     for t in range(n, n + extra):
         w = hand | 1 << cards[t]
-        tabulate(w, tab, memo)
-        hand = _improve(w, known, tab)
+        hand = _improve(w, known, tabulate(w, tab, memo))
     return hand
 
 
@@ -134,8 +133,8 @@ def fits_last_discard(pos: Sequence[int], hand: int, tab: Ints, memo: Memo) -> b
     if d < 0 or hand >> d & 1:
         return True
     w = hand | 1 << d
-    tabulate(w, tab, memo)
-    return tab[d] <= least_left(w, tab, pos[P_LAST_TAKEN])
+    t = tabulate(w, tab, memo)
+    return t[d] <= least_left(w, t, pos[P_LAST_TAKEN])
 
 
 @jit

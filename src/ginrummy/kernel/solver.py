@@ -102,12 +102,12 @@ def _walk_sets(m: int, t3: int, out: Ints | None) -> int:
     r0, n0, t3 = _next_rank(m, t3)
     r1, n1, t3 = _next_rank(m, t3)
     r2, n2, t3 = _next_rank(m, t3)
-    for i0 in range(n0):
-        s0 = _set_option(m, r0, i0)
+    for i0 in range(n0):  # (choice 0 is no set: not worth a call in Python)
+        s0 = _set_option(m, r0, i0) if i0 else 0
         for i1 in range(n1):
-            s1 = s0 | _set_option(m, r1, i1)
+            s1 = s0 | _set_option(m, r1, i1) if i1 else s0
             for i2 in range(n2):
-                sets = s1 | _set_option(m, r2, i2)
+                sets = s1 | _set_option(m, r2, i2) if i2 else s1
                 if not sets:
                     continue
                 if out is not None:
@@ -158,11 +158,11 @@ def deadwood_by_discard(m: int, out: Ints) -> None:
 
 
 @jit
-def tabulate(h: int, tab: Ints, memo: Memo) -> None:
-    """:func:`deadwood_by_discard` of ``h`` into ``tab``; with a ``memo`` (the Python
-    build's), copied from the table remembered for ``h`` (with common random numbers the
-    same hands recur across a search's actions). numba drops the memo's branch when
-    ``memo`` is None."""
+def tabulate(h: int, tab: Ints, memo: Memo) -> Ints:
+    """:func:`deadwood_by_discard` of ``h``: into ``tab``, or with a ``memo`` (the Python
+    build's) the table remembered for ``h`` (with common random numbers the same hands
+    recur across a search's actions; the caller must not change it). numba drops the
+    memo's branch when ``memo`` is None."""
     if memo is not None:
         t = memo.get(h)
         if t is None:
@@ -170,9 +170,9 @@ def tabulate(h: int, tab: Ints, memo: Memo) -> None:
             deadwood_by_discard(h, t)
             if len(memo) < CACHE_LIMIT:
                 memo[h] = t
-        tab[0:52] = t[0:52]
-        return
+        return t
     deadwood_by_discard(h, tab)
+    return tab
 
 
 @jit
