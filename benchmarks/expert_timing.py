@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from ginrummy.evaluator.timing import decision_times, summary
+from ginrummy.bench.evaluator import decision_times, summary
 
 
 def main(argv: list[str]) -> int:

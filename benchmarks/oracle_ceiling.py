@@ -42,7 +42,7 @@ from ginrummy.bots.expert import ExpertBot
 from ginrummy.driver import Driver
 from ginrummy.evaluator.belief import Belief
 from ginrummy.hand import Action, View
-from ginrummy.kernel.reference import Random
+from ginrummy.kernel.splitmix import Random
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
 

@@ -49,9 +49,10 @@ from ginrummy.evaluator import KNOCK_BIAS, Evaluator
 from ginrummy.evaluator.belief import Belief, BeliefParams, opponent_steps
 from ginrummy.evaluator.search import phase_code
 from ginrummy.hand import Action, Phase, View
-from ginrummy.kernel import action_code
-from ginrummy.kernel.reference import finish, new_state, points_of, scorer_of, settle
-from ginrummy.kernel.spec import KNOCK_TURNS
+from ginrummy.kernel import action_code, backend
+from ginrummy.kernel.playout import new_state
+from ginrummy.kernel.solver import settle
+from ginrummy.kernel.spec import KNOCK_TURNS, points_of, scorer_of
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_by_discard_mask
@@ -262,7 +263,7 @@ def _waited_out(w: Waited, rng: random.Random) -> float:
     turns[me], turns[1 - me] = k.my_discards, k.opp_discarded.bit_count()
     st = new_state(hands[0], hands[1], me, phase_code(v), -1, turns[0], turns[1],
                    v.knock_limit, v.dealer, 0)
-    code = finish(st, stock, [c.index for c in v.discards], action_code(w.played), {})
+    code = backend().finish(st, stock, [c.index for c in v.discards], action_code(w.played))
     scorer, pts = scorer_of(code), points_of(code)
     return after_hand(v.scores, v.dealer, me, None if scorer < 0 else scorer, pts, v.options)
 

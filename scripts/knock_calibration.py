@@ -37,9 +37,13 @@ from ginrummy.evaluator.belief import Belief
 from ginrummy.evaluator.opponent import OpponentModel
 from ginrummy.evaluator.search import phase_code
 from ginrummy.hand import Action, Phase, View
-from ginrummy.kernel import action_code, reference
-from ginrummy.kernel.reference import Random, new_state, scorer_of, settle
-from ginrummy.kernel.spec import KNOCK_BASE, PATIENT, RUNNING
+from ginrummy.kernel import action_code
+from ginrummy.kernel.jit import ints
+from ginrummy.kernel.playout import new_state, policy, step
+from ginrummy.kernel.sampler import opponent_style
+from ginrummy.kernel.solver import settle
+from ginrummy.kernel.spec import DEADCARDS, KNOCK_BASE, NPILE, NSTOCK, PATIENT, RUNNING, scorer_of
+from ginrummy.kernel.splitmix import Random
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_by_discard_mask, deadwood_mask
@@ -98,9 +102,9 @@ def knock_chance(view: View, k: Knowledge, played: Action, qs: float, cs: float,
     turns = [0, 0]
     turns[me], turns[1 - me] = k.my_discards, k.opp_discarded.bit_count()
     knocks = 0
-    memo: dict[int, dict[int, int]] = {}
+    tab = ints(52)
     for _ in range(samples):
-        style = reference.opponent_style(fl, rng)
+        style = opponent_style(fl, rng.rs)
         hand, stock = belief.sample(rng, style=style)
         hands = [0, 0]
         hands[me], hands[1 - me] = k.mine, hand
@@ -108,11 +112,14 @@ def knock_chance(view: View, k: Knowledge, played: Action, qs: float, cs: float,
                        view.knock_limit, view.dealer, PATIENT << (2 * me)
                        | style << (2 * (1 - me)))
         pile = [c.index for c in view.discards]
-        reference.sync(st, stock, pile)
-        if reference.step(st, stock, pile, action_code(played)) != RUNNING:
+        st[NSTOCK], st[NPILE] = len(stock), len(pile)
+        st[DEADCARDS] = sum(1 << c for c in pile)
+        stock += [0] * (52 - len(stock))
+        pile += [0] * (52 - len(pile))
+        if step(st, stock, pile, action_code(played)) != RUNNING:
             return None  # the hand ends with this discard (R7): no coming turn
-        reference.step(st, stock, pile, reference.policy(st, stock, pile, memo))
-        knocks += reference.policy(st, stock, pile, memo) >= KNOCK_BASE
+        step(st, stock, pile, policy(st, pile, tab, None))
+        knocks += policy(st, pile, tab, None) >= KNOCK_BASE
     return knocks / samples
 
 
@@ -121,7 +128,7 @@ def deadwood_rank(belief: Belief, real: int, qs: float, cs: float, rng: Random,
     """Whether the real deadwood lies above the samples' 90th percentile, and below their
     10th (the opponent's style drawn from the model's shares for each sample)."""
     fl = belief.floats(qs, cs)
-    dws = sorted(deadwood_mask(belief.sample_hand(rng, style=reference.opponent_style(fl, rng)))
+    dws = sorted(deadwood_mask(belief.sample_hand(rng, style=opponent_style(fl, rng.rs)))
                  for _ in range(samples))
     lo, hi = dws[samples // 10], dws[(9 * samples) // 10]
     dw = deadwood_mask(real)
@@ -137,7 +144,7 @@ def undercut_chance(view: View, k: Knowledge, knocker: int, qs: float, cs: float
     me = view.seat
     hits = 0
     for _ in range(samples):
-        style = reference.opponent_style(fl, rng)
+        style = opponent_style(fl, rng.rs)
         hits += scorer_of(settle(me, knocker, belief.sample_hand(rng, style=style))) != me
     return hits / samples
 

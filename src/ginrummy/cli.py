@@ -33,7 +33,8 @@ EXTERNAL = {
     "match": ("ginrummy.arena", "bot-vs-bot matches with statistics (docs/bots.md)"),
     "bot": ("ginrummy.protocol", "run a bot over the ginrummy-bot/1 protocol (docs/protocol.md)"),
     "bench": ("ginrummy.bench", "solver and state-machine benchmarks"),
-    "review": ("ginrummy.review", "grade every decision of a record, as a coach would"),
+    "review": ("ginrummy.training.command",
+               "grade every decision of a record, as a coach would"),
     "connect": ("ginrummy.connect", "play online with a bot, as the account of an API token "
                 "(docs/protocol.md)"),
     "puzzles": ("ginrummy.web.puzzlecommand", "make puzzles from matches into the web "

@@ -599,6 +599,9 @@ def _fourths(sets: int) -> int:
     return (three & ~a) | (three & ~b) << 13 | (three & ~c) << 26 | (three & ~d) << 39
 
 
+_bits = int.bit_count  # a function, so the compiled kernel can put its own in its place
+
+
 def _layoff_search(runs: int, fourths: int, defender: int) -> tuple[int, int]:
     """Least defender deadwood over every legal lay-off, and the lay-off mask reaching it.
 
@@ -607,7 +610,8 @@ def _layoff_search(runs: int, fourths: int, defender: int) -> tuple[int, int]:
     it completes a set or lies, within its suit, in a block of ``runs | L`` that holds a run
     (so chains work at both ends, R8). Cards in no possible defender meld are laid off
     whenever they can be, which only helps; the few other candidates are tried both ways.
-    Ties go to fewer laid-off cards (the defender keeps their own melds).
+    Ties go to fewer laid-off cards (the defender keeps their own melds). Integer code
+    only: the hand kernel (:mod:`ginrummy.kernel`) compiles this very function.
     """
     cand = (_closure(runs, runs | defender) | fourths) & defender
     if not cand:
@@ -622,7 +626,7 @@ def _layoff_search(runs: int, fourths: int, defender: int) -> tuple[int, int]:
         if not sub & ~reach:
             lay = sub | (free & reach)
             dw = deadwood_mask(defender & ~lay)
-            if dw < best_dw or (dw == best_dw and lay.bit_count() < best_lay.bit_count()):
+            if dw < best_dw or (dw == best_dw and _bits(lay) < _bits(best_lay)):
                 best_dw, best_lay = dw, lay
         if not sub:
             return best_dw, best_lay

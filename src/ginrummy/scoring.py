@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .melds import Showdown
 
-__all__ = ["GIN_BONUS", "UNDERCUT_BONUS", "knock_points"]
+__all__ = ["GIN_BONUS", "UNDERCUT_BONUS", "knock_points", "knock_score"]
 
 GIN_BONUS = 25
 """R9: added to the defender's deadwood when the knocker goes gin."""
@@ -26,8 +26,18 @@ def knock_points(sd: Showdown) -> int:
     """The points a knock scores, from the knocker's side (R9): positive when the knocker
     scores (with :data:`GIN_BONUS` after gin), negative when the defender undercuts, a tie
     included (with :data:`UNDERCUT_BONUS`)."""
-    if sd.gin:
-        return sd.defender_deadwood + GIN_BONUS
-    if sd.defender_deadwood <= sd.knocker_deadwood:
-        return -(sd.knocker_deadwood - sd.defender_deadwood + UNDERCUT_BONUS)
-    return sd.defender_deadwood - sd.knocker_deadwood
+    return knock_score(sd.gin, sd.knocker_deadwood, sd.defender_deadwood)
+
+
+def knock_score(gin: bool, knocker_deadwood: int, defender_deadwood: int) -> int:
+    """:func:`knock_points` from the showdown's deadwoods (the defender's after lay-offs);
+    whole numbers only, so the compiled hand kernel scores with this very function.
+
+    >>> knock_score(True, 0, 30), knock_score(False, 7, 7), knock_score(False, 3, 20)
+    (55, -25, 17)
+    """
+    if gin:
+        return defender_deadwood + GIN_BONUS
+    if defender_deadwood <= knocker_deadwood:
+        return -(knocker_deadwood - defender_deadwood + UNDERCUT_BONUS)
+    return defender_deadwood - knocker_deadwood

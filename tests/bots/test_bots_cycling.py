@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 
-from ginrummy.bots.base import Bot, takes_back
+from ginrummy.bots.base import Bot
 from ginrummy.bots.expert import ExpertBot
 from ginrummy.bots.marjj import MarjjBot, draw_action, top_joins_and_lowers
 from ginrummy.bots.strong import StrongBot
 from ginrummy.cards import Card
 from ginrummy.hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Deal, Hand, Phase, View
+from ginrummy.heuristics import takes_back
 from ginrummy.knowledge import Knowledge
 
 

@@ -7,15 +7,10 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from ginrummy.bots.strong import (
-    StrongBot,
-    draw_outlook,
-    meld_chance,
-    sample_opponent,
-    settle,
-)
+from ginrummy.bots.strong import StrongBot, sample_opponent, settle
 from ginrummy.cards import Card, deck, parse_cards, to_mask
 from ginrummy.hand import DRAW_STOCK, PASS, Action, Deal, Hand
+from ginrummy.heuristics import draw_outlook, meld_chance
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_mask

@@ -7,7 +7,7 @@ import random
 from ginrummy.bots.strong import StrongBot
 from ginrummy.evaluator.belief import Belief, BeliefParams, opponent_steps
 from ginrummy.hand import Phase, View
-from ginrummy.kernel.reference import Random
+from ginrummy.kernel.splitmix import Random
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
 from ginrummy.melds import deadwood_mask

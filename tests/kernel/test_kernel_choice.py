@@ -1,4 +1,4 @@
-"""Which kernel runs: the compiled one when numba loads, the reference when asked
+"""Which kernel runs: the compiled one when numba loads, the Python build when asked
 (``GINRUMMY_KERNEL=python``) or when numba is missing (one warning line, same results)."""
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ def _probe(env: dict[str, str], block: str = "") -> tuple[dict[str, object], str
     return json.loads(out.stdout), out.stderr
 
 
-def test_ginrummy_kernel_python_forces_the_reference_without_a_warning() -> None:
+def test_ginrummy_kernel_python_forces_the_python_build_without_a_warning() -> None:
     got, err = _probe({"GINRUMMY_KERNEL": "python"})
     assert got["kernel"] == "python"
     assert err == ""
 
 
-def test_without_numba_the_reference_runs_with_one_warning_line() -> None:
+def test_without_numba_the_python_build_runs_with_one_warning_line() -> None:
     """numba missing: the pure-Python kernel is used, says so in one line, and gives the
     same evaluation the compiled kernel gives."""
     got, err = _probe({"GINRUMMY_KERNEL": ""}, "sys.modules['numba'] = None")

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from ..hand import Action, HandResult, Phase, View
+from ..hand import Action, HandResult, View
 
-__all__ = ["Bot", "BotError", "takes_back"]
+__all__ = ["Bot", "BotError"]
 
 
 class BotError(ValueError):
@@ -37,31 +37,3 @@ class Bot:
 
     def new_match(self, seat: int) -> None:
         """Called before a match starts; bots with per-match state override it."""
-
-
-def takes_back(view: View) -> bool:
-    """Whether taking the face-up card now would take back a card this seat discarded
-    since anyone last drew from the stock.
-
-    The rules set no limit on a hand's length (R5, R7): two players who keep taking each
-    other's discards never draw from the stock, so the hand never goes dead. Every such
-    endless hand has each player taking back its own discard with no stock draw in
-    between, so a bot that declines exactly that (as the project's searching and
-    MARJJ-style bots do) can never be half of an endless hand, at the cost of a card it
-    gave up on a moment ago.
-
-    >>> from ginrummy.hand import DRAW_DISCARD, Deal, Hand
-    >>> import random
-    >>> h = Hand(Deal.shuffled(random.Random(5)), dealer=0)
-    >>> takes_back(h.view(1))  # the up-card was dealt, not discarded
-    False
-    """
-    if view.phase is not Phase.DRAW or view.to_play != view.seat or not view.discards:
-        return False
-    top = view.discards[-1]
-    for op in reversed(view.history):
-        if op.action.act == "draw" and op.action.source == "stock":
-            return False
-        if op.seat == view.seat and op.action.act == "discard" and op.action.card == top:
-            return True
-    return False

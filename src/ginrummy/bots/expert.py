@@ -28,13 +28,12 @@ from ..evaluator.belief import BeliefParams
 from ..evaluator.opponent import OpponentModel
 from ..evaluator.search import cpu_clock
 from ..hand import Action, Phase, View
+from ..heuristics import draw_outlook, related, takes_back
 from ..kernel.spec import KNOCK_TURNS, PATIENT
 from ..knowledge import Knowledge
 from ..melds import deadwood_by_discard_mask, deadwood_mask
 from ..view import HandResult
-from .base import takes_back
-from .marjj import related
-from .strong import StrongBot, draw_outlook
+from .strong import StrongBot
 
 __all__ = ["EXPERT_BELIEF", "ExpertBot", "expert_fast"]
 

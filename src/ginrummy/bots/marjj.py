@@ -7,7 +7,7 @@ deadwood; it discards the card minimising
 (the expectation over the unseen cards, ``danger`` a penalty for feeding the opponent);
 and it knocks voluntarily only in its first three turns, after that only with gin.
 One addition: it never takes back its own discard before someone draws from the stock
-(:func:`~ginrummy.bots.base.takes_back`), since two such players could otherwise pass
+(:func:`~ginrummy.heuristics.takes_back`), since two such players could otherwise pass
 cards to and fro for ever (the rules set no limit on a hand's length).
 Our R8 fixes the knocker's melds, so MARJJ's lay-off-minimising meld choice is moot.
 """
@@ -19,9 +19,10 @@ from collections.abc import Callable
 
 from ..cards import Card, iter_mask
 from ..hand import DRAW_DISCARD, DRAW_STOCK, PASS, Action, Phase, View
+from ..heuristics import draw_outlook, related, takes_back
 from ..knowledge import Knowledge, in_some_meld
 from ..melds import deadwood_by_discard_mask, deadwood_mask
-from .base import Bot, takes_back
+from .base import Bot
 
 __all__ = [
     "MarjjBot",
@@ -31,36 +32,17 @@ __all__ = [
     "least_scored",
     "look_ahead_weight",
     "marjj_danger",
-    "related",
     "top_gives_gin",
     "top_joins_and_lowers",
 ]
 
 
-def expected_next_deadwood(hand10: int, pool: int, cache: dict[int, float] | None = None) -> float:
+def expected_next_deadwood(hand10: int, pool: int,
+                           cache: dict[int, tuple[float, float]] | None = None) -> float:
     """Mean over the cards of ``pool`` of the least deadwood after drawing that card and
-    making the best discard: how good a 10-card hand is one draw ahead."""
-    if cache is not None:
-        hit = cache.get(hand10)
-        if hit is not None:
-            return hit
-    total = 0
-    n = 0
-    for u in iter_mask(pool):
-        total += min(deadwood_by_discard_mask(hand10 | 1 << u).values())
-        n += 1
-    value = total / n if n else float(deadwood_mask(hand10))
-    if cache is not None:
-        cache[hand10] = value
-    return value
-
-
-def related(i: int, j: int) -> bool:
-    """Whether cards ``i`` and ``j`` can share a meld (R2): same rank, or same suit within
-    two ranks."""
-    if i % 13 == j % 13:
-        return True
-    return i // 13 == j // 13 and abs(i - j) <= 2
+    making the best discard: how good a 10-card hand is one draw ahead (the first half
+    of :func:`~ginrummy.heuristics.draw_outlook`, whose ``cache`` it shares)."""
+    return draw_outlook(hand10, pool, cache)[0]
 
 
 # ----------------------------------------------------------------------------- evaluation
@@ -168,7 +150,7 @@ class MarjjBot(Bot):
         table = deadwood_by_discard_mask(k.mine)
         cards, knockable = discard_options(view)
         gins = [i for i in cards if table[i] == 0]
-        cache: dict[int, float] = {}
+        cache: dict[int, tuple[float, float]] = {}
         scores: dict[int, float] = {}
         for i in cards:
             rest = k.mine & ~(1 << i)

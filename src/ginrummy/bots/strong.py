@@ -8,8 +8,8 @@ Built from what measurably worked against ``marjj`` (STRATEGY.md), one idea at a
   times the chance that the next draw gives gin (both bots mostly race for gin, R6:
   live gin outs are worth more than a few points of deadwood), where ``danger`` adds
   to MARJJ's pile-take penalty ``meld_danger`` times the chance that the opponent holds
-  two cards making a meld with the discard (:func:`meld_chance`): feeding a player who
-  plays for gin is what loses the race, and dead cards are safe;
+  two cards making a meld with the discard (:func:`~ginrummy.heuristics.meld_chance`):
+  feeding a player who plays for gin is what loses the race, and dead cards are safe;
 * the up-card and pile are taken as MARJJ does (the card joins a meld and lowers
   deadwood), and always when they give gin;
 * knocks: gin always; otherwise only in the first ``knock_turns`` turns (later the
@@ -27,8 +27,9 @@ import random
 
 from ..cards import Card, iter_mask
 from ..hand import Action, Phase, View
-from ..knowledge import Knowledge, meld_partners
-from ..melds import deadwood_by_discard_mask, deadwood_mask, showdown_mask
+from ..heuristics import draw_outlook, meld_chance
+from ..knowledge import Knowledge
+from ..melds import deadwood_by_discard_mask, showdown_mask
 from ..scoring import knock_points
 from .base import Bot
 from .marjj import (
@@ -41,7 +42,7 @@ from .marjj import (
     top_joins_and_lowers,
 )
 
-__all__ = ["StrongBot", "draw_outlook", "meld_chance", "sample_opponent", "settle", "strong_fast"]
+__all__ = ["StrongBot", "sample_opponent", "settle", "strong_fast"]
 
 
 
@@ -66,47 +67,10 @@ def sample_opponent(k: Knowledge, rng: random.Random, unknown: list[int], draws:
     return hand
 
 
-def draw_outlook(hand10: int, pool: int,
-                 cache: dict[int, tuple[float, float]] | None = None) -> tuple[float, float]:
-    """Over the cards of ``pool`` (each equally likely to be drawn next): the mean least
-    deadwood after drawing and discarding best, and the chance of gin (R6) that way."""
-    if cache is not None:
-        hit = cache.get(hand10)
-        if hit is not None:
-            return hit
-    total = 0
-    gins = 0
-    n = 0
-    for u in iter_mask(pool):
-        v = min(deadwood_by_discard_mask(hand10 | 1 << u).values())
-        total += v
-        gins += v == 0
-        n += 1
-    value = (total / n, gins / n) if n else (float(deadwood_mask(hand10)), 0.0)
-    if cache is not None:
-        cache[hand10] = value
-    return value
-
-
 def settle(knocker: int, defender: int) -> int:
     """Points of a knock from the knocker's side (R9): positive if the knocker scores,
     negative (with the undercut bonus) if the defender does; a tie is an undercut."""
     return knock_points(showdown_mask(knocker, defender))
-
-
-def meld_chance(card: int, k: Knowledge) -> float:
-    """The chance that the opponent holds two cards making a meld with ``card`` (R2):
-    each unseen card is theirs with probability unknown/unseen, their pile takes surely
-    are, and cards in the pile or our hand surely are not."""
-    n_unseen = k.unseen.bit_count()
-    p = k.opp_unknown / n_unseen if n_unseen else 0.0
-    miss = 1.0
-    for a, b in meld_partners(card):
-        qa = 1.0 if k.opp_known >> a & 1 else p if k.unseen >> a & 1 else 0.0
-        if qa:
-            qb = 1.0 if k.opp_known >> b & 1 else p if k.unseen >> b & 1 else 0.0
-            miss *= 1.0 - qa * qb
-    return 1.0 - miss
 
 
 class StrongBot(Bot):

@@ -61,7 +61,7 @@ POOL_FACTOR = 4
 
 KERNEL: str
 """The hand kernel the play-outs run on: ``"numba"`` (compiled) or ``"python"`` (the
-reference; ``GINRUMMY_KERNEL=python`` forces it). Both give identical evaluations; the
+Python build; ``GINRUMMY_KERNEL=python`` forces it). Both give identical evaluations; the
 name is read on first use (:mod:`ginrummy.kernel`)."""
 
 

@@ -30,7 +30,7 @@ how they came to be held:
    modelled as knocking as soon as it may (``quick``), any hand that allowed a knock
    then is redrawn (when ``quick_consistent``);
 5. a quick knocker races for a knock, so it discards the card leaving the least deadwood
-   (``simple`` does; the play-outs model it so, :mod:`ginrummy.kernel.reference`): a hand
+   (``simple`` does; the play-outs model it so, :mod:`ginrummy.kernel.playout`): a hand
    for which its latest discard was not such a card is redrawn (``quick_discards``). Its
    hand then was its hand now plus that card, so the test is exact.
 6. an option, not used by ``expert`` (``quick_history``): instead of (5), a quick
@@ -50,14 +50,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 from .. import kernel
 from ..cards import iter_mask
 from ..hand import View
-from ..kernel import reference, spec
-from ..kernel.reference import Random, least_deadwood_discard
+from ..heuristics import related
+from ..kernel import Build, sampler, spec
+from ..kernel.jit import ints
+from ..kernel.solver import deadwood
+from ..kernel.splitmix import Random
 from ..knowledge import Knowledge, in_some_meld
 from ..melds import deadwood_by_discard_mask
 
@@ -128,13 +130,6 @@ class BeliefParams:
     """With ``quick_history``: the turns walked back, and the hands tried at most."""
 
 
-def _related(a: int, b: int) -> bool:
-    """Whether two card indexes can share a meld (same rank, or same suit within two)."""
-    if a % 13 == b % 13:
-        return True
-    return a // 13 == b // 13 and abs(a - b) <= 2
-
-
 def _style(quick: bool, style: int | None) -> int:
     """A play-out style from the ``quick`` flag, or ``style`` when given."""
     if style is not None:
@@ -149,7 +144,7 @@ class Belief:
     the view's facts into the kernel's arrays (:meth:`position`, :attr:`unknown`,
     :attr:`weights`) and hands out samples for scripts and the review's explanations. A
     ``random.Random`` passed in seeds the kernel's own generator (64 bits a call); a
-    :class:`ginrummy.kernel.reference.Random` is used and advanced as it is.
+    :class:`ginrummy.kernel.splitmix.Random` is used and advanced as it is.
     """
 
     def __init__(self, k: Knowledge, knock_limit: int, params: BeliefParams | None = None,
@@ -179,15 +174,15 @@ class Belief:
         for u in self.unknown:
             w = 1.0
             for s in shed:
-                if _related(u, s):
+                if related(u, s):
                     w *= p.shed_factor
             for t in took:
-                if _related(u, t):
+                if related(u, t):
                     w *= p.took_factor
             self.weights.append(w)
         self.draws = max(0, min(self.opp_turns, p.max_improve,
                                 len(self.unknown) - k.opp_unknown))
-        self._arrays: tuple[ModuleType, Any, Any, Any, Any] | None = None
+        self._arrays: tuple[Build, Any, Any, Any, Any] | None = None
 
     def position(self) -> list[int]:
         """The belief's slots of the kernel's position array (:mod:`ginrummy.kernel.spec`,
@@ -226,7 +221,7 @@ class Belief:
         steps): a Python-side check the compiled kernel does not make."""
         return self.params.quick_history and bool(self.steps)
 
-    def _kernel_arrays(self) -> tuple[ModuleType, Any, Any, Any, Any]:
+    def _kernel_arrays(self) -> tuple[Build, Any, Any, Any, Any]:
         if self._arrays is None:
             b = kernel.backend(self.kernel)
             self._arrays = (b, b.ints(self.position()), b.floats(self.floats()),
@@ -244,8 +239,20 @@ class Belief:
         (``style`` names another of :mod:`ginrummy.kernel.spec`'s styles instead)."""
         r = self._rng(rng)
         st = _style(quick, style)
-        fits = (lambda h: self.fits_history(h, r)) if st == spec.QUICK and self.exact else None
-        return reference.plausible(self.position(), self.floats(), hand, r, st, fits)
+        pos, fl = self.position(), self.floats()
+        if st == spec.QUICK and self.exact:
+            return self._plausible_exact(pos, fl, hand, r)
+        return sampler.plausible(pos, fl, hand, r.rs, st, ints(52), None)
+
+    def _plausible_exact(self, pos: list[int], fl: list[float], hand: int, r: Random) -> bool:
+        """:func:`ginrummy.kernel.sampler.plausible` for a quick knocker whose latest turns
+        are read exactly (:meth:`fits_history`) rather than its latest discard alone."""
+        if pos[spec.P_OPP_TURNS] == 0:
+            return True
+        dw = deadwood(hand)
+        if sampler.knock_refutes(pos, dw, spec.QUICK) or not self.fits_history(hand, r):
+            return False
+        return sampler.early_doubt(pos, fl, dw, r.rs)
 
     def fits_history(self, hand: int, rng: random.Random | Random) -> bool:
         """Whether a quick knocker (takes a face-up card exactly when it lies in a meld,
@@ -273,7 +280,7 @@ class Belief:
                 turns -= 1
                 h |= 1 << card
                 table = deadwood_by_discard_mask(h)
-                best = least_deadwood_discard(table, taken)[1]
+                best = min(v for k, v in table.items() if k != taken)  # R5
                 if table[card] != best or best <= limit:
                     return False
             elif kind == STOCK:
@@ -300,16 +307,13 @@ class Belief:
         r = self._rng(rng)
         q = _style(quick, style)
         if q == spec.QUICK and self.exact:
-            pos, fl = self.position(), self.floats()
-
-            def fits(h: int) -> bool:
-                return self.fits_history(h, r)
-
-            hand = reference.sample_one(pos, fl, self.unknown, self.weights, r, q)
+            pos, fl, tab = self.position(), self.floats(), ints(52)
+            hand = sampler.sample_one(pos, fl, self.unknown, self.weights, r.rs, q, tab, None)
             for _ in range(self.params.quick_retries):
-                if reference.plausible(pos, fl, hand, r, q, fits):
+                if self._plausible_exact(pos, fl, hand, r):
                     break
-                hand = reference.sample_one(pos, fl, self.unknown, self.weights, r, q)
+                hand = sampler.sample_one(pos, fl, self.unknown, self.weights, r.rs, q, tab,
+                                          None)
             return hand
         b, pos_a, fl_a, unknown_a, weights_a = self._kernel_arrays()
         return int(b.draw_hand(pos_a, fl_a, unknown_a, weights_a, r, q))
@@ -319,7 +323,8 @@ class Belief:
         """One opponent hand and the stock (a list of card indexes, top at the end)."""
         r = self._rng(rng)
         hand = self.sample_hand(r, quick, style)
-        return hand, reference.sample_stock(self.unknown, hand, r)
+        stock = ints(52)
+        return hand, stock[:sampler.sample_stock(self.unknown, hand, r.rs, stock)]
 
     def card_chances(self, rng: random.Random | Random, n: int,
                      quick: bool = False) -> dict[int, float]:

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any, Protocol
 
 from .. import kernel
 from ..equity import after_hand, relative_stakes
 from ..hand import Action, Phase, View
-from ..kernel import action_code, reference, spec
-from ..kernel.reference import Random
+from ..kernel import Build, action_code, spec
+from ..kernel.sampler import opponent_style
+from ..kernel.splitmix import Random
 from ..knowledge import Knowledge
 from ..melds import deadwood_mask
 from .belief import Belief, BeliefParams, opponent_steps
@@ -80,7 +80,7 @@ class Search:
         # A belief read exactly (quick_history) or replaced (a research subclass) samples
         # in Python; the play-outs still run in the kernel.
         self.python_side = belief.exact or type(belief) is not Belief
-        b: ModuleType = kernel.backend(ev.kernel)
+        b: Build = kernel.backend(ev.kernel)
         self.b = b
         pos = belief.position()
         pos[spec.P_ME] = view.seat
@@ -159,7 +159,7 @@ class Search:
             return
         rng = Random(self.state)
         for s in range(start, start + count):
-            style = reference.opponent_style(self.fl_list, rng)
+            style = opponent_style(self.fl_list, rng.rs)
             hand, stock = self.belief.sample(rng, style=style)
             xs[s] = float(deadwood_mask(hand))
             self.b.play_sample(self.pos, self.pile0, hand, stock, style, codes_in, codes, s,
@@ -205,7 +205,7 @@ class Search:
                 break
             m = min(step, count - done)
             state = b.pool(self.pos, self.fl, self.unknown, self.weights, state,
-                           self.pool_vals, done, m)
+                           self.pool_vals, done, m, self.memo)
             done += m
         self.npool = done
         if done < count:

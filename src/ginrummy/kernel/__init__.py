@@ -2,23 +2,26 @@
 
 A hand's steps and settlement on card masks (draw, discard, knock, showdown with lay-offs,
 undercut, gin, dead hand: R3-R9), the play-out policy, the belief's sampler and the
-evaluator's batch live here once, in two builds that give identical results:
+evaluator's batch are written here once (:mod:`.solver`, :mod:`.playout`,
+:mod:`.sampler`, :mod:`.batch`), in the subset of Python that numba compiles
+(:mod:`.jit`), on the core's own tables and helpers. They come in two builds that give
+identical results:
 
-* :mod:`.reference`, plain Python on the core's meld solver: the definition, always
-  available;
-* :mod:`.compiled`, the same steps compiled with numba (the ``fast`` extra): about
-  thirty times the speed and more (``ginrummy bench --only kernel``).
+* ``python``: the functions run as written (:data:`.builds.PYTHON`), always available;
+* ``numba``: the same functions compiled (:mod:`.compiled`, the ``fast`` extra): about
+  forty times the speed (``ginrummy bench --only kernel``).
 
 :func:`backend` returns the build in use, chosen on first use: the compiled one when numba
-imports and compiles, else the reference with one warning line on standard error. The
-environment variable ``GINRUMMY_KERNEL=python`` forces the reference (``numba`` insists
-on the compiled one, still falling back with the warning if it cannot load). The core
-(:mod:`ginrummy.cards` .. :mod:`ginrummy.record`) never imports this package.
+imports and compiles, else the Python one with one warning line on standard error. The
+environment variable ``GINRUMMY_KERNEL=python`` forces the Python build (``numba``
+insists on the compiled one, still falling back with the warning if it cannot load). The
+core (:mod:`ginrummy.cards` .. :mod:`ginrummy.record`) never imports this package; the
+tests hold the kernel to it.
 
 >>> name() in ("numba", "python")
 True
->>> backend(REFERENCE).__name__
-'ginrummy.kernel.reference'
+>>> backend(REFERENCE).name
+'python'
 """
 
 from __future__ import annotations
@@ -28,24 +31,24 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import ModuleType
 from typing import TYPE_CHECKING
 
-from . import reference, spec
+from . import spec
+from .builds import PYTHON, Build
 
 if TYPE_CHECKING:
     from ..actions import Action
 
-__all__ = ["COMPILED", "REFERENCE", "action_code", "backend", "name", "use"]
+__all__ = ["COMPILED", "REFERENCE", "Build", "action_code", "backend", "name", "use"]
 
 REFERENCE = "python"
-"""The name of the plain-Python build."""
+"""The name of the Python build."""
 COMPILED = "numba"
 """The name of the compiled build."""
 
 _lock = threading.Lock()
-_chosen: tuple[ModuleType, str] | None = None
-_compiled: ModuleType | None = None
+_chosen: tuple[Build, str] | None = None
+_compiled: Build | None = None
 _compiled_error: str | None = None
 
 
@@ -54,7 +57,7 @@ def _warn(message: str) -> None:
     sys.stderr.flush()
 
 
-def _load_compiled() -> ModuleType | None:
+def _load_compiled() -> Build | None:
     """The compiled build, warmed up (compiled, or loaded from numba's disk cache), or
     None with the reason kept in ``_compiled_error``."""
     global _compiled, _compiled_error
@@ -63,35 +66,36 @@ def _load_compiled() -> ModuleType | None:
     try:
         from . import compiled
 
-        compiled.warm_up()
+        build = compiled.build()
+        compiled.warm_up(build)
     except Exception as e:  # numba missing, too old, or unable to compile here
         reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         _compiled_error = reason[:200]
         return None
-    _compiled = compiled
-    return compiled
+    _compiled = build
+    return build
 
 
-def _choose() -> tuple[ModuleType, str]:
+def _choose() -> tuple[Build, str]:
     want = os.environ.get("GINRUMMY_KERNEL", "").strip().lower()
     if want == REFERENCE:
-        return reference, REFERENCE
+        return PYTHON, REFERENCE
     if want not in ("", "auto", COMPILED):
         _warn(f"GINRUMMY_KERNEL={want!r} is not 'numba' or 'python'; choosing as usual.")
     mod = _load_compiled()
     if mod is None:
         _warn(f"the compiled kernel is unavailable ({_compiled_error}); using the "
               "pure-Python kernel, which is slower (pip install 'ginrummy[fast]').")
-        return reference, REFERENCE
+        return PYTHON, REFERENCE
     return mod, COMPILED
 
 
-def backend(which: str | None = None) -> ModuleType:
+def backend(which: str | None = None) -> Build:
     """The kernel build in use (chosen once per process), or the one named ``which``
     (``"python"`` or ``"numba"``; ValueError if that one cannot load)."""
     global _chosen
     if which == REFERENCE:
-        return reference
+        return PYTHON
     if which == COMPILED:
         with _lock:
             mod = _load_compiled()
@@ -108,7 +112,7 @@ def backend(which: str | None = None) -> ModuleType:
 
 
 @contextmanager
-def use(which: str) -> Iterator[ModuleType]:
+def use(which: str) -> Iterator[Build]:
     """Run the block with the build named ``which`` as this process's kernel (benchmarks
     time both builds in one run this way); the choice before it comes back after."""
     global _chosen

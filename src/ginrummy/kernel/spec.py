@@ -1,8 +1,9 @@
-"""What both hand kernels share: the numbers that name phases, actions and outcomes, the
-layout of the arrays they exchange, and the play-out policy's constants.
+"""The kernel's names: the numbers that name phases, actions and outcomes, the layout of
+the arrays it exchanges with the evaluator, and the play-out policy's constants.
 
-Both kernels (:mod:`.reference` in plain Python, :mod:`.compiled` with numba) read these
-names, so a number means the same in either. Nothing here runs the rules; it names them.
+The kernel (:mod:`.solver`, :mod:`.playout`, :mod:`.sampler`, :mod:`.batch`) and its
+callers read these names, so a number means the same everywhere, in either build. Nothing
+here runs the rules; it names them.
 
 >>> outcome(1, 32), outcome(-1, 0), scorer_of(outcome(1, 32)), points_of(outcome(1, 32))
 (544, 0, 1, 32)
@@ -12,12 +13,15 @@ names, so a number means the same in either. Nothing here runs the rules; it nam
 
 from __future__ import annotations
 
+from .jit import jit
+
 __all__ = [
     "DEAD",
     "DISCARD",
     "DRAW",
     "DRAW_PILE",
     "DRAW_STOCK",
+    "KNOCKED",
     "KNOCK_TURNS",
     "MARGIN",
     "MAX_DISCARDS",
@@ -73,8 +77,11 @@ RUNNING = -1
 """A step that did not end the hand."""
 DEAD = 0
 """A dead hand (R7), or a play-out stopped after :data:`MAX_DISCARDS`: nobody scores."""
+KNOCKED = -2
+"""A step that knocked: the hand is over, its outcome the knock's settlement (R8-R9)."""
 
 
+@jit
 def outcome(scorer: int, points: int) -> int:
     """One int for a hand's end: ``(scorer + 1) * 256 + points``; a dead hand (scorer -1)
     is :data:`DEAD`. Points of a hand never reach 256 (R9: at most 100 + 25)."""
@@ -129,11 +136,11 @@ MARGIN = 6
 OUTS_PER_POINT = 100
 """A discard's score is ``OUTS_PER_POINT * (deadwood - live outs) - card points``: one
 live meld-completing card is worth one deadwood point, and among equals the higher card
-goes (whole numbers, so both kernels order discards exactly alike)."""
+goes (whole numbers, so both builds order discards exactly alike)."""
 
 # ------------------------------------------------------------------ the state of a play-out
-# A play-out's state is one int array (a list in the reference kernel) with these slots,
-# beside two card arrays: the stock and the pile, each with its top at the end.
+# A play-out's state is one int array with these slots, beside two card arrays of 52: the
+# stock and the pile, each with its top at the end (``NSTOCK``, ``NPILE`` cards of them).
 HAND0 = 0
 HAND1 = 1
 TO_PLAY = 2
@@ -199,30 +206,9 @@ F_CLUB_SHARE = 4
 """The share of samples in which the opponent knocks as a club player (``CLUB``)."""
 F_SIZE = 5
 
-# ------------------------------------------------------------------ what the table shows
-# What each seat has shown of a hand so far (R11: public), one int array beside the pile
-# (a list, top at the end): :func:`ginrummy.kernel.reference.observe` updates it a step at
-# a time. Pairs of slots are per seat (``slot + seat``).
-KN_PILE = 0
-"""The pile's cards, as a mask."""
-KN_KNOWN = 1
-"""Cards the seat took from the pile and still holds."""
-KN_PASSED = 3
-"""Cards the seat declined: a pass on the up-card (R4), or the top card when it drew from
-the stock (R5)."""
-KN_DISCARDED = 5
-KN_TAKEN = 7
-"""The pile card the seat took this turn (R5: not discardable now), or -1."""
-KN_STOCK_DRAWS = 9
-KN_LAST_DISCARD = 11
-"""The seat's latest discard when it has not drawn since, or -1."""
-KN_LAST_TAKEN = 13
-"""The pile card it took on the turn of that discard, or -1."""
-KN_SIZE = 15
-
 # ------------------------------------------------------------------ the random numbers
 GOLDEN = 0x9E3779B97F4A7C15
-"""SplitMix64's increment; both kernels draw the same stream from the same state."""
+"""SplitMix64's increment (:mod:`.splitmix`)."""
 MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
 MASK64 = (1 << 64) - 1

@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from .. import exits
@@ -126,14 +127,19 @@ def _fail(args: argparse.Namespace, message: str, hand: int | None = None,
     return 1
 
 
-def run(argv: list[str]) -> int:
-    """Run the command; exit 0, or 1 with §3's error object on bad input."""
+def run(argv: list[str], practise: Callable[..., object] | None = None) -> int:
+    """Run the command; exit 0, or 1 with §3's error object on bad input. ``practise`` is
+    what ``--practise`` runs after the review (``ginrummy.training.practise.practise``,
+    given by the ``ginrummy review`` command: the review itself knows nothing of puzzles,
+    which sit above it)."""
     from .reviewing import review_match
 
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.practise and args.json:
         parser.error("--practise is interactive: use it without --json")
+    if args.practise and practise is None:
+        parser.error("--practise is the 'ginrummy review' command's: run that")
     try:
         seat = None if args.seat is None else int(args.seat)
         if seat not in (None, 0, 1):
@@ -174,9 +180,7 @@ def run(argv: list[str]) -> int:
         print(json.dumps(review.to_json()))
     else:
         print(review.to_text(all_decisions=not args.marks_only))
-        if args.practise:
-            from ..training.practise import practise
-
+        if args.practise and practise is not None:
             practise(review.graded, sys.stdin, sys.stdout, samples=practise_samples,
                      seed=seed)
         if error is not None:

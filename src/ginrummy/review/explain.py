@@ -173,7 +173,7 @@ def _explain_discard(view: View, played: Action, pv: ActionValue, best: Action,
 def live_outs(view: View, card: Card) -> int:
     """How many unseen cards would complete a meld (R2) with the hand left after
     discarding ``card`` (cards in the pile or the opponent's known takes are no outs)."""
-    from ..kernel.reference import completers
+    from ..kernel.solver import completers
 
     k = Knowledge.of(view)
     return (completers(k.mine & ~card.mask) & k.unseen).bit_count()
@@ -183,7 +183,7 @@ def _discard_facts(view: View, played: Card, best: Card, gain: float,
                    card: CardWords = str) -> str | None:
     """What the better discard keeps or denies, in numbers a player can check: outs, the
     chance of feeding the opponent a meld, or the points it is worth."""
-    from ..bots.strong import meld_chance
+    from ..heuristics import meld_chance
 
     outs_p, outs_b = live_outs(view, played), live_outs(view, best)
     if outs_b > outs_p:

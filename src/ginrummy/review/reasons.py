@@ -17,8 +17,8 @@ chance over the runner-up, or that the evaluator overruled the bot's first choic
 * a meld is named as the review names it (:func:`~ginrummy.review.explain.meld_words`);
 * without the evaluator a discard is compared with the one leaving the least deadwood,
   and where neither outs nor deadwood favour it, by ``strong``'s own measures: the mean
-  deadwood after the next draw (:func:`~ginrummy.bots.strong.draw_outlook`) or the
-  chance the opponent can meld the card (:func:`~ginrummy.bots.strong.meld_chance`);
+  deadwood after the next draw (:func:`~ginrummy.heuristics.draw_outlook`) or the
+  chance the opponent can meld the card (:func:`~ginrummy.heuristics.meld_chance`);
 * the evaluator's margins are in match wins (points of match-winning chance, paired on
   the same sampled deals), "too close to call" within two standard errors.
 
@@ -36,13 +36,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..bots.base import takes_back
-from ..bots.marjj import related
-from ..bots.strong import draw_outlook, meld_chance
 from ..cards import SUIT_NAMES, Card, from_mask
 from ..evaluator.evaluation import Evaluation
 from ..hand import Action, View
-from ..kernel.reference import completers
+from ..heuristics import draw_outlook, meld_chance, related, takes_back
+from ..kernel.solver import completers
 from ..knowledge import Knowledge, in_some_meld
 from ..melds import arrange, arrangements_mask, deadwood_by_discard_mask, deadwood_mask
 from .explain import CardWords, meld_words, melds_broken, undercut_chance

@@ -24,18 +24,7 @@ from typing import Any
 
 from .. import kernel
 from ..hand import Action, Hand, Operation, Phase
-from ..kernel import action_code, reference
-from ..kernel.spec import (
-    KN_DISCARDED,
-    KN_KNOWN,
-    KN_LAST_DISCARD,
-    KN_LAST_TAKEN,
-    KN_PASSED,
-    KN_PILE,
-    KN_STOCK_DRAWS,
-    KN_TAKEN,
-)
-from ..knowledge import ALL_CARDS, Knowledge
+from ..knowledge import ALL_CARDS, Knowledge, Shown
 from . import _compat
 from .encoding import _ACTION_IDS, ACTIONS, NUM_ACTIONS, OBS_SIZE, PLANES
 
@@ -62,17 +51,18 @@ class HandTracker:
     Build it when the hand is dealt and pass it every operation the hand returns
     (``Hand.play`` / ``Match.play``); it then answers :meth:`knowledge`,
     :meth:`observation` and :meth:`action_mask` for either seat without building views.
-    What each step shows is recorded by the hand kernel (:func:`ginrummy.kernel.reference
-    .observe`), and the deadwood after each discard comes from its solver.
+    What each step shows is recorded as :meth:`~ginrummy.knowledge.Knowledge.of` reads it
+    (:class:`~ginrummy.knowledge.Shown`), and the deadwood after each discard comes from
+    the hand kernel's solver.
     """
 
-    __slots__ = ("hand", "_kn", "_pile", "_const", "_dw", "_kernel")
+    __slots__ = ("hand", "_shown", "_const", "_dw", "_kernel")
 
     def __init__(self, hand: Hand) -> None:
         if hand.history:
             raise ValueError("A tracker starts at the deal: this hand has already begun.")
         self.hand = hand
-        self._kn, self._pile = reference.new_knowledge(hand.upcard.index)
+        self._shown = Shown(hand.upcard.index)
         self._dw: dict[int, int] = {}  # deadwood of a hand mask, while it is held
         self._kernel = kernel.backend()
         np = _np()
@@ -93,33 +83,15 @@ class HandTracker:
 
     def apply(self, op: Operation) -> None:
         """Record one applied operation (in order, as the hand returned it)."""
-        reference.observe(self._kn, self._pile, op.seat, action_code(op.action))
+        self._shown.replay((op,))
 
     def knowledge(self, seat: int) -> Knowledge:
         """The same :class:`~ginrummy.knowledge.Knowledge` as ``Knowledge.of(hand.view(seat))``."""
         h = self.hand
-        kn = self._kn
-        opp = 1 - seat
-        mine = h.mask_of(seat)
-        known = kn[KN_KNOWN + opp]
-        last = kn[KN_LAST_DISCARD + opp]
-        taken = kn[KN_TAKEN + seat]
-        return Knowledge(
-            mine=mine,
-            pile=kn[KN_PILE],
-            top=self._pile[-1] if self._pile else None,
-            opp_known=known,
-            opp_passed=kn[KN_PASSED + opp],
-            opp_discarded=kn[KN_DISCARDED + opp],
-            my_discarded=kn[KN_DISCARDED + seat],
-            opp_stock_draws=kn[KN_STOCK_DRAWS + opp],
-            unseen=ALL_CARDS & ~mine & ~kn[KN_PILE] & ~known,
-            opp_unknown=10 - known.bit_count(),
-            taken=taken if h.phase is Phase.DISCARD and taken >= 0 else None,
-            opp_last_discard=None if last < 0 else last,
-            opp_last_taken=None if last < 0 or kn[KN_LAST_TAKEN + opp] < 0
-            else kn[KN_LAST_TAKEN + opp],
-        )
+        shown = self._shown
+        return shown.knowledge(seat, h.mask_of(seat), shown.pile_mask,
+                               shown.pile[-1] if shown.pile else None,
+                               h.phase is Phase.DISCARD)
 
     def _deadwood(self, mask: int) -> int:
         """Least deadwood of a hand mask (R2), remembered while the hand is held."""
@@ -137,17 +109,17 @@ class HandTracker:
         if np is None:
             _np()
         h = self.hand
-        kn = self._kn
+        shown = self._shown
         opp = 1 - seat
         mine = h.mask_of(seat)
-        pile = kn[KN_PILE]
-        top = 1 << self._pile[-1] if self._pile else 0
-        known = kn[KN_KNOWN + opp]
+        pile = shown.pile_mask
+        top = 1 << shown.pile[-1] if shown.pile else 0
+        known = shown.known[opp]
         phase = h.phase
-        big = (mine | pile << 52 | top << 104 | known << 156 | kn[KN_DISCARDED + opp] << 208
-               | kn[KN_PASSED + opp] << 260 | kn[KN_DISCARDED + seat] << 312
+        big = (mine | pile << 52 | top << 104 | known << 156 | shown.discarded[opp] << 208
+               | shown.passed[opp] << 260 | shown.discarded[seat] << 312
                | (pile & ~top) << 364 | (ALL_CARDS & ~mine & ~pile & ~known) << 416)
-        taken = kn[KN_TAKEN + seat] if phase is _DISCARD else -1
+        taken = shown.taken[seat] if phase is _DISCARD else -1
         if taken >= 0:
             big |= 1 << (468 + taken)
         if out is None:
@@ -157,13 +129,9 @@ class HandTracker:
         out[_DW_AFTER:_BASE] = 0.0
         to_play = h.to_play
         if phase is _DISCARD and to_play == seat:
-            # the deadwood left by each discard (R6); the 10-card results are remembered
-            # for this seat's next observations
-            dw = self._dw
-            if len(dw) > 64:
-                dw.clear()
+            # the deadwood left by each discard (R6)
             least, best, whole = self._kernel.discard_stats(mine, taken,
-                                                            out[_DW_AFTER:_BASE], dw)
+                                                            out[_DW_AFTER:_BASE])
             # The 11 cards' own deadwood: when positive, some card c is deadwood in their
             # best arrangement and removing it leaves exactly that minus its points, so
             # it is `whole`; when 0, some discard leaves 0 (11 melded cards have a meld of

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..bots.strong import meld_chance
 from ..cards import Card, iter_mask
 from ..hand import Action, Phase, View
+from ..heuristics import meld_chance
 from ..knowledge import Knowledge
 from ..melds import arrange, deadwood_by_discard, deadwood_by_discard_mask
 from ..review.explain import undercut_chance

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..arena import play_match
 from ..bots import make_bot
-from .grade import DEFAULT_BUDGET_MS, DEFAULT_SAMPLES, evaluate_moments, moments
+from ..review.grade import DEFAULT_BUDGET_MS, DEFAULT_SAMPLES, evaluate_moments, moments
 
 __all__ = ["format_speed", "review_speed"]
 

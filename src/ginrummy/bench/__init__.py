@@ -8,6 +8,8 @@ process's CPU time, steadier on a busy machine), with the garbage collector paus
 all chosen benchmarks are interleaved, so a ratio between two of them (the ``x baseline``
 column: the baseline's time over this one's) sees the same machine load.
 
+The evaluator's, the hand kernel's and the review's speed come from the modules of this
+package (:mod:`.evaluator`, :mod:`.kernel`, :mod:`.review`), which nothing else needs.
 Other benchmarks (say, random-play hands per second) plug in through :func:`register`:
 a :class:`Benchmark` names a ``prepare(rng, n)`` that builds its inputs and returns a
 runner doing ``n`` operations of its ``unit``; the table then reports both the time per
@@ -34,10 +36,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from . import exits
-from .cards import Card, CardSet, format_cards, from_mask
-from .hand import Deal, Hand
-from .melds import (
+from .. import exits
+from ..cards import Card, CardSet, format_cards, from_mask
+from ..hand import Deal, Hand
+from ..melds import (
     deadwood,
     deadwood_by_discard,
     deadwood_by_discard_mask,
@@ -497,7 +499,7 @@ def _match_command(rng: random.Random, n: int) -> Runner:
     from contextlib import redirect_stdout
     from io import StringIO
 
-    from .cli import main as cli_main
+    from ..cli import main as cli_main
 
     matches = max(2, 2 * round(n / 116))
     seed = rng.randrange(2**31)
@@ -556,11 +558,11 @@ def _ratio(base: Result, r: Result) -> str:
 def _register_evaluator() -> None:
     """The evaluator's play-outs per second and the ``expert`` bot's time per decision
     (percentiles: ``benchmarks/expert_timing.py``)."""
-    from .evaluator.timing import evaluator_prepare, expert_prepare
+    from .evaluator import evaluator_prepare, expert_prepare
 
     register(Benchmark("evaluator play-outs (all legal actions, 8 samples)",
                        evaluator_prepare(8), "play-out"))
-    register(Benchmark("expert decision (real positions)", expert_prepare, "decision"))
+    register(Benchmark("expert decision (real positions)", expert_prepare(), "decision"))
 
 
 _register_evaluator()
@@ -572,21 +574,23 @@ KERNEL_PREFIX = "kernel "
 
 def _register_kernel() -> None:
     """Both builds of the hand kernel on the same inputs, the compiled one's speed-up over
-    the reference in the ``x baseline`` column (``--only kernel``)."""
-    from .kernel import COMPILED, REFERENCE
-    from .kernel.speed import DEALS, available, evaluator_prepare, expert_prepare, rl_prepare
+    the Python build in the ``x baseline`` column (``--only kernel``)."""
+    from ..kernel import COMPILED, REFERENCE
+    from .evaluator import evaluator_prepare, expert_prepare
+    from .kernel import DEALS, PER_VIEW, available, rl_prepare
 
     compiled = COMPILED in available()
 
     groups: list[tuple[str, Callable[[str], Prepare], str]] = [
-        (f"evaluator play-outs ({DEALS} deals a view)", evaluator_prepare, "play-out"),
+        (f"evaluator play-outs ({DEALS} deals a view)",
+         lambda build: evaluator_prepare(DEALS, build, PER_VIEW), "play-out"),
         ("expert decision", expert_prepare, "decision"),
         ("RL raw env step (tracker)", rl_prepare, "step"),
     ]
     for what, factory, unit in groups:
         base = f"{KERNEL_PREFIX}{REFERENCE}: {what}"
         register(Benchmark(base, factory(REFERENCE), unit, keep_gc=True, inputs_as=what))
-        if compiled:  # without numba only the reference is timed
+        if compiled:  # without numba only the Python build is timed
             register(Benchmark(f"{KERNEL_PREFIX}{COMPILED}: {what}", factory(COMPILED),
                                unit, baseline=base, keep_gc=True, inputs_as=what))
 
@@ -681,7 +685,7 @@ def main(argv: list[str] | None = None) -> int:
         print(_format_table(results))
         print(REFERENCE_NOTE)
     if review:
-        from .review.speed import format_speed
+        from .review import format_speed
 
         print()
         print(format_speed(review))
@@ -696,7 +700,7 @@ def _decisions_block(args: argparse.Namespace) -> dict[str, Any] | None:
     its own; run with the kernel benchmarks (``--only kernel``) or with everything."""
     if args.only and not any(t in KERNEL_PREFIX or t in "expert decisions" for t in args.only):
         return None
-    from .kernel.speed import decision_percentiles
+    from .kernel import decision_percentiles
 
     return decision_percentiles(decisions=max(2, min(200, args.number // 20)), seed=args.seed)
 
@@ -716,7 +720,7 @@ def _review_block(args: argparse.Namespace) -> dict[str, Any] | None:
     ``--only`` names other benchmarks; fewer decisions for small ``--number``."""
     if args.only and not any(t in "review" for t in args.only):
         return None
-    from .review.speed import review_speed
+    from .review import review_speed
 
     return review_speed(decisions=max(2, min(40, args.number // 50)))
 

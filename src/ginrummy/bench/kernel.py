@@ -1,6 +1,6 @@
 """The hand kernel's speed, both builds side by side (``ginrummy bench --only kernel``):
 evaluator play-outs per second, ``expert``'s time per decision and the RL environment's
-steps per second, each timed on the same inputs with the reference (plain Python) and the
+steps per second, each timed on the same inputs with the Python build and the
 compiled build, interleaved so their ratio sees the same machine load.
 
 With ``--clock cpu`` the figures are this process's CPU time, steady on a busy machine.
@@ -13,64 +13,24 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from . import COMPILED, REFERENCE, backend, use
+from ..kernel import COMPILED, REFERENCE, backend, use
+from .evaluator import positions, summary
 
-__all__ = ["available", "decision_percentiles", "evaluator_prepare", "expert_prepare",
-           "rl_prepare"]
+__all__ = ["DEALS", "PER_VIEW", "available", "decision_percentiles", "rl_prepare"]
 
 DEALS = 128
 """Sampled deals per view in the play-out benchmark (every legal action on each)."""
+PER_VIEW = 6
+"""Legal actions a view is counted for when drawing the play-out benchmark's views."""
 
 
 def available() -> list[str]:
-    """The builds that load here (the reference always; the compiled one with numba)."""
+    """The builds that load here (the Python one always; the compiled one with numba)."""
     try:
         backend(COMPILED)
     except ValueError:
         return [REFERENCE]
     return [REFERENCE, COMPILED]
-
-
-def evaluator_prepare(build: str, deals: int = DEALS) -> Callable[[random.Random, int], Any]:
-    """A bench input builder: about ``n`` play-outs (views from ``strong`` self-play, every
-    legal action on ``deals`` sampled deals each) on the kernel ``build``; the runner
-    returns the play-outs done."""
-    from ..evaluator import Evaluator
-    from ..evaluator.timing import positions
-
-    def prepare(rng: random.Random, n: int) -> Callable[[], int]:
-        views = positions(rng, max(1, n // (6 * deals)))
-        ev = Evaluator(samples=deals, seed=rng.randrange(1 << 30), kernel=build)
-
-        def run() -> int:
-            done = 0
-            for v in views:
-                done += ev.evaluate(v).samples * len(v.legal)
-            return done
-
-        return run
-
-    return prepare
-
-
-def expert_prepare(build: str) -> Callable[[random.Random, int], Any]:
-    """A bench input builder: ``max(2, n // 100)`` expert decisions on real positions with
-    the kernel ``build``; the runner returns how many it made."""
-    from ..bots.expert import ExpertBot
-    from ..evaluator.timing import positions
-
-    def prepare(rng: random.Random, n: int) -> Callable[[], int]:
-        views = positions(rng, max(2, n // 100))
-        bot = ExpertBot(rng.randrange(1 << 30), kernel=build)
-
-        def run() -> int:
-            for v in views:
-                bot.decide(v)
-            return len(views)
-
-        return run
-
-    return prepare
 
 
 def rl_prepare(build: str) -> Callable[[random.Random, int], Any]:
@@ -109,7 +69,6 @@ def decision_percentiles(decisions: int = 100, seed: int = 0) -> dict[str, Any]:
     """``expert``'s CPU time per decision (median, 90th, 99th percentile, maximum, in ms)
     with each available build, on the same real positions."""
     from ..bots.expert import ExpertBot
-    from ..evaluator.timing import positions, summary
 
     views = positions(random.Random(seed), decisions)
     out: dict[str, Any] = {"decisions": len(views)}

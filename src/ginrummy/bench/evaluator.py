@@ -1,5 +1,6 @@
 """Speed of the evaluator and the ``expert`` bot, for ``ginrummy bench`` and
-``benchmarks/expert_timing.py``: play-outs per second, and decision times.
+``benchmarks/expert_timing.py``: play-outs per second, and decision times, on either
+build of the hand kernel.
 
 Inputs are real positions: the views met while ``strong`` plays itself from a seeded deal.
 """
@@ -13,9 +14,9 @@ from collections.abc import Callable
 
 from ..bots.expert import ExpertBot
 from ..bots.strong import StrongBot
+from ..evaluator import Evaluator
 from ..hand import View
 from ..match import Match
-from . import Evaluator
 
 __all__ = ["decision_times", "evaluator_prepare", "expert_prepare", "positions", "summary"]
 
@@ -37,13 +38,15 @@ def positions(rng: random.Random, n: int) -> list[View]:
     return out
 
 
-def evaluator_prepare(samples: int = 8) -> Callable[[random.Random, int], Callable[[], int]]:
-    """A bench input builder: about ``n`` play-outs (all legal actions, ``samples`` sampled
-    deals per view); the runner returns the play-outs done."""
+def evaluator_prepare(samples: int = 8, build: str | None = None, per_view: int = 4,
+                      ) -> Callable[[random.Random, int], Callable[[], int]]:
+    """A bench input builder: about ``n`` play-outs (views with ``per_view`` legal actions
+    on average, every one on ``samples`` sampled deals) on the kernel ``build`` (None: the
+    process's); the runner returns the play-outs done."""
 
     def prepare(rng: random.Random, n: int) -> Callable[[], int]:
-        views = positions(rng, max(1, n // (4 * samples)))
-        ev = Evaluator(samples=samples, seed=rng.randrange(1 << 30))
+        views = positions(rng, max(1, n // (per_view * samples)))
+        ev = Evaluator(samples=samples, seed=rng.randrange(1 << 30), kernel=build)
 
         def run() -> int:
             done = 0
@@ -56,18 +59,23 @@ def evaluator_prepare(samples: int = 8) -> Callable[[random.Random, int], Callab
     return prepare
 
 
-def expert_prepare(rng: random.Random, n: int) -> Callable[[], int]:
-    """A bench input builder: ``max(2, n // 100)`` expert decisions; the runner returns how
-    many it made."""
-    views = positions(rng, max(2, n // 100))
-    bot = ExpertBot(rng.randrange(1 << 30))
+def expert_prepare(build: str | None = None,
+                   ) -> Callable[[random.Random, int], Callable[[], int]]:
+    """A bench input builder: ``max(2, n // 100)`` expert decisions on the kernel ``build``
+    (None: the process's); the runner returns how many it made."""
 
-    def run() -> int:
-        for v in views:
-            bot.decide(v)
-        return len(views)
+    def prepare(rng: random.Random, n: int) -> Callable[[], int]:
+        views = positions(rng, max(2, n // 100))
+        bot = ExpertBot(rng.randrange(1 << 30), kernel=build)
 
-    return run
+        def run() -> int:
+            for v in views:
+                bot.decide(v)
+            return len(views)
+
+        return run
+
+    return prepare
 
 
 def decision_times(n: int, seed: int = 0, samples: int | None = None,

@@ -1,6 +1,7 @@
-"""The compiled kernel is the reference kernel, compiled: identical results on thousands of
-random hands, deals and positions (R2 deadwood, R8 lay-offs, R9 scoring, R4-R7 steps), on
-belief samples and on whole evaluations."""
+"""The kernel's solver and settlement are the core's (R2 deadwood, R8 lay-offs, R9
+scoring) on thousands of random hands and knocks, in either build; and the two builds give
+identical results on thousands of positions (R4-R7 steps), on belief samples and on whole
+evaluations."""
 
 from __future__ import annotations
 
@@ -12,21 +13,28 @@ from hypothesis import strategies as st
 
 from ginrummy.evaluator import Evaluator
 from ginrummy.evaluator.belief import Belief, BeliefParams
-from ginrummy.kernel import reference as ref
+from ginrummy.kernel import action_code
+from ginrummy.kernel.builds import PYTHON, Build
+from ginrummy.kernel.spec import outcome
+from ginrummy.kernel.splitmix import Random
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
-from ginrummy.melds import deadwood_by_discard_mask, deadwood_mask
+from ginrummy.melds import deadwood_by_discard_mask, deadwood_mask, showdown_mask
+from ginrummy.scoring import knock_points
 
-from .test_kernel_reference import kernel_state, random_position
-
-pytest.importorskip("numba")
-comp = pytest.importorskip("ginrummy.kernel.compiled")
-np = pytest.importorskip("numpy")
+from .test_kernel_playout import BUILDS, kernel_state, random_position
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _compiled_ready() -> None:
-    comp.warm_up()
+def compiled() -> Build:
+    """The compiled build (the test is skipped without numba)."""
+    if len(BUILDS) < 2:
+        pytest.skip("numba is not installed: there is one build only")
+    return BUILDS[1]
+
+
+def examples(build: Build, n: int) -> int:
+    """Hypothesis examples for a build: fewer for the slower Python one."""
+    return n if build.name == "numba" else n // 3
 
 
 def _meld_rich(draw: st.DrawFn, n: int) -> int:
@@ -55,20 +63,28 @@ def hands(draw: st.DrawFn, n: int | None = None) -> int:
     return sum(1 << c for c in cards)
 
 
-@settings(max_examples=3000)
-@given(hands())
-def test_r2_compiled_deadwood_is_the_cores(h: int) -> None:
-    assert comp.deadwood(h) == deadwood_mask(h)
+@pytest.mark.parametrize("build", BUILDS, ids=lambda b: b.name)
+def test_r2_the_kernels_deadwood_is_the_cores(build: Build) -> None:
+    @settings(max_examples=examples(build, 3000))
+    @given(hands())
+    def check(h: int) -> None:
+        assert build.deadwood(h) == deadwood_mask(h)
+
+    check()
 
 
-@settings(max_examples=2000)
-@given(hands(11))
-def test_r2_compiled_deadwood_by_discard_is_the_cores(h: int) -> None:
-    out = np.full(52, -7, dtype=np.int64)
-    comp.deadwood_by_discard(h, out)
-    table = deadwood_by_discard_mask(h)
-    assert {k: int(out[k]) for k in table} == table
-    assert all(out[k] == -7 for k in range(52) if not h >> k & 1)
+@pytest.mark.parametrize("build", BUILDS, ids=lambda b: b.name)
+def test_r2_the_kernels_deadwood_by_discard_is_the_cores(build: Build) -> None:
+    @settings(max_examples=examples(build, 2000))
+    @given(hands(11))
+    def check(h: int) -> None:
+        out = build.ints([-7] * 52)
+        build.deadwood_by_discard(h, out)
+        table = deadwood_by_discard_mask(h)
+        assert {k: int(out[k]) for k in table} == table
+        assert all(out[k] == -7 for k in range(52) if not h >> k & 1)
+
+    check()
 
 
 @st.composite
@@ -89,32 +105,40 @@ def knocks(draw: st.DrawFn) -> tuple[int, int, int]:
     return draw(st.integers(0, 1)), knocker, defender
 
 
-@settings(max_examples=3000)
-@given(knocks())
-def test_r8_r9_compiled_settlement_is_the_cores(case: tuple[int, int, int]) -> None:
+def core_settle(seat: int, knocker: int, defender: int) -> int:
+    """The outcome of a knock as the core scores it (R8-R9: ``showdown_mask``)."""
+    pts = knock_points(showdown_mask(knocker, defender))
+    return outcome(seat, pts) if pts > 0 else outcome(1 - seat, -pts)
+
+
+@pytest.mark.parametrize("build", BUILDS, ids=lambda b: b.name)
+def test_r8_r9_the_kernels_settlement_is_the_cores(build: Build) -> None:
     """Gin, knocks with lay-offs chained on runs and added to sets, undercuts and ties
-    (R8-R9): the compiled settlement scores as the core's showdown."""
-    seat, knocker, defender = case
-    assert comp.settle(seat, knocker, defender) == ref.settle(seat, knocker, defender)
+    (R8-R9): the kernel's settlement scores as the core's showdown."""
+    @settings(max_examples=examples(build, 3000))
+    @given(knocks())
+    def check(case: tuple[int, int, int]) -> None:
+        seat, knocker, defender = case
+        assert build.settle(seat, knocker, defender) == core_settle(seat, knocker, defender)
+
+    check()
 
 
-def test_r4_r9_compiled_play_outs_are_the_references_on_thousands_of_positions() -> None:
-    """3,000 positions (every phase, all knock limits, quick and patient seats): the
-    compiled play-out ends each hand exactly as the reference does."""
+def test_r4_r9_both_builds_play_out_alike_on_thousands_of_positions() -> None:
+    """3,000 positions (every phase, all knock limits, every style): the compiled play-out
+    ends each hand exactly as the Python build's, from the position and after each legal
+    action of the mover (as the evaluator applies them); the play-outs themselves are held
+    to the core's Hand in test_kernel_playout."""
+    comp = compiled()
     for seed in range(3000):
         hand, turns, taken = random_position(10_000 + seed)
         styles = seed % 3 | (seed // 3) % 3 << 2
         st_, stock, pile = kernel_state(hand, styles, turns, taken)
-        want = ref.finish(st_, stock, pile, -1, {})
-        assert comp.finish(st_, stock, pile, -1, None) == want, seed
-        # and after each legal action of the mover, as the evaluator applies them
-        if seed % 10 == 0:
-            from ginrummy.kernel import action_code
-
-            for a in hand.legal_actions():
-                code = action_code(a)
-                assert comp.finish(st_, stock, pile, code, None) == \
-                    ref.finish(st_, stock, pile, code, {}), (seed, a)
+        codes = [-1] + ([action_code(a) for a in hand.legal_actions()] if seed % 10 == 0
+                        else [])
+        for code in codes:
+            assert comp.finish(st_, stock, pile, code) == \
+                PYTHON.finish(st_, stock, pile, code, {}), (seed, code)
 
 
 def _decisions(n: int, seed: int) -> list[tuple[Match, int]]:
@@ -137,34 +161,36 @@ def _decisions(n: int, seed: int) -> list[tuple[Match, int]]:
     return out
 
 
-def test_belief_samples_are_identical_in_both_kernels() -> None:
+def test_belief_samples_are_identical_in_both_builds() -> None:
     """The belief's sampler (weights, improvement, redraws, R6's no-knock evidence) draws
-    the same hands from the same random state in both kernels."""
+    the same hands from the same random state in both builds."""
+    comp = compiled()
     for m, s in _decisions(150, 5):
         assert m.to_play is not None
         view = m.view(m.to_play)
         params = BeliefParams(improve=[0.9, 1.7, -2.0][s % 3])
         b = Belief(Knowledge.of(view), view.knock_limit, params)
         pos, fl = b.position(), b.floats(0.5, 0.25)
-        r1, r2 = ref.Random(s), ref.Random(s)
+        r1, r2 = Random(s), Random(s)
         for style in (0, 1, 2, 0, 1, 2):
-            h1 = ref.draw_hand(pos, fl, b.unknown, b.weights, r1, style)
+            h1 = PYTHON.draw_hand(pos, fl, b.unknown, b.weights, r1, style)
             h2 = comp.draw_hand(comp.ints(pos), comp.floats(fl), comp.ints(b.unknown),
                                 comp.floats(b.weights), r2, style)
             assert h1 == h2 and r1.state == r2.state
 
 
-def test_evaluations_are_identical_in_both_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_evaluations_are_identical_in_both_builds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Whole evaluations (sampling, play-outs, match equity, control variate, standard
-    errors) are bit for bit the same with either kernel."""
+    errors) are bit for bit the same with either build."""
     import ginrummy.kernel as kernel
 
+    compiled()
     for m, s in _decisions(40, 9):
         assert m.to_play is not None
         view = m.view(m.to_play)
         results = []
-        for build in (ref, comp):
-            monkeypatch.setattr(kernel, "_chosen", (build, build.__name__))
+        for build in BUILDS:
+            monkeypatch.setattr(kernel, "_chosen", (build, build.name))
             ev = Evaluator(samples=12, seed=s, quick=(s % 5) / 8, club=(s % 3) / 4,
                            style=s % 3).evaluate(view)
             results.append((ev.values, ev.win_samples, ev.points_samples))

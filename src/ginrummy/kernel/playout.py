@@ -1,0 +1,278 @@
+"""The steps of a hand on card masks and the play-out policy both seats follow (R4-R7).
+
+The policy sees only its own cards, the discard pile and which cards are out of play:
+
+* draw: take the pile's top card when it gives gin, or when it joins a meld and lowers
+  the least deadwood (MARJJ's rule); otherwise draw from the stock (R4, R5);
+* discard: among the discards leaving near-least deadwood (within ``MARGIN``), the one
+  minimising ``deadwood - live meld-completing cards`` (R5: never the card just taken);
+* knock: gin always; otherwise by the seat's schedule (R6); a discard leaving two stock
+  cards without a knock ends the hand dead (R7).
+
+Each seat has a style (:mod:`.spec`): ``PATIENT`` as above, knocking short of gin only in
+its first ``KNOCK_TURNS`` turns; ``QUICK`` models a player who knocks as soon as it may
+(R6) and races for it as ``simple`` does: it takes the pile's top card whenever the card
+lies in a meld (R2) and discards the card leaving the least deadwood, with no regard for
+outs; ``CLUB`` plays for outs as the patient seat does but knocks by a schedule that
+tightens turn by turn (``KNOCK_AT``).
+
+The state is one int array (slots named in :mod:`.spec`) and two card arrays, the stock
+and the pile, top at the end; ``tab`` is a scratch array of 52 and ``memo`` the Python
+build's memo of discard tables (:func:`~.solver.tabulate`), else None.
+
+>>> from ginrummy.cards import cards_mask
+>>> from ginrummy.kernel.jit import ints
+>>> from ginrummy.kernel.spec import PATIENT
+>>> nine, _ = cards_mask("AS 2S 3S 4S 5S 6S 7S 8S 9S KD")
+>>> other, _ = cards_mask("AH 3H 5H 7H 9H JH KH 2C 4C 6C")
+>>> st = new_state(nine, other, 0, DRAW, -1, 0, 0, 10, 1, PATIENT)
+>>> stock, pile = [1, 2, 3, 48] + [0] * 48, [11] + [0] * 51
+>>> st[NSTOCK], st[NPILE] = 4, 1
+>>> play_out(st, stock, pile, -1, ints(52), None)  # seat 0 draws TS: gin, 82 points
+338
+>>> scorer_of(338), points_of(338)
+(0, 82)
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence, Sequence
+
+from ..cards import ALL_CARDS, POINTS
+from .jit import jit, popcount
+from .solver import BIG, Memo, completers, deadwood, settle, tabulate
+from .spec import (
+    DEAD,
+    DEADCARDS,
+    DEALER,
+    DISCARD,
+    DISCARD_BASE,
+    DISCARDS,
+    DRAW,
+    DRAW_PILE,
+    DRAW_STOCK,
+    KNOCK_AT,
+    KNOCK_AT_TURNS,
+    KNOCK_BASE,
+    KNOCKED,
+    LIMIT,
+    MARGIN,
+    MAX_DISCARDS,
+    NPILE,
+    NSTOCK,
+    OFFER_DEALER,
+    OFFER_NON_DEALER,
+    OUTS_PER_POINT,
+    PASS,
+    PHASE,
+    QUICK,
+    RUNNING,
+    STATE_SIZE,
+    STYLE,
+    TAKEN,
+    TO_PLAY,
+    TURNS0,
+    points_of,
+    scorer_of,
+)
+
+__all__ = ["choose_discard", "knocks_at", "least_discard", "new_state", "play_out", "policy",
+           "points_of", "scorer_of", "step", "wants_top"]
+
+Ints = MutableSequence[int]
+"""A whole-number array: a list here, a numpy array in the compiled build."""
+
+# ----------------------------------------------------------------------------- the policy
+@jit
+def least_discard(h: int, tab: Sequence[int], taken: int) -> tuple[int, int]:
+    """A quick knocker's discard from 11 cards ``h`` (``tab``: their deadwood by discard)
+    and the deadwood it leaves: the card leaving the least, never ``taken``, the card just
+    drawn from the pile (R5); ties go to the higher card, then the lower index.
+
+    >>> from ginrummy.cards import Card, cards_mask
+    >>> from ginrummy.kernel.solver import deadwood_by_discard
+    >>> h, _ = cards_mask("AS 2S 3S 4H 5H 6H 9C 9D KC QD JH")
+    >>> tab = [0] * 52
+    >>> deadwood_by_discard(h, tab)
+    >>> card, left = least_discard(h, tab, -1)
+    >>> str(Card.from_index(card)), left  # a ten-point card; 9 + 9 + 10 + 10 left
+    ('KC', 38)
+    """
+    card = -1
+    best = BIG
+    x = h
+    while x:
+        k = popcount((x & -x) - 1)  # the lowest card's index
+        x &= x - 1
+        v = tab[k]
+        if k != taken and (v < best or (v == best and POINTS[k] > POINTS[card])):
+            card = k
+            best = v
+    return card, best
+
+
+@jit
+def least_left(h: int, tab: Sequence[int], taken: int) -> int:
+    """The least deadwood a discard from ``h`` leaves (``tab``), never discarding
+    ``taken`` (R5)."""
+    best = BIG
+    x = h
+    while x:
+        k = popcount((x & -x) - 1)
+        x &= x - 1
+        if tab[k] < best and k != taken:
+            best = tab[k]
+    return best
+
+
+@jit
+def choose_discard(h: int, tab: Sequence[int], taken: int, dead: int) -> tuple[int, int]:
+    """The patient policy's discard from 11 cards ``h`` and the deadwood it leaves.
+
+    ``tab`` is their deadwood by discard; ``taken`` the card just drawn from the pile (R5)
+    or -1; ``dead`` the cards out of play (the pile), which are no outs. With gin in hand,
+    the highest card leaving gin; otherwise, among the discards within ``MARGIN`` of the
+    least deadwood, the least ``OUTS_PER_POINT * (deadwood - live outs) - points``, the
+    lower index on a tie.
+    """
+    best = least_left(h, tab, taken)
+    if best == 0:
+        return least_discard(h, tab, taken)
+    live = ALL_CARDS & ~h & ~dead
+    limit = best + MARGIN
+    choice = -1
+    choice_score = 1 << 30
+    x = h
+    while x:
+        k = popcount((x & -x) - 1)  # the lowest card's index
+        x &= x - 1
+        v = tab[k]
+        if v <= limit and k != taken:
+            score = OUTS_PER_POINT * (v - popcount(completers(h & ~(1 << k)) & live)) \
+                - POINTS[k]
+            if score < choice_score:
+                choice = k
+                choice_score = score
+    return choice, tab[choice]
+
+
+@jit
+def wants_top(h: int, top: int, quick: bool, tab: Ints, memo: Memo) -> bool:
+    """Whether the policy takes the pile's top card: gin at once, or it joins a meld (R2)
+    and lowers the least deadwood; a ``quick`` knocker whenever it joins a meld."""
+    if not completers(h) >> top & 1:
+        return False
+    if quick:
+        return True
+    w = h | 1 << top
+    after = least_left(w, tabulate(w, tab, memo), top)  # R5: not the card taken
+    return after == 0 or after < deadwood(h)
+
+
+_KNOCK_AT = [most for schedule in KNOCK_AT for most in schedule]
+"""``KNOCK_AT`` in one row, style after style (a flat table: one look-up, compiled)."""
+
+
+@jit
+def knocks_at(style: int, turns: int, limit: int) -> int:
+    """The most deadwood a seat of ``style`` knocks with after ``turns`` discards (R6: never
+    above ``limit``; 0 gin only; -1 not even gin, a limit below 0 in tests)."""
+    return min(limit, _KNOCK_AT[style * KNOCK_AT_TURNS + min(turns, KNOCK_AT_TURNS - 1)])
+
+
+@jit
+def policy(st: Ints, pile: Sequence[int], tab: Ints, memo: Memo) -> int:
+    """The action code the play-out policy takes in state ``st`` (module docstring);
+    ``tab``, ``memo``: for :func:`~.solver.tabulate`."""
+    p = st[TO_PLAY]
+    h = st[p]
+    style = st[STYLE] >> (2 * p) & 3
+    q = style == QUICK
+    phase = st[PHASE]
+    if phase == DISCARD:
+        t = tabulate(h, tab, memo)
+        if q:
+            card, dw = least_discard(h, t, st[TAKEN])
+        else:
+            card, dw = choose_discard(h, t, st[TAKEN], st[DEADCARDS])
+        if dw <= knocks_at(style, st[TURNS0 + p], st[LIMIT]):
+            return KNOCK_BASE + card
+        return DISCARD_BASE + card
+    if st[NPILE] > 0 and wants_top(h, pile[st[NPILE] - 1], q, tab, memo):
+        return DRAW_PILE
+    return DRAW_STOCK if phase == DRAW else PASS
+
+
+# ----------------------------------------------------------------------------- the steps
+def new_state(h0: int, h1: int, to_play: int, phase: int, taken: int, turns0: int,
+              turns1: int, limit: int, dealer: int, styles: int) -> list[int]:
+    """A play-out state (slots of :mod:`.spec`; ``styles`` is ``style0 | style1 << 2``);
+    the stock and pile lengths (``NSTOCK``, ``NPILE``) are the caller's to fill in."""
+    st = [0] * STATE_SIZE
+    st[0], st[1] = h0, h1
+    st[TO_PLAY], st[PHASE], st[TAKEN] = to_play, phase, taken
+    st[TURNS0], st[TURNS0 + 1] = turns0, turns1
+    st[LIMIT], st[DEALER], st[STYLE] = limit, dealer, styles
+    return st
+
+
+@jit
+def step(st: Ints, stock: Sequence[int], pile: Ints, act: int) -> int:
+    """Apply action code ``act`` for the seat to play (R4-R7): :data:`~.spec.RUNNING`,
+    the outcome of a dead hand (R7), or :data:`~.spec.KNOCKED` (the seat still to play;
+    :func:`~.solver.settle` scores it). The caller has checked that it is legal."""
+    p = st[TO_PLAY]
+    if act >= DISCARD_BASE:
+        card = act & 63
+        h = st[p] & ~(1 << card)
+        st[p] = h
+        st[TURNS0 + p] += 1
+        st[DISCARDS] += 1
+        if act >= KNOCK_BASE:
+            return KNOCKED
+        pile[st[NPILE]] = card
+        st[NPILE] += 1
+        st[DEADCARDS] |= 1 << card
+        if st[NSTOCK] <= 2 or st[DISCARDS] >= MAX_DISCARDS:
+            return DEAD  # R7 (or a play-out that cycles)
+        st[TO_PLAY] = 1 - p
+        st[PHASE] = DRAW
+        st[TAKEN] = -1
+    elif act == DRAW_PILE:
+        st[NPILE] -= 1
+        c = pile[st[NPILE]]
+        st[DEADCARDS] &= ~(1 << c)
+        st[p] |= 1 << c
+        st[TAKEN] = c
+        st[PHASE] = DISCARD
+    elif act == DRAW_STOCK:
+        st[NSTOCK] -= 1
+        st[p] |= 1 << stock[st[NSTOCK]]
+        st[TAKEN] = -1  # a stock card may be discarded at once; a pile card not (R5)
+        st[PHASE] = DISCARD
+    elif st[PHASE] == OFFER_NON_DEALER:  # a pass on the up-card (R4)
+        st[TO_PLAY] = st[DEALER]
+        st[PHASE] = OFFER_DEALER
+    else:
+        st[TO_PLAY] = 1 - st[DEALER]
+        st[PHASE] = DRAW
+    return RUNNING
+
+
+@jit
+def play_out(st: Ints, stock: Sequence[int], pile: Ints, act: int, tab: Ints,
+             memo: Memo) -> int:
+    """Apply the deciding seat's action ``act`` (none if negative), then play the hand out
+    by the policy; returns the outcome. ``st`` holds the stock and pile lengths; the
+    arrays are changed in place."""
+    dead = 0
+    for i in range(st[NPILE]):
+        dead |= 1 << pile[i]
+    st[DEADCARDS] = dead
+    r = step(st, stock, pile, act) if act >= 0 else RUNNING
+    while r == RUNNING:
+        r = step(st, stock, pile, policy(st, pile, tab, memo))
+    if r == KNOCKED:
+        p = st[TO_PLAY]
+        return settle(p, st[p], st[1 - p])
+    return r
