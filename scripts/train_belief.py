@@ -86,8 +86,7 @@ def main(argv: list[str]) -> int:
     meta = {**made, "validation": "none" if args.all else "every tenth match",
             "positions": int(len(train_set.count)),
             "rows": int(len(train_set.y)), "hidden": args.hidden, "epochs": args.epochs,
-            "batch": args.batch, "lr": args.lr, "decay": args.decay, "seed": args.seed,
-            "cpu_seconds": round(cpu)}
+            "batch": args.batch, "lr": args.lr, "decay": args.decay, "seed": args.seed}
     text, shipped = model_json(model, meta)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
