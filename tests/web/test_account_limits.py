@@ -9,8 +9,10 @@ import asyncio
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -53,6 +55,13 @@ def _log_in(c: TestClient, name: str, password: str, address: str) -> int:
 def c(tmp_path: Path) -> Iterator[TestClient]:
     with _app(tmp_path) as client:
         yield client
+
+
+def _run(coro: Coroutine[Any, Any, None]) -> None:
+    """Run a coroutine on a fresh event loop in its own thread (the browser tests leave a
+    loop running in this one)."""
+    with ThreadPoolExecutor(1) as ex:
+        ex.submit(asyncio.run, coro).result()
 
 
 def test_ten_wrong_passwords_from_ten_addresses_do_not_keep_the_owner_out(
@@ -130,7 +139,7 @@ def test_failures_are_shared_through_redis_and_counted_locally_without_it(
         finally:
             await away.close()
 
-    asyncio.run(go())
+    _run(go())
 
 
 def test_sign_up_refuses_passwords_too_easy_to_guess(c: TestClient) -> None:
@@ -214,7 +223,7 @@ def test_the_password_pool_is_capped_and_runs_at_a_lower_priority() -> None:
             gate.set()
             pool.close()
 
-    asyncio.run(go())
+    _run(go())
 
 
 def test_a_full_password_pool_answers_503_with_one_sentence(c: TestClient) -> None:

@@ -35,7 +35,8 @@ def register(app: FastAPI, site: Site) -> None:
         if acct is None:
             return {"account": None}
         await site.seeks.note_browser(acct, browser_of(request))  # fair pairing, as /api/me
-        return {"account": site.accounts.me(acct, request.cookies[COOKIE]) | {"bot": acct.bot}}
+        return {"account": site.accounts.me(acct, request.cookies[COOKIE]) | {"bot": acct.bot}
+                | await site.puzzles.rating_of(acct)}  # the same object as GET /api/me
 
     @app.get("/api/me/matches")
     async def my_matches(request: Request) -> dict[str, Any]:
