@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 import pytest
 from test_challenges import _sign_up
+from test_learn_and_decks import _at, _do
 from test_web_table import DESKTOP, PHONE, new_page
 
 from ginrummy.cards import Card, parse_cards, to_mask
@@ -32,6 +33,7 @@ from ginrummy.web.training.puzzles import puzzle_id
 
 pytestmark = pytest.mark.e2e
 
+ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = json.loads((Path(__file__).parent / "data" / "puzzles.json").read_text("utf-8"))
 BY_KEY = {puzzle_id(p["key"]): p for p in PUZZLES}
 
@@ -301,4 +303,52 @@ def test_practise_these_leads_to_the_players_own_puzzles(server: str, browser: A
     assert left >= 1 and "to practise" in counts.inner_text()
     assert page.get_by_test_id("puzzle-board").is_visible()
     assert "marked as" in page.get_by_test_id("puzzle-where").inner_text()
+    assert not errors, errors
+
+
+# ------------------------------------------------------------------ the lessons
+
+
+@pytest.mark.parametrize("name", ["knock", "safe-discards", "pile-takes"])
+def test_each_lesson_walks_to_its_puzzles(server: str, browser: Any, artifacts: Path,
+                                          name: str) -> None:
+    lesson = json.loads((ROOT / "src" / "ginrummy" / "web" / "static" / "learn"
+                         / f"{name}.json").read_text("utf-8"))
+    steps = lesson["steps"]
+    errors: list[str] = []
+    page = new_page(browser, errors, PHONE if name == "safe-discards" else DESKTOP)
+    page.goto(server + "/")
+    page.get_by_test_id("lesson-more").get_by_role("link", name=lesson["title"]).click()
+    page.wait_for_url(f"**/learn?lesson={name}")
+    _at(page, 0)
+    links = page.get_by_test_id("lesson-link")
+    assert links.count() == 4 and links.first.get_attribute("href") == "/learn"
+    assert page.locator("[data-testid=lesson-link][aria-current=page]").inner_text() == \
+        lesson["title"]
+    for i, step in enumerate(steps):
+        _at(page, i)
+        assert page.get_by_test_id("lesson-count").inner_text() == \
+            f"Step {i + 1} of {len(steps)}"
+        assert page.get_by_test_id("lesson-title").inner_text() == step["title"]
+        assert step["text"] in page.get_by_test_id("lesson-text").inner_text()
+        lit = set(page.locator(".card.lesson-spot").evaluate_all(
+            "els => els.map(e => e.dataset.card)"))
+        assert lit == set(step["highlight"]), (i, lit)
+        if i == len(steps) - 1:
+            break
+        _do(page, step)
+    page.screenshot(path=str(artifacts / f"lesson-{name}.png"), animations="disabled")
+    finish = page.get_by_test_id("lesson-play")
+    assert finish.is_visible() and page.get_by_test_id("lesson-list").is_visible()
+    assert finish.get_attribute("href") == lesson["finish"]["href"]
+    # this lesson's place is kept apart from the first lesson's
+    assert page.evaluate(f"JSON.parse(localStorage.getItem('ginrummy.learn.{name}')).done")
+    assert page.evaluate("localStorage.getItem('ginrummy.learn')") is None
+    if name == "knock":
+        finish.click()
+        page.wait_for_url("**/puzzles/*?theme=knock-or-play-on")
+        _wait(page, "() => document.body.dataset.ready === '1' && document.body.dataset.puzzle")
+        assert page.get_by_test_id("puzzle-theme").input_value() == "knock-or-play-on"
+        assert "knock-or-play-on" in BY_KEY[page.evaluate("document.body.dataset.puzzle")][
+            "themes"]
     assert not errors, errors
