@@ -294,6 +294,11 @@ def test_practise_these_leads_to_the_players_own_puzzles(server: str, browser: A
     link = page.get_by_test_id("practise-link")
     link.wait_for(timeout=120_000)  # the review is graded first
     assert "Practise these" in link.inner_text()
+    # the review opens at a marked decision of the player's: the board is offered on it
+    board = page.get_by_test_id("review-analyse")
+    assert board.is_visible()
+    board_href = board.get_attribute("href") or ""
+    assert board_href.startswith("/analysis#position=")
     link.click()
     page.wait_for_url("**/puzzles/mine")
     _wait(page, "() => document.body.dataset.ready === '1'", timeout=120_000)
@@ -303,6 +308,20 @@ def test_practise_these_leads_to_the_players_own_puzzles(server: str, browser: A
     assert left >= 1 and "to practise" in counts.inner_text()
     assert page.get_by_test_id("puzzle-board").is_visible()
     assert "marked as" in page.get_by_test_id("puzzle-where").inner_text()
+    # answered with the move that was marked: wrong, and it stays on the list
+    first = page.request.get(server + "/api/puzzles/mine").json()["puzzles"][0]
+    assert page.evaluate("document.body.dataset.puzzle") == first["id"]
+    _click_move(page, first["played"])
+    _answered(page)
+    assert page.get_by_test_id("puzzle-answer").get_attribute("data-correct") == "false"
+    assert "stays on your list" in page.get_by_test_id("puzzle-rating-change").inner_text()
+    assert first["id"] in {p["id"] for p in page.request.get(
+        server + "/api/puzzles/mine").json()["puzzles"]}
+    # the review's position, on the board: read and analysed
+    page.goto(server + board_href)
+    _wait(page, "() => document.querySelector('[data-testid=analysis-results]')"
+                ".dataset.samples")
+    assert page.get_by_test_id("analysis-row").count() >= 2
     assert not errors, errors
 
 
