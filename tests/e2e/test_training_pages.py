@@ -23,6 +23,7 @@ import httpx
 import pytest
 from test_challenges import _sign_up
 from test_learn_and_decks import _at, _do
+from test_table_fixes import _small
 from test_web_table import DESKTOP, PHONE, new_page
 
 from ginrummy.cards import Card, parse_cards, to_mask
@@ -170,6 +171,9 @@ def test_an_account_solves_and_its_rating_moves(server: str, browser: Any) -> No
     row = page.get_by_test_id("history-row").first
     row.wait_for()
     assert row.locator("a").get_attribute("href") == f"/puzzles/{pid}"
+    # the page fits the phone, its controls big enough to touch
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert _small(page, ".tr-main") == []
     # "Analyse this position" opens the board on the puzzle's facts, already answered
     page.get_by_test_id("puzzle-analyse").click()
     page.wait_for_url("**/analysis#position=*")
@@ -177,6 +181,7 @@ def test_an_account_solves_and_its_rating_moves(server: str, browser: Any) -> No
                 ".dataset.samples")
     hand = page.get_by_test_id("zone-hand").get_attribute("data-cards") or ""
     assert sorted(hand.split()) == sorted(body["view"]["hand"])
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not errors, errors
 
 

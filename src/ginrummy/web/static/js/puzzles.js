@@ -322,7 +322,8 @@ async function themes() {
   const sel = $("pz-theme");
   try {
     const t = await api("/api/puzzles/themes");
-    for (const x of t.themes) sel.append(el("option", { value: x.name, text: x.title }));
+    // "Take or pass: whether to ..." -> "Take or pass" (the whole title as its tooltip)
+    for (const x of t.themes) sel.append(el("option", { value: x.name, text: x.title.split(":")[0], title: x.title }));
   } catch {
     /* no list: any theme */
   }
