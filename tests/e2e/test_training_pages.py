@@ -150,7 +150,8 @@ def test_a_puzzle_solved_then_one_failed_as_a_guest(server: str, browser: Any,
     assert not errors, errors
 
 
-def test_an_account_solves_and_its_rating_moves(server: str, browser: Any) -> None:
+def test_an_account_solves_and_its_rating_moves(server: str, browser: Any,
+                                                artifacts: Path) -> None:
     errors: list[str] = []
     page = new_page(browser, errors, PHONE)
     _sign_up(page, server, "Pia")
@@ -174,6 +175,8 @@ def test_an_account_solves_and_its_rating_moves(server: str, browser: Any) -> No
     # the page fits the phone, its controls big enough to touch
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert _small(page, ".tr-main") == []
+    page.screenshot(path=str(artifacts / "puzzle-phone.png"), full_page=True,
+                    animations="disabled")
     # "Analyse this position" opens the board on the puzzle's facts, already answered
     page.get_by_test_id("puzzle-analyse").click()
     page.wait_for_url("**/analysis#position=*")
