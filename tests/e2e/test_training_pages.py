@@ -2,8 +2,9 @@
 solved and failed by clicking the cards (the answer, the values table, the streak, an
 account's puzzle rating), a refused move that changes nothing, the analysis board set up
 by dragging and refining its figures (and an impossible position's sentence), a review's
-"Practise these" leading to the player's own puzzles, and the three new lessons walked to
-their ends.
+"Practise these" leading to the player's own puzzles (and the review's and the replay's
+"Analyse this position"), and the three new lessons walked to their ends; no page logs
+an error, to its console or otherwise, but the refusals a test asks for.
 
 The puzzles are stored ahead (tests/e2e/data/puzzles.json: six puzzles of one self-play
 match, made with ``find_puzzles(self_play(1, seed=5, bot="simple"), samples=512,
@@ -23,6 +24,7 @@ import httpx
 import pytest
 from test_challenges import _sign_up
 from test_learn_and_decks import _at, _do
+from test_online_pages import console_errors
 from test_table_fixes import _small
 from test_web_table import DESKTOP, PHONE, new_page
 
@@ -94,6 +96,8 @@ def test_a_puzzle_solved_then_one_failed_as_a_guest(server: str, browser: Any,
                                                     artifacts: Path) -> None:
     errors: list[str] = []
     page = new_page(browser, errors, DESKTOP)
+    console: list[str] = []
+    console_errors(page, console)
     knock = _id_of("/2/17")  # a discard: knock with the JH
     body = BY_KEY[knock]
     page.goto(f"{server}/puzzles/{knock}")
@@ -148,12 +152,14 @@ def test_a_puzzle_solved_then_one_failed_as_a_guest(server: str, browser: Any,
     assert "knock-or-play-on" in BY_KEY[shown]["themes"]
     assert page.get_by_test_id("puzzle-history").get_by_test_id("history-row").count() == 2
     assert not errors, errors
+    assert len(console) == 1 and "400" in console[0], console  # the refused move only
 
 
 def test_an_account_solves_and_its_rating_moves(server: str, browser: Any,
                                                 artifacts: Path) -> None:
     errors: list[str] = []
     page = new_page(browser, errors, PHONE)
+    console_errors(page, errors)
     _sign_up(page, server, "Pia")
     page.get_by_test_id("puzzles-link").click()
     page.wait_for_url("**/puzzles/*")
@@ -197,6 +203,8 @@ def test_the_analysis_board_set_up_by_dragging_refines(server: str, browser: Any
                                                       artifacts: Path) -> None:
     errors: list[str] = []
     page = new_page(browser, errors, DESKTOP)
+    console: list[str] = []
+    console_errors(page, console)
     page.goto(server + "/analysis")
     _wait(page, "() => document.body.dataset.ready === '1'")
     # docs/web-api.md's example position
@@ -246,6 +254,7 @@ def test_the_analysis_board_set_up_by_dragging_refines(server: str, browser: Any
     assert "KS" in page.get_by_test_id("message").inner_text()
     assert page.get_by_test_id("analysis-row").count() == 0
     assert not errors, errors
+    assert len(console) == 1 and "400" in console[0], console  # the refused position only
 
 
 # ------------------------------------------------------------------ Practise these
@@ -293,6 +302,7 @@ def test_practise_these_leads_to_the_players_own_puzzles(server: str, browser: A
 
     errors: list[str] = []
     page = new_page(browser, errors, DESKTOP)
+    console_errors(page, errors)
     _sign_up(page, server, "Lea")
     csrf = page.request.get(server + "/api/me").json()["csrf"]
     claimed = page.request.post(server + "/api/me/matches", data={"tokens": [tokens[0]]},
@@ -330,6 +340,18 @@ def test_practise_these_leads_to_the_players_own_puzzles(server: str, browser: A
     _wait(page, "() => document.querySelector('[data-testid=analysis-results]')"
                 ".dataset.samples")
     assert page.get_by_test_id("analysis-row").count() >= 2
+    # over (Lea resigns after the hand): the replay offers the board at every step
+    r = http.post(f"/api/matches/{mid}/resign", headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert r.status_code == 200 and r.json()["end"] == "resigned", r.text
+    page.goto(f"{server}/replay/{mid}")
+    page.get_by_test_id("replay-next").click()
+    _wait(page, "() => document.querySelector('[data-testid=replay-step]')"
+                ".textContent.startsWith('Step 1 ')")
+    page.get_by_test_id("replay-analyse").click()
+    page.wait_for_url("**/analysis#position=*")
+    _wait(page, "() => document.querySelector('[data-testid=analysis-results]')"
+                ".dataset.samples")
+    assert page.get_by_test_id("analysis-row").count() >= 2
     assert not errors, errors
 
 
@@ -344,6 +366,7 @@ def test_each_lesson_walks_to_its_puzzles(server: str, browser: Any, artifacts: 
     steps = lesson["steps"]
     errors: list[str] = []
     page = new_page(browser, errors, PHONE if name == "safe-discards" else DESKTOP)
+    console_errors(page, errors)
     page.goto(server + "/")
     page.get_by_test_id("lesson-more").get_by_role("link", name=lesson["title"]).click()
     page.wait_for_url(f"**/learn?lesson={name}")
