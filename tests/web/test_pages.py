@@ -164,3 +164,20 @@ def test_a_page_about_nothing_is_the_not_found_page(client: TestClient) -> None:
     play_to_end([client, client], pub["id"], tokens)
     r = client.get(f"/replay/{pub['id']}", headers=HTML)
     assert r.status_code == 200 and "/static/js/replay.js" in r.text
+
+
+def test_the_training_pages_are_served_and_linked(client: TestClient) -> None:
+    """Issue 38: the puzzle page (one puzzle, the player's own), the analysis board, each
+    loading its script; the lobby's top bar links them."""
+    for path, script in (("/puzzles", "puzzles.js"), ("/puzzles/abc123", "puzzles.js"),
+                         ("/puzzles/mine", "puzzles.js"), ("/analysis", "analysis.js")):
+        r = client.get(path, headers=HTML)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/html"), path
+        assert f"/static/js/{script}" in r.text and "/static/js/online.js" in r.text, path
+        assert 'rel="manifest" href="/manifest.webmanifest"' in r.text, path
+    for name in ("puzzles.js", "analysis.js", "training.js"):
+        assert client.get(f"/static/js/{name}").status_code == 200, name
+    assert client.get("/static/css/training.css").status_code == 200
+    lobby = client.get("/").text
+    assert 'href="/puzzles"' in lobby and 'href="/analysis"' in lobby
+    assert 'data-testid="practise-link"' in client.get("/static/review.html").text

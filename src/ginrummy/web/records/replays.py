@@ -41,6 +41,10 @@ def _frame(m: Match, step: int, players: list[str]) -> dict[str, Any]:
         "last_action": last_action,
         "scores": list(m.scores),
         "result": hand.result.to_json() if hand.result else None,
+        # the hand's moves so far and the options: what the analysis board needs to
+        # rebuild a seat's view at this step (the match is over: all public)
+        "history": [op.to_json(op.seat) for op in ops],
+        "options": m.options.to_json(),
     }
 
 

@@ -3,13 +3,17 @@ the pages of online play (``/account``, ``/quick``, ``/leaderboard``, ``/player/
 ``/live``, ``/watch/ID``, ``/challenge`` and ``/challenge/ID``: all drawn by
 ``static/js/online.js``), a finished match's replay (``/replay/ID``:
 ``static/js/replay.js``), arenas and the daily deal (``/tournaments``,
-``/tournament/ID``, ``/daily``: ``static/js/events.js``), the not-found page, and what
+``/tournament/ID``, ``/daily``: ``static/js/events.js``), training with the coach
+(``/puzzles``, ``/puzzles/ID`` and ``/puzzles/mine``: ``static/js/puzzles.js``; the
+analysis board ``/analysis``: ``static/js/analysis.js``), the not-found page, and what
 installs the site as an app; and their static files. A page about one player or match
 that does not exist is the not-found page (404), as a mistyped address is.
 
-* ``GET /learn``: the guided first hand. It is the table page (``play.html``) run on a
-  fixed, prepared deal (``static/learn/lesson.json``, built from the core by
-  ``scripts/learn_lesson.py``); it talks to no match on the server.
+* ``GET /learn``: the guided first hand, and ``/learn?lesson=NAME`` the lessons after it.
+  It is the table page (``play.html``) run on a fixed, prepared deal
+  (``static/learn/lesson.json`` and ``static/learn/NAME.json``, built from the core by
+  ``scripts/learn_lesson.py`` and ``scripts/learn_lessons.py``); it talks to no match on
+  the server.
 * ``GET /manifest.webmanifest`` and ``GET /sw.js`` (the service worker must be served
   from the root to look after every page; it only shows ``static/offline.html`` when a
   page cannot be loaded, and never stores a match).
@@ -109,7 +113,11 @@ def register(app: FastAPI, site: Site, static_dir: Path = STATIC_DIR) -> None:
                              # arenas and the daily deal: drawn by static/js/events.js
                              ("/tournaments", "tournament.html", "arenas"),
                              ("/tournament/{arena_id}", "tournament.html", "arena"),
-                             ("/daily", "daily.html", "daily deal")):
+                             ("/daily", "daily.html", "daily deal"),
+                             # training: drawn by static/js/puzzles.js and analysis.js
+                             ("/puzzles", "puzzles.html", "puzzles"),
+                             ("/puzzles/{puzzle_id}", "puzzles.html", "puzzle"),
+                             ("/analysis", "analysis.html", "analysis board")):
         def online_page(name: str = name, what: str = what) -> Response:
             return page(name, what, static_dir)
 

@@ -3,13 +3,23 @@
 // scripts/learn_lesson.py, so every figure is the engine's), says what it teaches in a
 // sentence, highlights the cards it is about, and waits for Next or for the step's move.
 // No match is made on the server; the step reached is kept in this browser, so the lesson
-// can be left and resumed.
+// can be left and resumed. /learn is the guided first hand; /learn?lesson=NAME the lessons
+// after it (static/learn/NAME.json, built by scripts/learn_lessons.py), each ending with
+// a link to the puzzles of its themes.
 
 import { api, rememberSeat } from "./api.js";
 import { cardShort } from "./cards.js";
 import { lessonProgress, saveProgress } from "./progress.js";
 import { $, el, showMessage } from "./render.js";
 import { store } from "./state.js";
+
+/** The lessons, in the order offered (the list on the lesson panel). */
+export const LESSONS = [
+  { name: "", title: "Your first hand" },
+  { name: "knock", title: "When to knock and when to play on" },
+  { name: "safe-discards", title: "Safe discards late in the stock" },
+  { name: "pile-takes", title: "What the opponent's pile takes tell you" },
+];
 
 const PAUSE = 650; // ms each in-between position shows (the computer "thinking")
 
@@ -39,10 +49,20 @@ function same(a, w) {
  */
 export async function startLesson({ applyState, stop }) {
   document.body.classList.add("lesson-mode");
-  document.title = "Learn to play · Gin Rummy";
+  const asked = new URLSearchParams(location.search).get("lesson") || "";
+  const lesson = LESSONS.find((l) => l.name === asked) || LESSONS[0];
+  document.title = `${lesson.name ? lesson.title : "Learn to play"} · Gin Rummy`;
+  document.body.dataset.lesson = lesson.name || "first";
+  const list = $("lesson-list");
+  list.replaceChildren(el("span", { class: "lesson-list-label", text: "Lessons:" }), ...LESSONS.map((l) => el("a", {
+    href: l.name ? `/learn?lesson=${l.name}` : "/learn",
+    text: l.title,
+    "aria-current": l === lesson ? "page" : null,
+    "data-testid": "lesson-link",
+  })));
   let data;
   try {
-    const res = await fetch("/static/learn/lesson.json", { cache: "no-cache" });
+    const res = await fetch(`/static/learn/${lesson.name || "lesson"}.json`, { cache: "no-cache" });
     if (!res.ok) throw new Error(String(res.status));
     data = await res.json();
   } catch {
@@ -101,9 +121,10 @@ export async function startLesson({ applyState, stop }) {
     const last = i === total - 1;
     $("lesson-next").hidden = Boolean(step.await) || last;
     $("lesson-play").hidden = !last;
+    $("lesson-list").hidden = !(i === 0 || last); // the lessons, offered at the start and the end
     panel.classList.toggle("waiting", Boolean(step.await));
     spots();
-    saveProgress(i, total, last);
+    saveProgress(i, total, last, lesson.name);
     // Bring what the step is about into view (below the lesson, which stays at the top of
     // a phone's screen).
     document.documentElement.style.scrollPaddingTop = `${panel.getBoundingClientRect().height + 8}px`;
@@ -164,7 +185,13 @@ export async function startLesson({ applyState, stop }) {
   $("lesson-restart").addEventListener("click", () => {
     if (!moving) go(0, { fresh: true });
   });
+  if (data.finish) {
+    // a lesson after the first ends with the puzzles of its themes
+    $("lesson-play").href = data.finish.href;
+    $("lesson-play").textContent = data.finish.text;
+  }
   $("lesson-play").addEventListener("click", async (e) => {
+    if (data.finish) return; // the link
     e.preventDefault();
     const name = localStorage.getItem("ginrummy.name") || "Player";
     try {
@@ -178,7 +205,7 @@ export async function startLesson({ applyState, stop }) {
     }
   });
 
-  const saved = lessonProgress();
+  const saved = lessonProgress(lesson.name);
   const resume = saved && !saved.done && saved.total === total ? Math.min(saved.step, total - 1) : 0;
   go(resume, { fresh: true });
 }

@@ -8,6 +8,7 @@ import { cardBack, cardElement, cardShort, installSuitSprite, sortCards } from "
 import { el } from "./dom.js";
 import { drawGraph } from "./graph.js";
 import { applyCardPrefs } from "./prefs.js";
+import { analysisHref } from "./training.js";
 
 const $ = (id) => document.getElementById(id);
 const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -151,6 +152,7 @@ function show(d) {
   $("rv-grid").hidden = false;
   renderSummary();
   renderMoves();
+  offerPractice(d);
   if (!R.steps.length) {
     drawGraph($("rv-graph"), [], 0, go);
     $("rv-where").textContent = "Nothing to review yet";
@@ -159,6 +161,42 @@ function show(d) {
   }
   const firstMark = R.steps.findIndex((s) => s.dec && s.dec.mark);
   go(firstMark >= 0 ? firstMark : 0);
+}
+
+/** "Practise these": for the account that played the reviewed seat, when its decisions
+ *  are marked, a link to its own puzzles (GET /api/puzzles/mine; docs/training.md). */
+async function offerPractice(d) {
+  if (d.seat === null || d.seat === undefined) return;
+  const marked = d.review.hands.reduce(
+    (n, h) => n + h.decisions.filter((x) => x.mark && x.seat === d.seat).length, 0);
+  if (!marked || !(await signedIn())) return;
+  $("rv-practise-link").textContent = `Practise these (${marked} marked)`;
+  $("rv-practise").hidden = false;
+}
+
+/** The analysis board on this step's position, as the viewer saw it (R11): its hand,
+ *  the pile, the stock and what the opponent took, threw and passed; null when it is not
+ *  the viewer's move. */
+function boardPosition(s, me) {
+  const f = s.frame;
+  if (s.end || f.to_play !== me) return null;
+  const h = s.hand;
+  const upcard = h.frames[0].pile[0];
+  const took = [];
+  const threw = [];
+  const passed = [];
+  for (const a of h.actions.slice(0, s.j)) {
+    if (a.seat === me) continue;
+    if (a.act === "draw" && a.from === "discard" && a.card) took.push(a.card);
+    else if (a.act === "discard") threw.push(a.card);
+    else if (a.act === "pass") passed.push(upcard);
+  }
+  return {
+    seat: me, dealer: h.dealer, upcard, hand: f.hand, pile: f.pile, opponent_took: took,
+    opponent_discarded: threw, opponent_passed: passed, stock: f.stock,
+    to_play: f.phase === "discard" ? "discard" : "draw", scores: h.scores,
+    options: R.data.options || {},
+  };
 }
 
 /** The bots a rating reviews like (ginrummy.review.PLAYS_LIKE), as this site's players
@@ -349,6 +387,9 @@ function go(i) {
     el("span", { class: "hint", text: ` · score ${h.scores[0]}–${h.scores[1]}` }),
   );
   $("rv-decision").replaceChildren(...describe(s));
+  const pos = boardPosition(s, me);
+  $("rv-analyse").hidden = !pos;
+  if (pos) $("rv-analyse").href = analysisHref(pos);
   document.body.dataset.step = String(R.at);
   drawGraph($("rv-graph"), R.points, R.at, go);
   for (const b of document.querySelectorAll(".rv-move")) {
