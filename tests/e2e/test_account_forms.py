@@ -58,3 +58,40 @@ def test_own_page_signs_up_and_a_long_username_is_refused_with_the_rule(
         assert me["username"] == "Ann_Lee"
     finally:
         ctx.close()
+
+
+def test_the_account_page_changes_the_password_and_closes_the_account(
+        server: str, browser: Any) -> None:
+    ctx = browser.new_context()
+    errors: list[str] = []
+    try:
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server + "/account")
+        page.get_by_test_id("username").fill("Cleo")
+        page.get_by_test_id("password").fill("a fine long passphrase")
+        page.locator("#signup").click()
+        page.wait_for_url(server + "/")
+        page.goto(server + "/account")
+        page.get_by_test_id("current-password").fill("not my password")
+        page.get_by_test_id("new-password").fill("another fine passphrase")
+        page.get_by_test_id("password-change").click()
+        page.get_by_text("That is not this account's password").wait_for()
+        page.get_by_test_id("current-password").fill("a fine long passphrase")
+        page.get_by_test_id("password-change").click()
+        page.get_by_text("Your password is changed").wait_for()
+        r = httpx.post(server + "/api/session",
+                       json={"username": "Cleo", "password": "another fine passphrase"})
+        assert r.status_code == 200
+        # closing asks for the password and a confirmation, then the lobby, logged out
+        page.once("dialog", lambda d: d.accept())
+        page.get_by_test_id("close-password").fill("another fine passphrase")
+        page.get_by_test_id("account-close").click()
+        page.wait_for_url(server + "/")
+        assert page.evaluate("fetch('/api/session').then((r) => r.json())") == {"account": None}
+        r = httpx.post(server + "/api/session",
+                       json={"username": "Cleo", "password": "another fine passphrase"})
+        assert r.status_code == 401
+    finally:
+        ctx.close()
+    assert not errors, errors

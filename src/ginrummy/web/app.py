@@ -154,6 +154,8 @@ def request_kind(method: str, path: str) -> str:
             return "create"  # a seek makes a match: counted as one (issue 36)
         if method == "POST" and path.rstrip("/") in ("/api/tournaments", "/api/daily/play"):
             return "create"  # an arena, the daily match
+        if method == "POST" and path.rstrip("/") in ("/api/me/password", "/api/me/close"):
+            return "create"  # a password hashed: counted as a heavy request
         if path.rstrip("/") in ("/api/matches/lookup", "/api/record", "/api/me/record"):
             return "lookup"
         m = _MATCH.match(path)

@@ -67,6 +67,7 @@ _USERNAME_RE = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
 WRONG_LOGIN = "Wrong username or password."
 """The one sentence for an unknown username and a wrong password alike."""
 TAKEN = "That username is taken: choose another."
+NOT_YOUR_PASSWORD = "That is not this account's password: nothing was changed."
 SIGNUPS_FULL = ("Too many sign-ups across the site just now (at most {limit}): try again in "
                 "a few minutes.")
 LOGINS_FULL = "Too many log-ins across the site just now (at most {limit}): try again in a moment."
@@ -118,6 +119,16 @@ def _credentials(body: Any) -> tuple[Any, Any]:
     if unknown:
         raise TableError(400, f"Unknown field {sorted(unknown)[0]!r}.")
     return body.get("username"), body.get("password")
+
+
+def _fields(body: Any, allowed: set[str], shape: str) -> Mapping[str, Any]:
+    """The body of a change to the account: an object of only ``allowed`` fields."""
+    if not isinstance(body, Mapping):
+        raise TableError(400, shape)
+    unknown = set(body) - allowed
+    if unknown:
+        raise TableError(400, f"Unknown field {sorted(unknown)[0]!r}.")
+    return body
 
 
 class Accounts:
@@ -220,6 +231,56 @@ class Accounts:
             await self.db.run(self.db.store.accounts.set_password_hash, account.id,
                               await self._hash(raw_password))
         return account, await self._new_session(account)
+
+    # ------------------------------------------------------------------ the account's own
+
+    async def _confirm(self, account: Account, password: Any, address: str) -> Account:
+        """The account as stored, if ``password`` is its password: a change to the
+        account itself asks for it again (a session left open on a shared computer must
+        not be enough). Wrong ones count as wrong log-ins do (they wait alike); 403 with
+        :data:`NOT_YOUR_PASSWORD`."""
+        key = username_key(account.username)
+        if not isinstance(password, str) or len(password) > 200:
+            raise TableError(403, NOT_YOUR_PASSWORD)
+        wait = await self.failures.wait(key, address)
+        if wait > 0:
+            raise TableError(429, "Too many wrong passwords for this account from your "
+                             f"address: try again in {math.ceil(wait)} s.")
+        stored = await self.db.read(self.db.store.accounts.by_key, key)
+        if stored is None or stored.id != account.id or not await self._verify(
+                stored.password_hash, password):
+            await self.failures.failed(key, address)
+            raise TableError(403, NOT_YOUR_PASSWORD)
+        await self.failures.succeeded(key, address)
+        return stored
+
+    async def change_password(self, account: Account, body: Any, address: str) -> str:
+        """``POST /api/me/password`` ``{"password", "new_password"}``: the new password
+        replaces the old, every session of the account ends (other devices log in again)
+        and this browser gets a new one: its token. Nothing changes unless every check
+        passes."""
+        fields = _fields(body, {"password", "new_password"},
+                         'Send {"password": "...", "new_password": "..."}.')
+        new = check_password(fields.get("new_password"))
+        check_not_common(new, account.username)
+        stored = await self._confirm(account, fields.get("password"), address)
+        if new == fields.get("password"):
+            raise TableError(400, "The new password is the one you have: choose another.")
+        digest = await self._hash(new)
+        await self.db.run(self.db.store.accounts.replace_password, stored.id, digest)
+        return await self._new_session(stored)
+
+    async def close(self, account: Account, body: Any, address: str) -> None:
+        """``POST /api/me/close`` ``{"password"}``: close the account, as an operator's
+        ``ginrummy db close-account`` does (it can no longer log in or be challenged, its
+        sessions end, its API tokens are revoked, its open challenges cancelled; its
+        finished matches and its name stay, so nobody else takes the name)."""
+        fields = _fields(body, {"password"}, 'Send {"password": "..."}.')
+        if account.bot:
+            raise TableError(403, "A BOT account is closed by an operator "
+                                  "(ginrummy db close-account).")
+        stored = await self._confirm(account, fields.get("password"), address)
+        await self.db.run(self.db.store.tokens.close_account, username_key(stored.username))
 
     async def _new_session(self, account: Account) -> str:
         token = secrets.token_urlsafe(32)

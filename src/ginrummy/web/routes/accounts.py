@@ -16,6 +16,7 @@ from ..guard import cross_site
 from ..online.browsers import browser_of
 from ..site import Site
 from ..store import hash_token
+from ..store.accounts import Account
 from .common import account_of, api_bearer, client_address, is_tls, json_body
 
 __all__ = ["register"]
@@ -103,6 +104,36 @@ def register(app: FastAPI, site: Site) -> None:
         await site.seeks.note_browser(acct, browser_of(request))  # fair pairing
         return (site.accounts.me(acct, request.cookies[COOKIE]) | {"bot": acct.bot}
                 | await site.puzzles.rating_of(acct))  # kept apart from play's rating
+
+    async def own_session(request: Request) -> tuple[Account, str]:
+        """The account of the request's session (with its CSRF token or a same-origin
+        Origin), for a change to the account itself: never through an API token."""
+        if await api_bearer(site, request) is not None:
+            raise TableError(403, "An API token cannot change its account: use the account's "
+                                  "own page, signed in.")
+        acct = await account_of(site, request, change=True)
+        if acct is None:
+            raise TableError(401, "You are not logged in.")
+        return acct, request.cookies[COOKIE]
+
+    @app.post("/api/me/password")
+    async def change_password(request: Request) -> JSONResponse:
+        acct, _ = await own_session(request)
+        token = await site.accounts.change_password(acct, await json_body(request),
+                                                    client_address(request))
+        await site.logged_out(acct.id, None)  # every device's sockets: log in again
+        return _with_cookie(request, {"changed": True} | site.accounts.me(acct, token)
+                            | {"bot": acct.bot}, token, 200)
+
+    @app.post("/api/me/close")
+    async def close_account(request: Request) -> JSONResponse:
+        acct, _ = await own_session(request)
+        await site.accounts.close(acct, await json_body(request), client_address(request))
+        await site.logged_out(acct.id, None)
+        out = JSONResponse({"closed": True, "username": acct.username})
+        out.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
+                          secure=is_tls(request))
+        return out
 
     @app.post("/api/me/matches")
     async def claim(request: Request) -> dict[str, Any]:

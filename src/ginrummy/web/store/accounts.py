@@ -138,6 +138,15 @@ class AccountStore:
             conn.execute(update(accounts_table).where(accounts_table.c.id == account_id)
                          .values(password_hash=password_hash))
 
+    def replace_password(self, account_id: str, password_hash: str) -> int:
+        """A new password chosen by the account: store its hash and end every session of
+        the account (in one transaction); how many sessions ended."""
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts_table).where(accounts_table.c.id == account_id)
+                         .values(password_hash=password_hash))
+            return int(conn.execute(delete(sessions_table)
+                                    .where(sessions_table.c.account_id == account_id)).rowcount)
+
     def leaderboard(self, max_deviation: float, limit: int) -> list[Account]:
         """Accounts with at least one rated match and a settled deviation, best first."""
         t = accounts_table

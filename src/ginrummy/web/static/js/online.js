@@ -126,9 +126,42 @@ async function accountPage() {
       say(err.message);
     }
   };
-  if (account) await tokens();
+  if (account) {
+    await tokens();
+    settings();
+  }
   $("logout").addEventListener("click", () => logout(false));
   $("logout-all").addEventListener("click", () => logout(true));
+}
+
+/** The account's own settings: a new password (asked with the current one; other devices
+ *  log in again) and closing the account (asked with the password, and confirmed). */
+function settings() {
+  $("password-user").value = account.username; // for password managers
+  $("password-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const r = await change("/api/me/password", {
+        body: { password: $("current-password").value, new_password: $("new-password").value },
+        csrf: account.csrf,
+      });
+      account = r;
+      $("current-password").value = $("new-password").value = "";
+      say("Your password is changed: your other devices are logged out.", "info");
+    } catch (err) {
+      say(err.message);
+    }
+  });
+  $("close-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (!confirm(`Close the account ${account.username} for good?`)) return;
+    try {
+      await change("/api/me/close", { body: { password: $("close-password").value }, csrf: account.csrf });
+      location.href = "/";
+    } catch (err) {
+      say(err.message);
+    }
+  });
 }
 
 /** The account's API tokens: listed, made (shown once), revoked. */
