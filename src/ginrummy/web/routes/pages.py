@@ -25,6 +25,7 @@ that does not exist is the not-found page (404), as a mistyped address is.
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..errors import TableError
 from ..site import Site
 
-__all__ = ["STATIC_DIR", "page", "register", "wants_page"]
+__all__ = ["STATIC_DIR", "page", "register", "render", "wants_page"]
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
@@ -53,13 +54,52 @@ _NOT_FOUND = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <p>There is no page at this address. <a href="/">Go to the lobby</a>.</p></body></html>"""
 
 
-def page(name: str, what: str, static_dir: Path = STATIC_DIR) -> Response:
-    """A page of the static folder (never cached stale), or a placeholder saying it is
-    not installed."""
+_INCLUDE = re.compile(r"^[ \t]*<!--#include (?P<part>[a-z]+) -->\n", re.M)
+"""Where a page takes a shared part of ``static/parts/``: the head's common lines
+(``head``) and the top bar with the site's menu (``topbar``), written once."""
+
+_rendered: dict[Path, tuple[float, str]] = {}
+
+
+def render(path: Path, here: str | None = None) -> str:
+    """A page's HTML with its shared parts put in (:data:`_INCLUDE`; read again when a
+    file changes); ``here`` marks the menu's link to this page (``aria-current``).
+
+    >>> html = render(STATIC_DIR / "leaderboard.html", "/leaderboard")
+    >>> html.count('aria-current="page"'), "<!--#include" in html
+    (1, False)
+    """
+    stamp = max([path.stat().st_mtime] + [p.stat().st_mtime
+                                           for p in (path.parent / "parts").glob("*.html")])
+    cached = _rendered.get(path)
+    if cached is None or cached[0] != stamp:
+        def part(m: re.Match[str]) -> str:
+            return (path.parent / "parts" / f"{m.group('part')}.html").read_text(
+                encoding="utf-8")
+
+        cached = (stamp, _INCLUDE.sub(part, path.read_text(encoding="utf-8")))
+        _rendered[path] = cached
+    html = cached[1]
+    if here is not None:
+        link = f'small" href="{here}" '
+        html = html.replace(link, f'{link}aria-current="page" ', 1)
+    return html
+
+
+def page(name: str, what: str, static_dir: Path = STATIC_DIR, here: str | None = None
+         ) -> Response:
+    """A page of the static folder with its shared parts (never cached stale), or a
+    placeholder saying it is not installed."""
     path = static_dir / name
     if path.is_file():
-        return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+        return HTMLResponse(render(path, here), headers={"Cache-Control": "no-cache"})
     return HTMLResponse(_PLACEHOLDER.format(what=what))
+
+
+_MENU = {"/quick": "/quick", "/leaderboard": "/leaderboard", "/live": "/live",
+         "/tournaments": "/tournaments", "/tournament": "/tournaments", "/daily": "/daily",
+         "/puzzles": "/puzzles", "/analysis": "/analysis"}
+"""The menu link of each page of :func:`register`'s list (by its path up to a parameter)."""
 
 
 def wants_page(request: Request) -> bool:
@@ -86,7 +126,7 @@ def register(app: FastAPI, site: Site, static_dir: Path = STATIC_DIR) -> None:
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> Response:
-        return page("index.html", "lobby", static_dir)
+        return page("index.html", "lobby", static_dir, "/")
 
     @app.get("/play/{match_id}", include_in_schema=False)
     async def play_page(match_id: str) -> Response:
@@ -98,11 +138,11 @@ def register(app: FastAPI, site: Site, static_dir: Path = STATIC_DIR) -> None:
 
     @app.get("/rules", include_in_schema=False)
     async def rules_page() -> Response:
-        return page("rules.html", "How to play", static_dir)
+        return page("rules.html", "How to play", static_dir, "/rules")
 
     @app.get("/record", include_in_schema=False)
     async def record_page() -> Response:
-        return page("record.html", "Your record", static_dir)
+        return page("record.html", "Your record", static_dir, "/record")
 
     for path, name, what in (("/account", "account.html", "account"),
                              ("/quick", "quick.html", "Play someone"),
@@ -118,8 +158,9 @@ def register(app: FastAPI, site: Site, static_dir: Path = STATIC_DIR) -> None:
                              ("/puzzles", "puzzles.html", "puzzles"),
                              ("/puzzles/{puzzle_id}", "puzzles.html", "puzzle"),
                              ("/analysis", "analysis.html", "analysis board")):
-        def online_page(name: str = name, what: str = what) -> Response:
-            return page(name, what, static_dir)
+        def online_page(name: str = name, what: str = what,
+                        here: str = _MENU.get(path.split("/{")[0], "")) -> Response:
+            return page(name, what, static_dir, here or None)
 
         app.add_api_route(path, online_page, methods=["GET"], include_in_schema=False)
 
@@ -181,7 +222,7 @@ def register(app: FastAPI, site: Site, static_dir: Path = STATIC_DIR) -> None:
         if (isinstance(e, StarletteHTTPException) and e.status_code == 404
                 and wants_page(request)):
             path = static_dir / "404.html"
-            body = path.read_text(encoding="utf-8") if path.is_file() else _NOT_FOUND
+            body = render(path) if path.is_file() else _NOT_FOUND
             return HTMLResponse(body, status_code=404, headers={"Cache-Control": "no-cache"})
         if previous is None:
             raise e
