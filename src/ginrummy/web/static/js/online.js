@@ -79,6 +79,12 @@ async function topBar() {
     b.className = "btn ghost small";
     bar.append(a, b);
   }
+  // a menu that scrolls sideways (a phone) shows the link to this page
+  const here = document.querySelector('.topbar [aria-current="page"]');
+  const nav = here && here.parentElement;
+  if (nav && nav.scrollWidth > nav.clientWidth) {
+    nav.scrollLeft = here.offsetLeft - nav.offsetLeft - (nav.clientWidth - here.offsetWidth) / 2;
+  }
 }
 
 // ------------------------------------------------------------------ account page
