@@ -103,13 +103,17 @@ def test_waits_and_aborted_matches_are_shown(server: str, browser: Any,
     page.screenshot(path=str(artifacts / "profile_aborted.png"), animations="disabled")
 
     # a double click on "Play someone" (a casual seek now): one seek, one waiting page
+    # (on a clock no other test seeks with: the server is shared, and a seek another test
+    # left waiting would pair at once)
     page.goto(server + "/quick")
+    page.get_by_test_id("seek-clock").select_option("10+60")
     page.get_by_test_id("seek-button").dblclick()
     page.get_by_test_id("seek-waiting").wait_for(state="visible")
+    terms = {"clock": {"move": 10, "bank": 60}}
     with httpx.Client(base_url=server, timeout=30) as guest:
-        r = guest.post("/api/seeks", json={})
+        r = guest.post("/api/seeks", json=terms)
         assert r.status_code == 200 and "match" in r.json(), r.text  # paired with it
-        second = guest.post("/api/seeks", json={})
+        second = guest.post("/api/seeks", json=terms)
         assert "seek" in second.json()  # nothing else was waiting: one seek was made
         guest.delete(f"/api/seeks/{second.json()['seek']}")
     page.wait_for_url("**/play/**")
