@@ -32,7 +32,7 @@ from ..store import Change, StaleVersionError, StoredAction
 from .clock import next_clock, settings_of
 from .registry import TableRegistry
 from .sockets import SocketHub
-from .table import Table, take_back
+from .table import Table
 
 __all__ = ["Committer", "Edit", "Stale"]
 
@@ -83,10 +83,12 @@ class Committer:
         ``seat``, the last of the current hand, ``timeout`` when the table played it for
         the seat because its time was out; ``dealt``: the last hand was dealt; or neither,
         only the row's fields of ``edit``, or an ending: a resignation or an abort), then
-        show it. The turn clock's banks and deadline (:func:`.clock.next_clock`) and how the
-        match ended are stored with it. Called under the table lock; raises :class:`Stale`
-        (the table rebuilt from the database) or TableError (503: nothing stored, and the
-        change taken back)."""
+        show it. The turn clock's banks and deadline (:func:`.clock.next_clock`) and how
+        the match ended are stored with it. Called under the table lock; raises
+        :class:`Stale` (the table rebuilt from the database) or TableError (503: nothing
+        stored, and the change taken back: an action or a deal here, with
+        :meth:`~ginrummy.match.Match.pop`; an ending by its caller,
+        :meth:`.play.Play.end_locked`)."""
         new = t.match
         sm = t.stored
         stored_action = None
@@ -120,7 +122,7 @@ class Committer:
             raise Stale from None
         except BaseException:
             if played or dealt:
-                t.match = take_back(new, dealt)
+                new.pop()  # not stored: the table shows it as it was
             raise
         ended = status == "finished" and sm.status != "finished"
         sm.version = version
