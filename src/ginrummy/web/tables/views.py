@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from ...cards import Card, to_mask
-from ...hand import Phase, View
+from ...hand import Action, Phase, View
 from ...knowledge import Knowledge
 from ...melds import arrangements_mask, deadwood_by_discard_mask
 from ...view import HandResult
@@ -23,8 +23,8 @@ from ..errors import DB_DOWN
 from .clock import clock_json, deal_at, settings_of
 from .table import Table
 
-__all__ = ["comforts", "dumps", "seat_arrangements", "state", "state_text", "status_of",
-           "view_json"]
+__all__ = ["best_discard", "comforts", "dumps", "seat_arrangements", "state", "state_text",
+           "status_of", "view_json"]
 
 
 def seat_arrangements(r: HandResult) -> list[dict[str, Any]] | None:
@@ -252,23 +252,52 @@ def comforts(view: View) -> dict[str, Any]:
     legal = {a.card for a in view.legal if a.act == "discard" and a.card is not None}
     knocks = {a.card for a in view.legal if a.act == "discard" and a.knock and a.card}
     options = []
-    best: tuple[int, int, int] | None = None
-    best_card: Card | None = None
     for c in sorted(view.hand, key=lambda c: c.index):
         left = leaves[c.index]
-        ok = c in legal
         options.append(
             {
                 "card": str(c),
                 "leaves": left,
-                "legal": ok,
+                "legal": c in legal,
                 "knock": c in knocks,
                 "gin": c in knocks and left == 0,
             }
         )
-        key = (left, -c.points, -c.index)
-        if ok and (best is None or key < best):
-            best, best_card = key, c
     out["discard_options"] = options
-    out["best_discard"] = str(best_card) if best_card is not None else None
+    best = best_discard(view, leaves)
+    out["best_discard"] = str(best.card) if best is not None else None
     return out
+
+
+def best_discard(view: View, leaves: dict[int, int] | None = None) -> Action | None:
+    """The seat's best plain discard now: of its legal discards, the one leaving the least
+    deadwood (ties: the higher card goes, then the later card in R1 order), never a knock;
+    None unless the seat is to discard. The STATE's ``best_discard`` names its card, and
+    the clock plays it for a seat whose time is out (:mod:`~ginrummy.web.computer.timeouts`).
+    ``leaves``: the deadwood left by each discard, by card index, if already known.
+
+    >>> from ginrummy.match import Match
+    >>> from ginrummy.hand import DRAW_STOCK, PASS
+    >>> m = Match(seed=3)
+    >>> best_discard(m.view(m.to_play)) is None  # the up-card is offered: no discard
+    True
+    >>> _ = m.play(PASS), m.play(PASS), m.play(DRAW_STOCK)
+    >>> v = m.view(m.to_play)
+    >>> best = best_discard(v)
+    >>> best in v.legal, best.knock, str(best.card) == comforts(v)["best_discard"]
+    (True, False, True)
+    """
+    if view.phase is not Phase.DISCARD or view.to_play != view.seat:
+        return None
+    if leaves is None:
+        leaves = deadwood_by_discard_mask(to_mask(view.hand))
+    best: Action | None = None
+    best_key = (0, 0, 0)
+    for a in view.legal:
+        c = a.card
+        if c is None or a.knock:
+            continue
+        key = (leaves[c.index], -c.points, -c.index)
+        if best is None or key < best_key:
+            best, best_key = a, key
+    return best
