@@ -107,10 +107,12 @@ class Committer:
             sm.to_play if sm.deadline is not None else None, new, status == "playing",
             restart=played or dealt or status != sm.status,
             acted=seat if played else None, timeout=timeout, now=time.time())
-        change = Change(sm.id, sm.version, stored_action, status, joined, len(new.hands),
-                        ready, new.scores, new.winner, new.to_play, edit.token_hash1,
-                        edit.joined_at, edit.players, banks=banks, deadline=deadline,
-                        end_reason=outcome.end if outcome else None,
+        change = Change(match_id=sm.id, expected_version=sm.version, action=stored_action,
+                        status=status, joined=joined, hands_dealt=len(new.hands),
+                        ready=ready, scores=new.scores, winner=new.winner,
+                        to_play=new.to_play, token_hash1=edit.token_hash1,
+                        joined_at=edit.joined_at, players=edit.players, banks=banks,
+                        deadline=deadline, end_reason=outcome.end if outcome else None,
                         ended_by=outcome.by if outcome else None)
         try:
             version = await self.db.write(change)
