@@ -59,13 +59,16 @@ first = e.KERNEL
 k._compiling.join()
 again = e.Evaluator(samples=6, seed=2).evaluate(m.view(m.to_play))
 same = [(v.win, v.points) for v in again.values] == [(v.win, v.points) for v in ev.values]
-print(json.dumps({"first": first, "kernel": e.KERNEL, "same": same}))
+from ginrummy.kernel import compiled
+print(json.dumps({"first": first, "kernel": e.KERNEL, "same": same,
+                  "cached": compiled.cached(k._compiled)}))
 """
     code = PROBE.format(block=block).replace("print(json.dumps", "_ = (json.dumps") + after
     out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "GINRUMMY_KERNEL": ""},
                          capture_output=True, text=True, timeout=300, check=True)
     got = json.loads(out.stdout)
-    assert got == {"first": "python", "kernel": "numba", "same": True}, out.stderr
+    assert got == {"first": "python", "kernel": "numba", "same": True, "cached": True}, \
+        out.stderr
     assert out.stderr == ""
     fork = """
 import os, ginrummy.kernel as k

@@ -219,7 +219,10 @@ def cached(b: Build) -> bool:
     these very sources (so :func:`warm_up` loads it, well under a second, rather than
     compiling it). Reads only the cache's index files."""
     digest = _DIGEST[0] if _DIGEST else None
-    for fn in vars(b.k).values():
+    spelled = {fn.__name__ for fn in _SPELLED}  # (keyed by their own file alone)
+    for name, fn in vars(b.k).items():
+        if name in spelled:
+            continue
         cache: Any = getattr(fn, "_cache", None)
         index_file = getattr(cache, "_cache_file", None)
         if index_file is None:
