@@ -16,8 +16,15 @@ from ginrummy.match import TIMEOUT_LIMIT, NothingToUndoError, Termination
 from ginrummy.options import Options
 
 
+def _moved(m: Match, seat: int) -> bool:
+    """has_moved by its definition: an action of the seat's own, not played on timeout."""
+    return any(op.seat == seat and not m.timed_out(h, i)
+               for h, hand in enumerate(m.hands) for i, op in enumerate(hand.history))
+
+
 def _snapshot(m: Match) -> Any:
     """Everything observable about a match: its record, both seats' views, the counts."""
+    assert m.has_moved(0) == _moved(m, 0) and m.has_moved(1) == _moved(m, 1)
     views = ([m.view(0).to_json(), m.view(1).to_json(), m.hand.legal_actions()]
              if m.hands else None)
     return (m.to_record(), views, m.scores, m.outcome(), m.timeouts, m.to_play,

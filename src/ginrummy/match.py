@@ -213,6 +213,8 @@ class Match:
         self._outcome: Outcome | None = None
         self._timeouts = [0, 0]
         self._timed_out: set[tuple[int, int]] = set()
+        self._first_own: list[tuple[int, int] | None] = [None, None]
+        """Each seat's first decision of its own (hand, index): see has_moved."""
         self._undo: list[_Undo] = []  # one entry per operation, for pop()
         self._redeal: list[Deal] = []  # drawn deals taken back: dealt again first
         self.auto_deal = auto_deal
@@ -348,8 +350,11 @@ class Match:
             if action.act != "draw":  # the turn ended on timeout
                 self._timeouts[op.seat] += 1
                 lost = self._timeouts[op.seat] >= TIMEOUT_LIMIT
-        elif self._timeouts[op.seat]:
-            self._timeouts[op.seat] = 0
+        else:
+            if self._first_own[op.seat] is None:
+                self._first_own[op.seat] = (len(self.hands) - 1, index)
+            if self._timeouts[op.seat]:
+                self._timeouts[op.seat] = 0
         if hand.result is not None:
             self._hand_over(hand.result, deal=not lost)
         if lost and not self.is_over():
@@ -368,9 +373,7 @@ class Match:
     def has_moved(self, seat: int) -> bool:
         """Whether ``seat`` has made a decision of its own (a pass, a draw, a discard...):
         an action the table played for it on timeout is not its own."""
-        return any(op.seat == seat and (h, i) not in self._timed_out
-                   for h, hand in enumerate(self.hands)
-                   for i, op in enumerate(hand.history))
+        return self._first_own[seat] is not None
 
     def can_abort(self, seat: int | None = None) -> bool:
         """Whether the match may still be aborted. With ``seat``: only before that seat's
@@ -458,7 +461,13 @@ class Match:
             if result.scorer is not None:
                 self._scores[result.scorer] -= result.points
             hand = self.hands[-1] = hand.copy()
-        self._timed_out.discard((len(self.hands) - 1, len(hand.history) - 1))
+        at = (len(self.hands) - 1, len(hand.history) - 1)
+        self._timed_out.discard(at)
+        first = self._first_own
+        if first[0] == at:
+            first[0] = None  # (the last action was a seat's first own: it had no other)
+        elif first[1] == at:
+            first[1] = None
         self._timeouts[:] = entry.timeouts
         self._outcome = None  # nothing could be played after the end
         return hand.pop()
@@ -481,6 +490,7 @@ class Match:
         twin._scores = list(self._scores)
         twin._timeouts = list(self._timeouts)
         twin._timed_out = set(self._timed_out)
+        twin._first_own = list(self._first_own)
         twin._undo = list(self._undo)
         twin._redeal = list(self._redeal)
         twin._rng = random.Random()

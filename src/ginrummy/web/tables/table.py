@@ -19,6 +19,7 @@ from typing import Any
 from ...bots import Bot
 from ...fairness import deal_for
 from ...hand import Action
+from ...knowledge import Shown
 from ...match import Match
 from ...options import Options
 from ..store import StoredAction, StoredMatch
@@ -54,6 +55,15 @@ class Table:
     history_json: dict[int, tuple[int, list[dict[str, Any]]]] = field(default_factory=dict)
     """Each seat's view of the current hand's history as JSON, with the hand's index: the
     entries never change once made, so a STATE only encodes the new ones."""
+    shown: tuple[int, int, Shown] | None = None
+    """What the current hand has shown both seats (R11), with the hand's index and how
+    many of its actions it has seen: a STATE replays only the new ones."""
+    shown_last: Action | None = None
+    """The last action :attr:`shown` has seen (a history taken back and played anew
+    differs there: only one change is ever in flight)."""
+    arrangements: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    """Each seat's best arrangement as JSON, with the cards (mask) it is of: a seat's
+    cards change only with its own moves, its STATE with every move."""
     last_used: float = field(default_factory=time.monotonic)
     """When a request last used this table (monotonic seconds): idle tables are evicted
     from memory and rebuilt from the database on their next use."""
@@ -78,6 +88,7 @@ class Table:
         self.text_cache.clear()
         if history:
             self.history_json.clear()
+            self.shown = None
 
 
 def build_match(sm: StoredMatch) -> Match:
