@@ -15,7 +15,7 @@ COPY src ./src
 RUN pip install '.[web,fast]' \
  && useradd --system --home-dir /app --shell /usr/sbin/nologin gin \
  && mkdir -p "$NUMBA_CACHE_DIR" \
- && python -c "import ginrummy.kernel as k; print('hand kernel:', k.name())" \
+ && GINRUMMY_KERNEL=numba python -c "import ginrummy.kernel as k; print('hand kernel:', k.name())" \
  && chown -R gin "$NUMBA_CACHE_DIR"
 
 USER gin

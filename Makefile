@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[web,dev,fast]'
 	# compile the hand kernel once now (numba caches it on disk), not at the first move
-	$(BIN)/python -c "import ginrummy.kernel as k; print('hand kernel:', k.name())"
+	GINRUMMY_KERNEL=numba $(BIN)/python -c "import ginrummy.kernel as k; print('hand kernel:', k.name())"
 	touch $(STAMP)
 
 run: $(STAMP)

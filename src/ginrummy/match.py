@@ -28,7 +28,7 @@ from .hand import Action, Deal, DealError, Hand, HandResult, IllegalActionError,
 from .options import MAX_HANDS, Options, OptionsError
 
 __all__ = ["END_OF", "FORMAT", "HAND_LIMIT", "TIMEOUT_LIMIT", "Match", "MatchOverError",
-           "Outcome", "RecordError", "Termination", "loads"]
+           "NothingToUndoError", "Outcome", "RecordError", "Termination", "loads"]
 
 HAND_LIMIT = MAX_HANDS
 """R10: every match stops after 60 hands (``Options.hands`` may lower it)."""
@@ -39,6 +39,12 @@ TIMEOUT_LIMIT = 3
 
 class MatchOverError(IllegalActionError):
     """An action after the match has ended (R10)."""
+
+
+class NothingToUndoError(IllegalActionError, IndexError):
+    """:meth:`Match.pop` on a match with nothing to take back (no action, deal or ending
+    since it was made). A ``ValueError`` like every refusal of the rules, and an
+    ``IndexError`` like popping an empty list (python-chess's ``Board.pop``)."""
 
 
 class Termination(StrEnum):
@@ -126,6 +132,37 @@ class Outcome:
         return END_OF[self.reason]
 
 
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """An action that changed the timeout counts: what they were before it."""
+
+    timeouts: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class _Dealt:
+    """A deal: ``drawn`` when its cards came from the supplied deals or the RNG (not given
+    to :meth:`Match.start_hand`), ``auto`` when the action before it dealt it (auto-deal)."""
+
+    drawn: bool
+    auto: bool
+
+
+_PLAYED = _Played((0, 0))
+"""The undo entry of an action that left the timeout counts at zero as they were (most)."""
+
+
+class _Ended:
+    """The undo entry of a resignation or an abort."""
+
+    __slots__ = ()
+
+
+_ENDED = _Ended()
+_DEALS = {(drawn, auto): _Dealt(drawn, auto) for drawn in (False, True) for auto in (False, True)}
+_Undo = _Played | _Dealt | _Ended
+
+
 class Match:
     """A whole match under the table ``options`` (R10, R12).
 
@@ -133,6 +170,21 @@ class Match:
     deals come from the match RNG seeded by ``seed``. ``first_dealer`` defaults to a
     draw from that RNG (R3). With ``auto_deal=False`` the next hand waits for
     :meth:`start_hand` (used to replay records).
+
+    :meth:`pop` takes back the last operation (an action, a deal, a resignation or an
+    abort), as python-chess's ``Board.pop`` does:
+
+    >>> m = Match(seed=1)
+    >>> before = m.to_record()
+    >>> _ = m.play(m.legal_actions()[0]); _ = m.resign(0)
+    >>> m.pop().reason, m.is_over()
+    (<Termination.RESIGNED: 'resigned'>, False)
+    >>> m.pop().action, m.to_record() == before
+    (Action(act='pass'), True)
+    >>> m.pop()
+    Traceback (most recent call last):
+    ...
+    ginrummy.match.NothingToUndoError: There is nothing to take back.
     """
 
     def __init__(
@@ -161,9 +213,14 @@ class Match:
         self._outcome: Outcome | None = None
         self._timeouts = [0, 0]
         self._timed_out: set[tuple[int, int]] = set()
+        self._first_own: list[tuple[int, int] | None] = [None, None]
+        """Each seat's first decision of its own (hand, index): see has_moved."""
+        self._undo: list[_Undo] = []  # one entry per operation, for pop()
+        self._redeal: list[Deal] = []  # drawn deals taken back: dealt again first
         self.auto_deal = auto_deal
         if auto_deal:
             self.start_hand()
+            self._undo.clear()  # dealing the first hand is part of making the match
 
     # ------------------------------------------------------------------ state
 
@@ -235,12 +292,20 @@ class Match:
         expected = self.next_dealer()
         if dealer is not None and dealer != expected:
             raise IllegalActionError(f"Seat {expected} deals this hand, not seat {dealer}.")
-        if deal is None and self._deals is not None:
-            deal = next(self._deals, None)
+        return self._deal(deal, expected, auto=False)
+
+    def _deal(self, deal: Deal | None, dealer: int, auto: bool) -> Hand:
+        drawn = deal is None
+        if deal is None:
+            if self._redeal:
+                deal = self._redeal.pop()
+            elif self._deals is not None:
+                deal = next(self._deals, None)
         if deal is None:
             deal = Deal.shuffled(self._rng)
-        hand = Hand(deal, expected, self.options, len(self.hands), self.scores)
+        hand = Hand(deal, dealer, self.options, len(self.hands), self.scores)
         self.hands.append(hand)
+        self._undo.append(_DEALS[drawn, auto])
         return hand
 
     def legal_actions(self) -> tuple[Action, ...]:
@@ -276,15 +341,20 @@ class Match:
             raise MatchOverError("The match is over.")
         hand = self.hand
         index = len(hand.history)
+        t0, t1 = self._timeouts
         op = hand.play(action, seat)
+        self._undo.append(_PLAYED if not (t0 or t1 or timeout) else _Played((t0, t1)))
         lost = False
         if timeout:
             self._timed_out.add((len(self.hands) - 1, index))
             if action.act != "draw":  # the turn ended on timeout
                 self._timeouts[op.seat] += 1
                 lost = self._timeouts[op.seat] >= TIMEOUT_LIMIT
-        elif self._timeouts[op.seat]:
-            self._timeouts[op.seat] = 0
+        else:
+            if self._first_own[op.seat] is None:
+                self._first_own[op.seat] = (len(self.hands) - 1, index)
+            if self._timeouts[op.seat]:
+                self._timeouts[op.seat] = 0
         if hand.result is not None:
             self._hand_over(hand.result, deal=not lost)
         if lost and not self.is_over():
@@ -303,9 +373,7 @@ class Match:
     def has_moved(self, seat: int) -> bool:
         """Whether ``seat`` has made a decision of its own (a pass, a draw, a discard...):
         an action the table played for it on timeout is not its own."""
-        return any(op.seat == seat and (h, i) not in self._timed_out
-                   for h, hand in enumerate(self.hands)
-                   for i, op in enumerate(hand.history))
+        return self._first_own[seat] is not None
 
     def can_abort(self, seat: int | None = None) -> bool:
         """Whether the match may still be aborted. With ``seat``: only before that seat's
@@ -338,6 +406,8 @@ class Match:
 
     def _finish(self, winner: int | None, reason: Termination, by: int | None) -> Outcome:
         self._outcome = Outcome(winner, self.scores, len(self.hands), reason, by)
+        if reason is Termination.RESIGNED or reason is Termination.ABORTED:
+            self._undo.append(_ENDED)  # (a loss on time is part of its action)
         return self._outcome
 
     def _hand_over(self, result: HandResult, deal: bool = True) -> None:
@@ -353,7 +423,54 @@ class Match:
             self._outcome = Outcome(winner, self.scores, len(self.hands),
                                     Termination.HAND_LIMIT)
         elif self.auto_deal and deal:
-            self.start_hand()
+            self._deal(None, self.next_dealer(), auto=True)
+
+    def pop(self) -> Operation | Hand | Outcome:
+        """Take back the last operation, restoring the match exactly as it was before it:
+        the hands and their histories, the scores, the outcome, the timeout counts and
+        marks (so :meth:`has_moved` and :meth:`can_abort` too) and the deals to come.
+        Returns what was taken back: an action's :class:`Operation` (with the hand an
+        auto-dealing match dealt after it, and a loss on time it caused), a deal's
+        :class:`Hand`, or a resignation's or an abort's :class:`Outcome`. Raises
+        :class:`NothingToUndoError` when there is nothing to take back (the first hand a
+        match deals as it is made is part of making it). Views taken before keep what
+        they showed; a :meth:`copy` is not changed.
+        """
+        undo = self._undo
+        if not undo:
+            raise NothingToUndoError("There is nothing to take back.")
+        entry = undo.pop()
+        if isinstance(entry, _Ended):
+            outcome = self._outcome
+            assert outcome is not None
+            self._outcome = None
+            return outcome
+        if isinstance(entry, _Dealt):
+            hand = self.hands.pop()
+            if entry.drawn:
+                self._redeal.append(hand.deal)  # the same deal comes next, as before
+            if not entry.auto:
+                return hand
+            entry = undo.pop()  # and the action whose hand's end dealt it
+        assert isinstance(entry, _Played)
+        hand = self.hands[-1]
+        result = hand.result
+        if result is not None:
+            # the action ended the hand: its points come off, and finished hands may be
+            # shared with copies (see copy), so this one is taken back on a copy
+            if result.scorer is not None:
+                self._scores[result.scorer] -= result.points
+            hand = self.hands[-1] = hand.copy()
+        at = (len(self.hands) - 1, len(hand.history) - 1)
+        self._timed_out.discard(at)
+        first = self._first_own
+        if first[0] == at:
+            first[0] = None  # (the last action was a seat's first own: it had no other)
+        elif first[1] == at:
+            first[1] = None
+        self._timeouts[:] = entry.timeouts
+        self._outcome = None  # nothing could be played after the end
+        return hand.pop()
 
     def view(self, seat: int) -> View:
         """What ``seat`` may see of the current hand (R11)."""
@@ -373,6 +490,9 @@ class Match:
         twin._scores = list(self._scores)
         twin._timeouts = list(self._timeouts)
         twin._timed_out = set(self._timed_out)
+        twin._first_own = list(self._first_own)
+        twin._undo = list(self._undo)
+        twin._redeal = list(self._redeal)
         twin._rng = random.Random()
         twin._rng.setstate(self._rng.getstate())
         if self._deals is not None:

@@ -341,8 +341,10 @@ def _finished_match(store: Store) -> str:
                      bot_level=None, bot_name=None)
     store.create(sm)
     store.commit_batch([
-        Change(sm.id, i, a, "finished" if i == len(acts) - 1 else "playing", True,
-               a.hand + 1, (False, False), tuple(m.scores), m.winner, None)
+        Change(match_id=sm.id, expected_version=i, action=a,
+               status="finished" if i == len(acts) - 1 else "playing", joined=True,
+               hands_dealt=a.hand + 1, ready=(False, False), scores=tuple(m.scores),
+               winner=m.winner, to_play=None)
         for i, a in enumerate(acts)
     ])
     return sm.id

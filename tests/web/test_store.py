@@ -189,11 +189,13 @@ def test_invite_seat_is_taken_once_and_only_while_free(store: Store) -> None:
     loaded = store.load(sm.id)
     assert loaded is not None and loaded.invite_hash == hash_token("code")
     assert loaded.token_hash1 == NO_TOKEN
-    first = Change(sm.id, 0, None, "playing", True, 1, (False, False), (0, 0), None, 0,
-                   token_hash1=hash_token("t1"))
+    first = Change(match_id=sm.id, expected_version=0, status="playing", joined=True,
+                   hands_dealt=1, ready=(False, False), scores=(0, 0), winner=None,
+                   to_play=0, token_hash1=hash_token("t1"))
     assert store.commit_batch([first]) == [1]
-    second = Change(sm.id, 1, None, "playing", True, 1, (False, False), (0, 0), None, 0,
-                    token_hash1=hash_token("t2"))
+    second = Change(match_id=sm.id, expected_version=1, status="playing", joined=True,
+                    hands_dealt=1, ready=(False, False), scores=(0, 0), winner=None,
+                    to_play=0, token_hash1=hash_token("t2"))
     assert store.commit_batch([second]) == [None]
     after = store.load(sm.id)
     assert after is not None and after.token_hash1 == hash_token("t1") and after.version == 1
@@ -240,8 +242,10 @@ def test_a_match_stored_before_deal_schemes_keeps_its_deals_and_verifies(db_url:
               deal_scheme=LEGACY_SCHEME)
     store.create(sm, salt)
     assert store.commit_batch([
-        Change(sm.id, i, a, "finished" if i == len(acts) - 1 else "playing", True,
-               a.hand + 1, (False, False), tuple(m.scores), m.winner, None)
+        Change(match_id=sm.id, expected_version=i, action=a,
+               status="finished" if i == len(acts) - 1 else "playing", joined=True,
+               hands_dealt=a.hand + 1, ready=(False, False), scores=tuple(m.scores),
+               winner=m.winner, to_play=None)
         for i, a in enumerate(acts)
     ]) == list(range(1, len(acts) + 1))
     with store.engine.begin() as conn:  # as older versions stored it: no scheme at all

@@ -34,8 +34,10 @@ def test_a_load_sees_the_row_and_its_actions_at_one_moment(postgres_url: str) ->
         def write() -> None:  # another process playing: one action per version
             for v in range(1500):
                 action = StoredAction(v, 0, v % 2, {"act": "pass"})
-                writer.commit_batch([Change(sm.id, v, action, "playing", True, 1,
-                                            (False, False), (0, 0), None, v % 2)])
+                writer.commit_batch([Change(
+                    match_id=sm.id, expected_version=v, action=action, status="playing",
+                    joined=True, hands_dealt=1, ready=(False, False), scores=(0, 0),
+                    winner=None, to_play=v % 2)])
             done.set()
 
         thread = threading.Thread(target=write)

@@ -38,3 +38,40 @@ def test_view_json_is_the_cores_view_at_every_step() -> None:
                 assert view_json(t, v) == v.to_json()
             if steps % 3 == 0:
                 t.forget_views(history=True)  # a rebuild starts the entries afresh
+
+
+def test_state_reads_what_the_core_reads_with_takebacks() -> None:
+    """STATE's comforts come from the table's caches (the hand's Shown brought forward,
+    each seat's arrangement by its cards): the same as computing them afresh from the
+    view (Knowledge.of, the core's arrangement), at every step, a move taken back and
+    another played in its place included."""
+    from ginrummy.knowledge import Knowledge
+    from ginrummy.melds import arrangements_mask
+    from ginrummy.web.tables.views import _build_state
+
+    rng = random.Random(8)
+    for seed in range(3):
+        m = Match(seed=seed, first_dealer=seed % 2, players=("A", "B"), auto_deal=False)
+        sm = StoredMatch(id=f"m{seed}", token_hash0="", token_hash1="", options={},
+                         players=["A", "B"], seed=seed, first_dealer=seed % 2,
+                         opponent="friend", bot_level=None, bot_name=None)
+        t = Table(sm, m, next_seq=0)
+        for _ in range(3):
+            if m.is_over():
+                break
+            m.start_hand(deal_for(seed, len(m.hands)))
+            while not m.hand.is_over():
+                for s in (0, 1):
+                    v = m.view(s)
+                    got = _build_state(t, s)
+                    known = Knowledge.of(v).opp_known
+                    assert got["opponent_known"] == [str(c) for c in sorted(
+                        (c for c in m.hand.deal.hands[0] + m.hand.deal.hands[1]
+                         + (m.hand.upcard,) + m.hand.deal.stock if known >> c.index & 1),
+                        key=lambda c: c.index)]
+                    assert got["arrangement"] == arrangements_mask(v.hand.mask)[0].to_json()
+                legal = [a for a in m.legal_actions() if not a.knock]
+                if rng.random() < 0.2 and len(m.hand.history) > 1:
+                    m.pop()  # a commit that failed: then another move (or the same)
+                    legal = [a for a in m.legal_actions() if not a.knock]
+                m.play(rng.choice(legal), m.to_play)

@@ -11,9 +11,10 @@ every commit makes a race harmless.
 
 The safe move (what the apps do): at the up-card offer, pass; else draw from the stock and
 discard the legal card that leaves the least deadwood (ties: the higher card goes; the
-table's own ``best_discard``), never knocking. Each is played with ``timeout`` (the record
-marks it; three turns in a row on timeout lose the match, :data:`ginrummy.match.TIMEOUT_LIMIT`,
-unless either player has not moved yet: then the match is aborted, :func:`ends_unplayed`).
+STATE's own ``best_discard``, :func:`~ginrummy.web.tables.views.best_discard`), never
+knocking. Each is played with ``timeout`` (the record marks it; three turns in a row on
+timeout lose the match, :data:`ginrummy.match.TIMEOUT_LIMIT`, unless either player has not
+moved yet: then the match is aborted, :func:`ends_unplayed`).
 Between hands, when the wait for "Next hand" runs out, the next hand is dealt (no timeout
 is counted: nothing of the game was decided).
 
@@ -40,7 +41,7 @@ from ..tables.committer import Stale
 from ..tables.play import Play
 from ..tables.registry import TableRegistry
 from ..tables.table import Table
-from ..tables.views import comforts
+from ..tables.views import best_discard
 from .turns import TurnClaims
 
 __all__ = ["BEAT_SECONDS", "PAUSE_SECONDS", "STALE_SECONDS", "ClockKeeper", "ends_unplayed",
@@ -70,12 +71,8 @@ def safe_move(t: Table) -> Action | None:
         return PASS
     if DRAW_STOCK in v.legal:
         return DRAW_STOCK
-    best = comforts(v)["best_discard"]
-    for a in v.legal:
-        if a.act == "discard" and not a.knock and a.card is not None and str(a.card) == best:
-            return a
-    plain = [a for a in v.legal if a.act == "discard" and not a.knock]
-    return plain[0] if plain else v.legal[0]
+    best = best_discard(v)
+    return best if best is not None else v.legal[0]
 
 
 def ends_unplayed(m: Match, seat: int, action: Action) -> bool:

@@ -139,7 +139,8 @@ async def _serve(site: Site, websocket: WebSocket, t: Table, sub: Subscriber) ->
     except TableError as e:
         if e.status != 503:  # database away: the last state, with moves paused
             sub.push({"type": "error", "status": e.status, "message": e.message})
-    site.hub.send_state(t, sub)
+    async with t.lock:  # never mid-commit: a change is shown once stored
+        site.hub.send_state(t, sub)
     idle = settings.ws_idle_seconds
     try:
         while not sub.closed:
@@ -281,12 +282,14 @@ async def _message(site: Site, t: Table, sub: Subscriber, text: str) -> None:
         await site.play.next_hand(t, sub.seat, msg)
     elif kind == "state":
         await site.play.seat_state(t, sub.seat)
-        site.hub.send_state(t, sub, force=True)
+        async with t.lock:  # (a STATE is built under the lock: never mid-commit)
+            site.hub.send_state(t, sub, force=True)
     elif kind == "ping":
         sub.push({"type": "pong"})
         v = msg.get("version")
         if isinstance(v, int) and not isinstance(v, bool) and v < t.version:
-            site.hub.send_state(t, sub, force=True)  # the page missed a change: here it is
+            async with t.lock:  # the page missed a change: here it is
+                site.hub.send_state(t, sub, force=True)
     elif kind == "auth":
         return  # already authenticated (e.g. with the deprecated URL token)
     else:

@@ -278,8 +278,10 @@ class Store:
         """Store one accepted change (an action, a ``next``, a join) and bump the version,
         in one transaction; returns the new version. Raises StaleVersionError (changing
         nothing) when the stored version is no longer ``expected_version``."""
-        change = Change(match_id, expected_version, action, status, joined, hands_dealt,
-                        tuple(ready), tuple(scores), winner, to_play)
+        change = Change(match_id=match_id, expected_version=expected_version, action=action,
+                        status=status, joined=joined, hands_dealt=hands_dealt,
+                        ready=tuple(ready), scores=tuple(scores), winner=winner,
+                        to_play=to_play)
         result = self.commit_batch([change])[0]
         if result is None:
             raise StaleVersionError(

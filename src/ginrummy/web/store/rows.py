@@ -29,14 +29,14 @@ class StoredAction:
     action: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Change:
     """One accepted change of a match: the version it was based on, the action (if any)
-    and the match's new summary fields."""
+    and the match's new summary fields (built by keyword: many are alike)."""
 
     match_id: str
     expected_version: int
-    action: StoredAction | None
+    action: StoredAction | None = None
     status: str
     joined: bool
     hands_dealt: int

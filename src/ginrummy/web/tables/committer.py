@@ -32,7 +32,7 @@ from ..store import Change, StaleVersionError, StoredAction
 from .clock import next_clock, settings_of
 from .registry import TableRegistry
 from .sockets import SocketHub
-from .table import Table, take_back
+from .table import Table
 
 __all__ = ["Committer", "Edit", "Stale"]
 
@@ -83,10 +83,12 @@ class Committer:
         ``seat``, the last of the current hand, ``timeout`` when the table played it for
         the seat because its time was out; ``dealt``: the last hand was dealt; or neither,
         only the row's fields of ``edit``, or an ending: a resignation or an abort), then
-        show it. The turn clock's banks and deadline (:func:`.clock.next_clock`) and how the
-        match ended are stored with it. Called under the table lock; raises :class:`Stale`
-        (the table rebuilt from the database) or TableError (503: nothing stored, and the
-        change taken back)."""
+        show it. The turn clock's banks and deadline (:func:`.clock.next_clock`) and how
+        the match ended are stored with it. Called under the table lock; raises
+        :class:`Stale` (the table rebuilt from the database) or TableError (503: nothing
+        stored, and the change taken back: an action or a deal here, with
+        :meth:`~ginrummy.match.Match.pop`; an ending by its caller,
+        :meth:`.play.Play.end_locked`)."""
         new = t.match
         sm = t.stored
         stored_action = None
@@ -105,10 +107,12 @@ class Committer:
             sm.to_play if sm.deadline is not None else None, new, status == "playing",
             restart=played or dealt or status != sm.status,
             acted=seat if played else None, timeout=timeout, now=time.time())
-        change = Change(sm.id, sm.version, stored_action, status, joined, len(new.hands),
-                        ready, new.scores, new.winner, new.to_play, edit.token_hash1,
-                        edit.joined_at, edit.players, banks=banks, deadline=deadline,
-                        end_reason=outcome.end if outcome else None,
+        change = Change(match_id=sm.id, expected_version=sm.version, action=stored_action,
+                        status=status, joined=joined, hands_dealt=len(new.hands),
+                        ready=ready, scores=new.scores, winner=new.winner,
+                        to_play=new.to_play, token_hash1=edit.token_hash1,
+                        joined_at=edit.joined_at, players=edit.players, banks=banks,
+                        deadline=deadline, end_reason=outcome.end if outcome else None,
                         ended_by=outcome.by if outcome else None)
         try:
             version = await self.db.write(change)
@@ -120,7 +124,7 @@ class Committer:
             raise Stale from None
         except BaseException:
             if played or dealt:
-                t.match = take_back(new, dealt)
+                new.pop()  # not stored: the table shows it as it was
             raise
         ended = status == "finished" and sm.status != "finished"
         sm.version = version

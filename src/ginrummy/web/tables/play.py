@@ -1,10 +1,12 @@
 """Playing at a table: each change checked (seat, version, phase, legality), then committed.
 
 :class:`Play` answers a seat's moves, its ``next`` between hands and its requests for the
-state. A move is checked against the table as it is in memory, played on a copy of the
-match, and handed to the :class:`~.committer.Committer`: acknowledged (and shown) only once
-stored. A move based on a version this copy has not seen yet (its change event is still on
-the way from another process) first catches the copy up.
+state. A move (a deal, a resignation and an abort alike) is checked against the table as it
+is in memory, played on the table's match in place under the table lock, and handed to the
+:class:`~.committer.Committer`: acknowledged (and shown) only once stored; a change that
+cannot be stored is taken back with :meth:`~ginrummy.match.Match.pop`, leaving the match
+exactly as it was. A move based on a version this copy has not seen yet (its change event
+is still on the way from another process) first catches the copy up.
 """
 
 from __future__ import annotations
@@ -236,7 +238,6 @@ class Play:
         which is an abort while either seat has not moved yet. Raises Stale or TableError
         (nothing stored, the table as it was)."""
         m = t.match
-        before = m.copy()
         if abort or not (m.has_moved(0) and m.has_moved(1)):
             m.abort(seat)
         else:
@@ -244,9 +245,9 @@ class Play:
         try:
             await self.committer.commit(t, seat)
         except Stale:
-            raise
+            raise  # the table was rebuilt from the database
         except BaseException:
-            t.match = before  # not stored: the table stays as it was
+            m.pop()  # not stored: the table stays as it was
             raise
 
     async def seat_state(self, t: Table, seat: int) -> dict[str, Any]:

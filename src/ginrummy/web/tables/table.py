@@ -4,8 +4,9 @@ A :class:`Table` is one match rebuilt from its stored row (deals from the secret
 the match's deal scheme, :mod:`ginrummy.fairness`; actions replayed under the rules);
 :func:`catch_up` brings it forward in place when another process has stored changes (only
 the new actions are read and played). Tables are held by the
-:class:`~.registry.TableRegistry`; only committed changes ever reach a table's match (the
-:class:`~.committer.Committer` plays a change on a copy and swaps it in once stored).
+:class:`~.registry.TableRegistry`. A change is played on the table's match in place (under
+the table lock) and shown only once stored: the :class:`~.committer.Committer` takes back
+one it could not store with :meth:`~ginrummy.match.Match.pop`.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from typing import Any
 from ...bots import Bot
 from ...fairness import deal_for
 from ...hand import Action
+from ...knowledge import Shown
 from ...match import Match
 from ...options import Options
 from ..store import StoredAction, StoredMatch
 
-__all__ = ["Table", "apply_ending", "build_match", "catch_up", "take_back"]
+__all__ = ["Table", "apply_ending", "build_match", "catch_up"]
 
 
 @dataclass(eq=False)
@@ -53,6 +55,15 @@ class Table:
     history_json: dict[int, tuple[int, list[dict[str, Any]]]] = field(default_factory=dict)
     """Each seat's view of the current hand's history as JSON, with the hand's index: the
     entries never change once made, so a STATE only encodes the new ones."""
+    shown: tuple[int, int, Shown] | None = None
+    """What the current hand has shown both seats (R11), with the hand's index and how
+    many of its actions it has seen: a STATE replays only the new ones."""
+    shown_last: Action | None = None
+    """The last action :attr:`shown` has seen (a history taken back and played anew
+    differs there: only one change is ever in flight)."""
+    arrangements: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    """Each seat's best arrangement as JSON, with the cards (mask) it is of: a seat's
+    cards change only with its own moves, its STATE with every move."""
     last_used: float = field(default_factory=time.monotonic)
     """When a request last used this table (monotonic seconds): idle tables are evicted
     from memory and rebuilt from the database on their next use."""
@@ -77,6 +88,7 @@ class Table:
         self.text_cache.clear()
         if history:
             self.history_json.clear()
+            self.shown = None
 
 
 def build_match(sm: StoredMatch) -> Match:
@@ -114,18 +126,6 @@ def apply_ending(m: Match, sm: StoredMatch) -> None:
         m.resign(int(sm.ended_by))
     elif sm.end_reason == "aborted":
         m.abort(int(sm.ended_by) if sm.ended_by in (0, 1) else None)
-
-
-def take_back(m: Match, dealt: bool) -> Match:
-    """The match as it was before its last change (its last action, or with ``dealt`` the
-    deal of its last hand), replayed from its record: only after a commit failed, so the
-    table shows nothing that was not stored."""
-    rec = m.to_record()
-    if dealt:
-        rec["hands"].pop()
-    else:
-        rec["hands"][-1]["actions"].pop()
-    return Match.from_record(rec)
 
 
 def catch_up(t: Table, sm: StoredMatch) -> bool:

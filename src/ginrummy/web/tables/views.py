@@ -14,17 +14,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...cards import Card, to_mask
-from ...hand import Phase, View
-from ...knowledge import Knowledge
+from ...cards import from_mask
+from ...hand import Action, Phase, View
+from ...knowledge import Knowledge, Shown
 from ...melds import arrangements_mask, deadwood_by_discard_mask
 from ...view import HandResult
 from ..errors import DB_DOWN
 from .clock import clock_json, deal_at, settings_of
 from .table import Table
 
-__all__ = ["comforts", "dumps", "seat_arrangements", "state", "state_text", "status_of",
-           "view_json"]
+__all__ = ["best_discard", "comforts", "dumps", "seat_arrangements", "state", "state_text",
+           "status_of", "view_json"]
 
 
 def seat_arrangements(r: HandResult) -> list[dict[str, Any]] | None:
@@ -100,7 +100,10 @@ def _build_state(t: Table, seat: int) -> dict[str, Any]:
     v = m.view(seat)
     legal = [a.to_json() for a in v.legal]
     knock = sorted({a.card for a in v.legal if a.knock and a.card is not None})
-    arr = arrangements_mask(to_mask(v.hand))[0]
+    mask = v.hand.mask
+    arr = t.arrangements.get(seat)
+    if arr is None or arr[0] != mask:
+        arr = t.arrangements[seat] = (mask, arrangements_mask(mask)[0].to_json())
     status = status_of(t)
     hand_over: dict[str, Any] | None = None
     r = hand.result
@@ -144,7 +147,7 @@ def _build_state(t: Table, seat: int) -> dict[str, Any]:
         )
     )
     outcome = m.outcome()
-    return comforts(v) | {
+    return comforts(v, _opp_known(t, v)) | {
         "id": sm.id,
         "seat": seat,
         "version": sm.version,
@@ -165,7 +168,7 @@ def _build_state(t: Table, seat: int) -> dict[str, Any]:
         "view": view_json(t, v),
         "legal": legal,
         "my_turn": bool(legal),
-        "arrangement": arr.to_json(),
+        "arrangement": arr[1],
         "knock_discards": [str(c) for c in knock],
         "hand_over": hand_over,
         "score_sheet": sheet,
@@ -220,18 +223,40 @@ def _history_json(t: Table, v: View) -> list[dict[str, Any]]:
     return entries[:]
 
 
+def _opp_known(t: Table, v: View) -> int:
+    """The cards ``v``'s opponent took from the pile and still holds (R11: what
+    :class:`~ginrummy.knowledge.Knowledge` reads from the history), from the table's
+    :class:`~ginrummy.knowledge.Shown` of the hand brought forward by the new actions
+    only (both seats' views show the same actions, a stock draw's card aside, which
+    Shown does not read)."""
+    hist = v.history
+    cached = t.shown
+    if cached is None or cached[0] != v.hand_index or cached[1] > len(hist):
+        cached = (v.hand_index, 0, Shown(v.upcard.index))
+    elif cached[1] and hist[cached[1] - 1].action is not t.shown_last:
+        cached = (v.hand_index, 0, Shown(v.upcard.index))  # (taken back and played anew)
+    index, seen, shown = cached
+    if seen < len(hist):
+        shown.replay(hist[k] for k in range(seen, len(hist)))
+        cached = (index, len(hist), shown)
+        t.shown_last = hist[len(hist) - 1].action
+    t.shown = cached
+    return shown.known[1 - v.seat]
+
+
 def _cards(mask: int) -> list[str]:
-    return [str(Card.from_index(i)) for i in range(52) if mask >> i & 1]
+    return [str(c) for c in from_mask(mask)]
 
 
-def comforts(view: View) -> dict[str, Any]:
+def comforts(view: View, opp_known: int | None = None) -> dict[str, Any]:
     """What the page shows beside the view, exactly as the core computes it (R2, R6, R11).
 
     ``opponent_known``: cards the opponent took from the discard pile and still holds.
     ``discard_options`` (only while this seat is to discard, else null): for each card of
     the 11, the deadwood of the 10 left (``leaves``), whether discarding it is legal (R5),
     knocks (R6) or is gin. ``best_discard``: the legal discard leaving the least deadwood
-    (ties: the higher card goes, then the later card in R1 order).
+    (ties: the higher card goes, then the later card in R1 order). ``opp_known``: the
+    opponent's known cards if already worked out (else read from the view's history).
 
     >>> from ginrummy.match import Match
     >>> from ginrummy.hand import Action
@@ -240,35 +265,65 @@ def comforts(view: View) -> dict[str, Any]:
     >>> comforts(v)["discard_options"] is None
     True
     """
-    k = Knowledge.of(view)
+    if opp_known is None:
+        opp_known = Knowledge.of(view).opp_known
     out: dict[str, Any] = {
-        "opponent_known": _cards(k.opp_known),
+        "opponent_known": _cards(opp_known),
         "discard_options": None,
         "best_discard": None,
     }
     if view.phase is not Phase.DISCARD or view.to_play != view.seat or len(view.hand) != 11:
         return out
-    leaves = deadwood_by_discard_mask(to_mask(view.hand))
+    leaves = deadwood_by_discard_mask(view.hand.mask)
     legal = {a.card for a in view.legal if a.act == "discard" and a.card is not None}
     knocks = {a.card for a in view.legal if a.act == "discard" and a.knock and a.card}
     options = []
-    best: tuple[int, int, int] | None = None
-    best_card: Card | None = None
     for c in sorted(view.hand, key=lambda c: c.index):
         left = leaves[c.index]
-        ok = c in legal
         options.append(
             {
                 "card": str(c),
                 "leaves": left,
-                "legal": ok,
+                "legal": c in legal,
                 "knock": c in knocks,
                 "gin": c in knocks and left == 0,
             }
         )
-        key = (left, -c.points, -c.index)
-        if ok and (best is None or key < best):
-            best, best_card = key, c
     out["discard_options"] = options
-    out["best_discard"] = str(best_card) if best_card is not None else None
+    best = best_discard(view, leaves)
+    out["best_discard"] = str(best.card) if best is not None else None
     return out
+
+
+def best_discard(view: View, leaves: dict[int, int] | None = None) -> Action | None:
+    """The seat's best plain discard now: of its legal discards, the one leaving the least
+    deadwood (ties: the higher card goes, then the later card in R1 order), never a knock;
+    None unless the seat is to discard. The STATE's ``best_discard`` names its card, and
+    the clock plays it for a seat whose time is out (:mod:`~ginrummy.web.computer.timeouts`).
+    ``leaves``: the deadwood left by each discard, by card index, if already known.
+
+    >>> from ginrummy.match import Match
+    >>> from ginrummy.hand import DRAW_STOCK, PASS
+    >>> m = Match(seed=3)
+    >>> best_discard(m.view(m.to_play)) is None  # the up-card is offered: no discard
+    True
+    >>> _ = m.play(PASS), m.play(PASS), m.play(DRAW_STOCK)
+    >>> v = m.view(m.to_play)
+    >>> best = best_discard(v)
+    >>> best in v.legal, best.knock, str(best.card) == comforts(v)["best_discard"]
+    (True, False, True)
+    """
+    if view.phase is not Phase.DISCARD or view.to_play != view.seat:
+        return None
+    if leaves is None:
+        leaves = deadwood_by_discard_mask(view.hand.mask)
+    best: Action | None = None
+    best_key = (0, 0, 0)
+    for a in view.legal:
+        c = a.card
+        if c is None or a.knock:
+            continue
+        key = (leaves[c.index], -c.points, -c.index)
+        if best is None or key < best_key:
+            best, best_key = a, key
+    return best
