@@ -1,9 +1,11 @@
 """Duplicate matches of ``expert`` search variants against a project bot: how strength
 moves with the deals sampled per decision and how they are spent (a tuning tool and the
-source of docs/bots.md's samples curve, not a test).
+source of docs/bots.md's samples curve, not a test). The opponent may be a variant too
+(head to head).
 
 A variant is ``NAME`` or ``NAME:key=value,key=value`` with ``ExpertBot`` keyword
-arguments (numbers, ``true``/``false``, ``none``), e.g. ``expert:samples=512,race=true``.
+arguments (numbers, ``true``/``false``, ``none``, words), e.g.
+``expert:samples=512,race=true`` or ``expert:sampler=learned``.
 Each variant plays ``--matches`` matches (duplicate pairs: the same deals with the seats
 swapped) against the opponent on the same deals as every other variant, and one JSON
 line per variant gives its win rate with a 95% interval, points per hand and decision
@@ -36,7 +38,11 @@ def _value(text: str) -> Any:
     try:
         return int(text)
     except ValueError:
+        pass
+    try:
         return float(text)
+    except ValueError:
+        return text  # a word: sampler=learned
 
 
 def parse_variant(spec: str) -> dict[str, Any]:
@@ -67,12 +73,14 @@ def register(spec: str) -> str:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("opponent", help="a project bot name, e.g. strong, marjj, simple")
+    ap.add_argument("opponent", help="a project bot name, e.g. strong, marjj, simple, or an "
+                    "expert variant (head to head), e.g. expert:sampler=heuristic")
     ap.add_argument("variants", nargs="+", help="expert variants (see the module docstring)")
     ap.add_argument("--matches", type=int, default=200, help="matches per variant (even)")
     ap.add_argument("--seed", type=int, default=1, help="deals seed (default 1)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     args = ap.parse_args(argv)
+    register(args.opponent)
     for spec in args.variants:
         name = register(spec)
         t = time.perf_counter()

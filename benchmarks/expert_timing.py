@@ -19,8 +19,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--decisions", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--samples", type=int, default=None, help="override the bot's samples")
+    ap.add_argument("--sampler", default=None, choices=("heuristic", "learned"),
+                    help="override the bot's sampler of the opponent's hand")
     args = ap.parse_args(argv)
-    wall, cpu = decision_times(args.decisions, args.seed, args.samples)
+    wall, cpu = decision_times(args.decisions, args.seed, args.samples, args.sampler)
     print(json.dumps({"wall": summary(wall), "cpu": summary(cpu)}, indent=2))
     return 0
 

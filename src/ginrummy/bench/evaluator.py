@@ -79,12 +79,14 @@ def expert_prepare(build: str | None = None,
 
 
 def decision_times(n: int, seed: int = 0, samples: int | None = None,
-                   ) -> tuple[list[float], list[float]]:
+                   sampler: str | None = None) -> tuple[list[float], list[float]]:
     """Wall-clock and CPU seconds (this thread) of each of ``n`` expert decisions on real
-    positions; CPU time is what one core would take on an otherwise idle machine."""
+    positions; CPU time is what one core would take on an otherwise idle machine
+    (``samples`` and ``sampler``: the bot's, unless given)."""
     rng = random.Random(seed)
     views = positions(rng, n)
-    bot = ExpertBot(seed) if samples is None else ExpertBot(seed, samples=samples)
+    bot = ExpertBot(seed, sampler=sampler) if samples is None \
+        else ExpertBot(seed, samples=samples, sampler=sampler)
     bot.decide(views[0])  # loading (or compiling) the hand kernel is not a decision
     wall: list[float] = []
     cpu: list[float] = []

@@ -35,12 +35,17 @@ from ..melds import deadwood_by_discard_mask, deadwood_mask
 from ..view import HandResult
 from .strong import StrongBot
 
-__all__ = ["EXPERT_BELIEF", "ExpertBot", "expert_fast"]
+__all__ = ["EXPERT_BELIEF", "EXPERT_SAMPLER", "ExpertBot", "expert_fast"]
 
 EXPERT_BELIEF = BeliefParams()
 """The belief ``expert`` searches with: the calibrated one, the same the review grades
 with (docs/bots.md, "Knock or play on"), whose estimate of a knock short of gin is
 unbiased, so the search may weigh knocks of its own."""
+
+
+EXPERT_SAMPLER = "heuristic"
+"""How ``expert`` samples the opponent's hand (``ExpertBot(sampler=...)``; the
+evaluator's ``"heuristic"`` or ``"learned"``: docs/bots.md, "Learned belief")."""
 
 
 class ExpertBot(StrongBot):
@@ -55,7 +60,9 @@ class ExpertBot(StrongBot):
     ``simple`` does, ``marjj`` does not); ``knocks`` lets the search call off ``strong``'s
     knocks, ``add_knocks`` weigh knocks where ``strong`` plays on. With ``adapt`` > 0
     that share follows the knocking habit the opponent has shown in this match
-    (:meth:`hand_over`), the prior counting as ``adapt`` hands.
+    (:meth:`hand_over`), the prior counting as ``adapt`` hands. ``sampler`` (by default
+    :data:`EXPERT_SAMPLER`) and ``pool_factor`` choose how the evaluator samples the
+    opponent's hand (:class:`~ginrummy.evaluator.Evaluator`).
     """
 
     name = "expert"
@@ -65,12 +72,15 @@ class ExpertBot(StrongBot):
                  knocks: bool = False, add_knocks: bool = True, quick: float = 0.75,
                  adapt: float = 2.0, kernel: str | None = None, race: bool = True,
                  first: int = 32, drop_z: float = 2.0, club: float = 0.0,
-                 style: int = PATIENT, posterior: bool = False) -> None:
+                 style: int = PATIENT, posterior: bool = False,
+                 sampler: str | None = None, pool_factor: int = 4) -> None:
         super().__init__(seed)
         self.evaluator = Evaluator(samples=samples, budget_ms=budget_ms,
                                    seed=0 if seed is None else seed, quick=quick,
                                    belief=EXPERT_BELIEF, kernel=kernel, club=club,
-                                   style=style)
+                                   style=style,
+                                   sampler=EXPERT_SAMPLER if sampler is None else sampler,
+                                   pool_factor=pool_factor)
         self.quick = quick
         self.club = club
         self.posterior = posterior
