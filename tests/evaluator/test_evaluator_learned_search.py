@@ -148,3 +148,22 @@ def test_the_sampler_setting_is_checked_and_reaches_expert() -> None:
     view = _late_view()
     assert bot.decide(view) in view.legal
     assert ExpertBot(1, sampler="learned", samples=64).decide(view) == bot.decide(view)
+
+
+def test_the_kernel_scores_agree_with_the_model_in_python() -> None:
+    """The search scores the cards in the kernel (either build): the same chances as
+    :func:`ginrummy.evaluator.learned.card_chances` in plain Python."""
+    from ginrummy.evaluator.learned import default_model
+    from ginrummy.evaluator.search import _learned_chances
+
+    model = default_model()
+    assert model is not None
+    for steps in (3, 9, 17):
+        view = _view(5, steps)
+        if view is None:
+            continue
+        k = Knowledge.of(view)
+        want = card_chances(view)
+        for build in ("python", kernel.name()):
+            got = _learned_chances(kernel.backend(build), view, k, model)
+            assert got == pytest.approx(want, abs=1e-9)

@@ -58,6 +58,30 @@ def cpu_clock() -> float:
     return time.thread_time()
 
 
+_WEIGHTS: dict[str, tuple[Any, Any, Any, Any, Any]] = {}
+"""The latest model and its weights as a build's arrays (scale, w1, b1, w2), by build."""
+
+
+def _learned_chances(b: Build, view: View, k: Knowledge, model: Any) -> list[float]:
+    """The learned model's chance of every card (52) in the opponent's hand
+    (:func:`ginrummy.evaluator.learned.card_chances`, its scores in the kernel)."""
+    from .learned import NF, fit_total
+    from .learned import card_features as features
+
+    arrays = _WEIGHTS.get(b.name)
+    if arrays is None or arrays[0] is not model:
+        arrays = (model, b.floats(model.scale), b.floats(model.w1), b.floats(model.b1),
+                  b.floats(model.w2))
+        _WEIGHTS[b.name] = arrays
+    cards, rows, total = features(view)
+    z = b.belief_logits(b.ints(rows), len(cards), NF, arrays[1], model.hidden, arrays[2],
+                        arrays[3], arrays[4], model.b2)
+    out = [float(k.opp_known >> c & 1) for c in range(52)]
+    for c, p in zip(cards, fit_total(z, total), strict=True):
+        out[c] = p
+    return out
+
+
 def phase_code(view: View) -> int:
     """The kernel's phase of ``view``'s decision (R4: which offer, R5)."""
     if view.phase is Phase.OFFER:
@@ -136,13 +160,13 @@ class Search:
     def _learned(self, factor: int) -> None:
         """Set up the learned sampler (:data:`LEARNED`): the model's chances of the unseen
         cards; the pool is drawn as the deals need it (:meth:`_grow`)."""
-        from .learned import card_chances, default_model
+        from .learned import default_model
 
         model = default_model()
         if model is None:
             return  # the one warning is written; the belief's own hands stand in
-        chances = card_chances(self.view, model)
         b = self.b
+        chances = _learned_chances(b, self.view, self.belief.k, model)
         self.tilted = True
         self.factor = max(1, factor)
         self.items = self.unknown

@@ -196,6 +196,13 @@ class Build:
         self.k.pool(pos, fl, unknown, weights, rs, out, start, count, memo)
         return int(rs[0])
 
+    def belief_logits(self, rows: Any, n: int, nf: int, scale: Any, hidden: int, w1: Any,
+                      b1: Any, w2: Any, b2: float) -> list[float]:
+        """:func:`.sampler.belief_logits`: the learned belief's score of each row."""
+        out = self.k.floats(n)
+        self.k.belief_logits(rows, n, nf, scale, hidden, w1, b1, w2, float(b2), out)
+        return [float(z) for z in out]
+
     def fill_pool(self, pos: Any, fl: Any, unknown: Any, weights: Any, state: int,
                   style: int, hands: Any, start: int, count: int, memo: Any) -> int:
         """:func:`.batch.fill_pool` from the random ``state``; returns the state after it."""

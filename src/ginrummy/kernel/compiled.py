@@ -220,6 +220,8 @@ def warm_up(b: Build) -> None:
     state = b.sample_and_play_tilted(pos, fl, pile0, unknown, hands, cum, sizes, actions,
                                      state, 0, 1, codes, xs, memo)
     b.pool_tilted(hands, cum, sizes, state, out, 0, 1)
+    ones = b.floats([1.0, 1.0])
+    b.belief_logits(b.ints([1, 2, 3, 4]), 2, 2, ones, 1, ones, ones[:1], ones[:1], 0.5)
     b.play_sample(pos, pile0, (1 << 20) - (1 << 10), list(range(20, 50)), 0, actions, codes, 0,
                   memo)
     b.draw_hand(pos, fl, unknown, weights, Random(3), 0)
