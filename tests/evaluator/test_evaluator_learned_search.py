@@ -167,3 +167,18 @@ def test_the_kernel_scores_agree_with_the_model_in_python() -> None:
         for build in ("python", kernel.name()):
             got = _learned_chances(kernel.backend(build), view, k, model)
             assert got == pytest.approx(want, abs=1e-9)
+
+
+def test_a_deeper_race_stays_legal_and_deterministic() -> None:
+    """``deep``: close, costly decisions race on past ``samples`` (a knock in the race,
+    or a late discard), within ``deep_ms``; the choice is still legal and repeatable."""
+    from ginrummy.hand import Action
+
+    view = _late_view()
+    one = ExpertBot(2, samples=32, deep=256, deep_ms=500.0, sampler="learned")
+    two = ExpertBot(2, samples=32, deep=256, deep_ms=500.0, sampler="learned")
+    assert one.decide(view) == two.decide(view) and one.decide(view) in view.legal
+    knock = Action.discard("5S", knock=True)
+    assert ExpertBot._costly(view, [knock]) == (view.phase is Phase.DISCARD)
+    if view.phase is Phase.DISCARD and view.stock_count > ExpertBot.LATE_STOCK:
+        assert not ExpertBot._costly(view, [Action.discard("5S")])
