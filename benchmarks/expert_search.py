@@ -1,7 +1,8 @@
 """Duplicate matches of ``expert`` search variants against a project bot: how strength
 moves with the deals sampled per decision and how they are spent (a tuning tool and the
 source of docs/bots.md's samples curve, not a test). The opponent may be a variant too
-(head to head).
+(head to head). Every variant after the first also gets its win rate minus the first
+variant's on the same deals, paired by duplicate pair (``minus_first``).
 
 A variant is ``NAME`` or ``NAME:key=value,key=value`` with ``ExpertBot`` keyword
 arguments (numbers, ``true``/``false``, ``none``, words), e.g.
@@ -19,11 +20,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import statistics
 import sys
 import time
 from typing import Any
 
-from ginrummy.arena import run_matches, summarize
+from ginrummy.arena import MatchStats, run_matches, summarize
 from ginrummy.bots import BOTS
 from ginrummy.bots.base import Bot
 from ginrummy.bots.expert import ExpertBot
@@ -71,6 +74,19 @@ def register(spec: str) -> str:
     return spec
 
 
+def paired(a: list[MatchStats], b: list[MatchStats]) -> dict[str, Any]:
+    """Variant ``a``'s win rate minus ``b``'s on the same deals: the mean over duplicate
+    pairs of the difference of their pair scores, with a 95% interval from the pairs'
+    spread (the deals' luck cancels where both met it)."""
+    d = [(a[i].score_a + a[i + 1].score_a - b[i].score_a - b[i + 1].score_a) / 2
+         for i in range(0, min(len(a), len(b)) - 1, 2)]
+    mean = statistics.fmean(d)
+    half = 1.959963984540054 * statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 \
+        else math.inf
+    return {"difference": round(mean, 4), "ci95": [round(mean - half, 4),
+                                                    round(mean + half, 4)], "pairs": len(d)}
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("opponent", help="a project bot name, e.g. strong, marjj, simple, or an "
@@ -81,6 +97,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     args = ap.parse_args(argv)
     register(args.opponent)
+    first: list[MatchStats] | None = None
     for spec in args.variants:
         name = register(spec)
         t = time.perf_counter()
@@ -91,7 +108,12 @@ def main(argv: list[str]) -> int:
         if any(s["forfeits"]):
             print(f"expert_search: {spec} forfeited matches (a bot raised): "
                   f"{s['forfeits']}", file=sys.stderr)
-        print(json.dumps({k: s[k] for k in keep}), flush=True)
+        out = {k: s[k] for k in keep}
+        if first is None:
+            first = results
+        else:  # the same deals as the first variant: the paired difference
+            out["minus_first"] = paired(results, first)
+        print(json.dumps(out), flush=True)
     return 0
 
 
