@@ -1,9 +1,12 @@
 """Duplicate matches of ``expert`` search variants against a project bot: how strength
 moves with the deals sampled per decision and how they are spent (a tuning tool and the
-source of docs/bots.md's samples curve, not a test).
+source of docs/bots.md's samples curve, not a test). The opponent may be a variant too
+(head to head). Every variant after the first also gets its win rate minus the first
+variant's on the same deals, paired by duplicate pair (``minus_first``).
 
 A variant is ``NAME`` or ``NAME:key=value,key=value`` with ``ExpertBot`` keyword
-arguments (numbers, ``true``/``false``, ``none``), e.g. ``expert:samples=512,race=true``.
+arguments (numbers, ``true``/``false``, ``none``, words), e.g.
+``expert:samples=512,race=true`` or ``expert:sampler=learned``.
 Each variant plays ``--matches`` matches (duplicate pairs: the same deals with the seats
 swapped) against the opponent on the same deals as every other variant, and one JSON
 line per variant gives its win rate with a 95% interval, points per hand and decision
@@ -17,11 +20,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import statistics
 import sys
 import time
 from typing import Any
 
-from ginrummy.arena import run_matches, summarize
+from ginrummy.arena import MatchStats, run_matches, summarize
 from ginrummy.bots import BOTS
 from ginrummy.bots.base import Bot
 from ginrummy.bots.expert import ExpertBot
@@ -36,7 +41,11 @@ def _value(text: str) -> Any:
     try:
         return int(text)
     except ValueError:
+        pass
+    try:
         return float(text)
+    except ValueError:
+        return text  # a word: sampler=learned
 
 
 def parse_variant(spec: str) -> dict[str, Any]:
@@ -65,14 +74,30 @@ def register(spec: str) -> str:
     return spec
 
 
+def paired(a: list[MatchStats], b: list[MatchStats]) -> dict[str, Any]:
+    """Variant ``a``'s win rate minus ``b``'s on the same deals: the mean over duplicate
+    pairs of the difference of their pair scores, with a 95% interval from the pairs'
+    spread (the deals' luck cancels where both met it)."""
+    d = [(a[i].score_a + a[i + 1].score_a - b[i].score_a - b[i + 1].score_a) / 2
+         for i in range(0, min(len(a), len(b)) - 1, 2)]
+    mean = statistics.fmean(d)
+    half = 1.959963984540054 * statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 \
+        else math.inf
+    return {"difference": round(mean, 4), "ci95": [round(mean - half, 4),
+                                                    round(mean + half, 4)], "pairs": len(d)}
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("opponent", help="a project bot name, e.g. strong, marjj, simple")
+    ap.add_argument("opponent", help="a project bot name, e.g. strong, marjj, simple, or an "
+                    "expert variant (head to head), e.g. expert:sampler=heuristic")
     ap.add_argument("variants", nargs="+", help="expert variants (see the module docstring)")
     ap.add_argument("--matches", type=int, default=200, help="matches per variant (even)")
     ap.add_argument("--seed", type=int, default=1, help="deals seed (default 1)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     args = ap.parse_args(argv)
+    register(args.opponent)
+    first: list[MatchStats] | None = None
     for spec in args.variants:
         name = register(spec)
         t = time.perf_counter()
@@ -83,7 +108,12 @@ def main(argv: list[str]) -> int:
         if any(s["forfeits"]):
             print(f"expert_search: {spec} forfeited matches (a bot raised): "
                   f"{s['forfeits']}", file=sys.stderr)
-        print(json.dumps({k: s[k] for k in keep}), flush=True)
+        out = {k: s[k] for k in keep}
+        if first is None:
+            first = results
+        else:  # the same deals as the first variant: the paired difference
+            out["minus_first"] = paired(results, first)
+        print(json.dumps(out), flush=True)
     return 0
 
 

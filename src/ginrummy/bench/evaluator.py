@@ -79,12 +79,16 @@ def expert_prepare(build: str | None = None,
 
 
 def decision_times(n: int, seed: int = 0, samples: int | None = None,
+                   sampler: str | None = None, deep: int = 0, deep_ms: float = 60.0,
                    ) -> tuple[list[float], list[float]]:
     """Wall-clock and CPU seconds (this thread) of each of ``n`` expert decisions on real
-    positions; CPU time is what one core would take on an otherwise idle machine."""
+    positions; CPU time is what one core would take on an otherwise idle machine
+    (``samples``, ``sampler``, ``deep`` and ``deep_ms``: :class:`ExpertBot`'s, the bot's
+    defaults unless given)."""
     rng = random.Random(seed)
     views = positions(rng, n)
-    bot = ExpertBot(seed) if samples is None else ExpertBot(seed, samples=samples)
+    bot = ExpertBot(seed, sampler=sampler, deep=deep, deep_ms=deep_ms) if samples is None \
+        else ExpertBot(seed, samples=samples, sampler=sampler, deep=deep, deep_ms=deep_ms)
     bot.decide(views[0])  # loading (or compiling) the hand kernel is not a decision
     wall: list[float] = []
     cpu: list[float] = []

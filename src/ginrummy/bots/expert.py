@@ -35,12 +35,17 @@ from ..melds import deadwood_by_discard_mask, deadwood_mask
 from ..view import HandResult
 from .strong import StrongBot
 
-__all__ = ["EXPERT_BELIEF", "ExpertBot", "expert_fast"]
+__all__ = ["EXPERT_BELIEF", "EXPERT_SAMPLER", "ExpertBot", "expert_fast", "expert_max"]
 
 EXPERT_BELIEF = BeliefParams()
 """The belief ``expert`` searches with: the calibrated one, the same the review grades
 with (docs/bots.md, "Knock or play on"), whose estimate of a knock short of gin is
 unbiased, so the search may weigh knocks of its own."""
+
+
+EXPERT_SAMPLER = "heuristic"
+"""How ``expert`` samples the opponent's hand (``ExpertBot(sampler=...)``; the
+evaluator's ``"heuristic"`` or ``"learned"``: docs/bots.md, "Learned belief")."""
 
 
 class ExpertBot(StrongBot):
@@ -55,7 +60,12 @@ class ExpertBot(StrongBot):
     ``simple`` does, ``marjj`` does not); ``knocks`` lets the search call off ``strong``'s
     knocks, ``add_knocks`` weigh knocks where ``strong`` plays on. With ``adapt`` > 0
     that share follows the knocking habit the opponent has shown in this match
-    (:meth:`hand_over`), the prior counting as ``adapt`` hands.
+    (:meth:`hand_over`), the prior counting as ``adapt`` hands. ``sampler`` (by default
+    :data:`EXPERT_SAMPLER`) and ``pool_factor`` choose how the evaluator samples the
+    opponent's hand (:class:`~ginrummy.evaluator.Evaluator`). With ``deep`` above
+    ``samples``, a close and costly decision (a knock still in the race, or a discard
+    late in the hand, :meth:`_costly`) races on, doubling its deals up to ``deep``, while
+    the decision's CPU time stays within ``deep_ms`` (and ``budget_ms``).
     """
 
     name = "expert"
@@ -65,12 +75,18 @@ class ExpertBot(StrongBot):
                  knocks: bool = False, add_knocks: bool = True, quick: float = 0.75,
                  adapt: float = 2.0, kernel: str | None = None, race: bool = True,
                  first: int = 32, drop_z: float = 2.0, club: float = 0.0,
-                 style: int = PATIENT, posterior: bool = False) -> None:
+                 style: int = PATIENT, posterior: bool = False,
+                 sampler: str | None = None, pool_factor: int = 4, deep: int = 0,
+                 deep_ms: float = 60.0) -> None:
         super().__init__(seed)
+        self.deep = deep
+        self.deep_ms = deep_ms
         self.evaluator = Evaluator(samples=samples, budget_ms=budget_ms,
                                    seed=0 if seed is None else seed, quick=quick,
                                    belief=EXPERT_BELIEF, kernel=kernel, club=club,
-                                   style=style)
+                                   style=style,
+                                   sampler=EXPERT_SAMPLER if sampler is None else sampler,
+                                   pool_factor=pool_factor)
         self.quick = quick
         self.club = club
         self.posterior = posterior
@@ -154,10 +170,14 @@ class ExpertBot(StrongBot):
             if keep != active:
                 active = keep
                 ev = search.evaluation(active)
-            more = min(search.n, self.samples - search.n)
+            cap, stop = self.samples, deadline
+            if self.deep > self.samples and search.n >= self.samples \
+                    and self._costly(view, [candidates[i] for i in active]):
+                cap, stop = self.deep, min(deadline, t0 + self.deep_ms / 1000)
+            more = min(search.n, cap - search.n)
             now = cpu_clock()
             if len(active) == 1 or more <= 0 or \
-                    now + (now - t0) / work * more * len(active) > deadline:
+                    now + (now - t0) / work * more * len(active) > stop:
                 return ev  # decided, the deals all spent, or no time for another round
             if len(active) == 2:
                 gain, se = ev.difference(candidates[active[1]], candidates[0])
@@ -165,6 +185,18 @@ class ExpertBot(StrongBot):
                     return ev
             search.extend(more, active)
             work += more * len(active)
+
+    LATE_STOCK = 12
+    """A discard with at most this many stock cards left counts as late (:meth:`_costly`)."""
+
+    @classmethod
+    def _costly(cls, view: View, active: list[Action]) -> bool:
+        """Whether a decision still close after ``samples`` deals is worth more: a knock
+        among the candidates in the race (knock or play on: an undercut costs the hand),
+        or a discard late in the hand (it may feed the opponent's gin)."""
+        if view.phase is not Phase.DISCARD:
+            return False
+        return any(a.knock for a in active) or view.stock_count <= cls.LATE_STOCK
 
     def new_match(self, seat: int) -> None:
         """A new opponent, perhaps: forget what the last one showed."""
@@ -246,6 +278,12 @@ class ExpertBot(StrongBot):
             if a not in seen:
                 seen.append(a)
         return seen
+
+
+def expert_max(seed: int | None = None) -> ExpertBot:
+    """``expert`` for analysis and puzzles: the same race up to 16,384 deals a candidate,
+    within about a second of CPU time a decision."""
+    return ExpertBot(seed, samples=16384, budget_ms=1000.0)
 
 
 def expert_fast(seed: int | None = None) -> ExpertBot:

@@ -41,10 +41,13 @@ from ..kernel.spec import PATIENT
 from ..knowledge import Knowledge
 from .belief import Belief, BeliefParams
 from .evaluation import ActionValue, Evaluation
-from .search import Search, cpu_clock
+from .search import HEURISTIC, LEARNED, SAMPLERS, Search, cpu_clock
 
 __all__ = [
+    "HEURISTIC",
     "KERNEL",
+    "LEARNED",
+    "SAMPLER",
     "ActionValue",
     "Search",
     "BudgetError",
@@ -76,6 +79,14 @@ overvaluation of knocking. ``scripts/calibration.py --knock-bias`` measures it a
 true outcomes; with the belief as calibrated now it is within the noise of zero (seed 7:
 +0.26 +- 0.87 points, seed 11: -0.18 +- 1.18), so nothing is taken off (docs/bots.md,
 "Knock or play on"). ``Evaluator(knock_bias=...)`` sets another figure."""
+
+
+SAMPLER = HEURISTIC
+"""How an evaluator samples the opponent's hand unless told (``Evaluator(sampler=...)``):
+:data:`HEURISTIC`, the belief's own hands, or :data:`LEARNED`, a pool of them raked to the
+learned card chances (:mod:`.learned`; docs/bots.md, "Learned belief")."""
+POOL_FACTOR_LEARNED = 4
+"""Belief hands pooled per deal by the learned sampler (:data:`LEARNED`)."""
 
 
 class EvaluatorError(ValueError):
@@ -154,6 +165,9 @@ class Evaluator:
     (0 now: none left). In a share ``quick`` of the sampled deals the opponent plays as a
     quick knocker and in a share ``club`` as a club player (the rest: patient); the
     deciding seat itself plays ``style`` in the play-outs (:mod:`ginrummy.kernel.spec`).
+    ``sampler`` (:data:`SAMPLER` unless given) is ``"heuristic"`` or ``"learned"``: the
+    opponent's hand drawn by the belief, or by weight from a pool of ``pool_factor``
+    belief hands a deal raked to the learned card chances (the style shares kept).
     """
 
     DEFAULT_SAMPLES = 64
@@ -162,7 +176,17 @@ class Evaluator:
                  seed: int = 0, belief: BeliefParams | None = None,
                  quick: float = 0.0, knock_bias: float | None = None,
                  kernel: str | None = None, club: float = 0.0,
-                 style: int = PATIENT) -> None:
+                 style: int = PATIENT, sampler: str | None = None,
+                 pool_factor: int = POOL_FACTOR_LEARNED) -> None:
+        if sampler is None:
+            sampler = SAMPLER
+        if sampler not in SAMPLERS:
+            raise EvaluatorError(f"A sampler is one of {', '.join(SAMPLERS)}, not "
+                                 f"{sampler!r}.")
+        if pool_factor < 1:
+            raise EvaluatorError(f"The pool factor must be 1 or more: {pool_factor}.")
+        self.sampler = sampler
+        self.pool_factor = pool_factor
         if budget_ms is not None and not budget_ms > 0:
             raise BudgetError(f"The budget must be positive: budget_ms={budget_ms}.")
         if samples is not None and samples <= 0:

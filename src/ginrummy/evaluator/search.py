@@ -11,6 +11,7 @@ every action that was played out on it (common random numbers), whatever the bat
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -26,12 +27,27 @@ from ..melds import deadwood_mask
 from .belief import Belief, BeliefParams, opponent_steps
 from .evaluation import ActionValue, Evaluation
 
-__all__ = ["FIRST_CHUNK", "GROW", "Search", "SearchSettings", "cpu_clock"]
+__all__ = ["FIRST_CHUNK", "GROW", "HEURISTIC", "LEARNED", "MIN_GROUP", "POOL_MIN",
+           "RAKE_ROUNDS", "SAMPLERS", "Search", "SearchSettings", "cpu_clock"]
 
 FIRST_CHUNK = 4
 """Deals in the first batch when a time limit applies (to measure the speed)."""
 GROW = 256
 """With a time limit and no sample budget, the arrays grow by at least this many deals."""
+
+HEURISTIC = "heuristic"
+"""The opponent's hands as the belief (:mod:`.belief`) samples them."""
+LEARNED = "learned"
+"""A pool of the belief's hands raked to the learned card chances (:mod:`.learned`), each
+deal's hand drawn from it by weight ("tilted, heuristic pool"; docs/bots.md, "Learned
+belief"); without a usable model, as :data:`HEURISTIC`."""
+SAMPLERS = (HEURISTIC, LEARNED)
+POOL_MIN = 256
+"""The smallest pool of belief hands a learned search rakes."""
+MIN_GROUP = 64
+"""The fewest pooled hands of each opponent style the deals may draw."""
+RAKE_ROUNDS = 8
+"""Raking passes over the cards (:func:`ginrummy.kernel.batch.rake`)."""
 
 
 def cpu_clock() -> float:
@@ -40,6 +56,30 @@ def cpu_clock() -> float:
     than planned, never because other work shares the machine (a search waiting for a
     core spends none of its budget), so a loaded server searches as far as an idle one."""
     return time.thread_time()
+
+
+_WEIGHTS: dict[str, tuple[Any, Any, Any, Any, Any]] = {}
+"""The latest model and its weights as a build's arrays (scale, w1, b1, w2), by build."""
+
+
+def _learned_chances(b: Build, view: View, k: Knowledge, model: Any) -> list[float]:
+    """The learned model's chance of every card (52) in the opponent's hand
+    (:func:`ginrummy.evaluator.learned.card_chances`, its scores in the kernel)."""
+    from .learned import NF, fit_total
+    from .learned import card_features as features
+
+    arrays = _WEIGHTS.get(b.name)
+    if arrays is None or arrays[0] is not model:
+        arrays = (model, b.floats(model.scale), b.floats(model.w1), b.floats(model.b1),
+                  b.floats(model.w2))
+        _WEIGHTS[b.name] = arrays
+    cards, rows, total = features(view)
+    z = b.belief_logits(b.ints(rows), len(cards), NF, arrays[1], model.hidden, arrays[2],
+                        arrays[3], arrays[4], model.b2)
+    out = [float(k.opp_known >> c & 1) for c in range(52)]
+    for c, p in zip(cards, fit_total(z, total), strict=True):
+        out[c] = p
+    return out
 
 
 def phase_code(view: View) -> int:
@@ -58,6 +98,8 @@ class SearchSettings(Protocol):
     club: float
     style: int
     knock_bias: float
+    sampler: str
+    pool_factor: int
 
 
 class Search:
@@ -110,6 +152,82 @@ class Search:
         self.pool_vals: Any = b.floats([])
         self.npool = 0
         self.capped = False
+        self.tilted = False
+        if ev.sampler == LEARNED and not self.python_side:
+            self._learned(ev.pool_factor)
+
+    # ------------------------------------------------------------------ the learned tilt
+    def _learned(self, factor: int) -> None:
+        """Set up the learned sampler (:data:`LEARNED`): the model's chances of the unseen
+        cards; the pool is drawn as the deals need it (:meth:`_grow`)."""
+        from .learned import default_model
+
+        model = default_model()
+        if model is None:
+            return  # the one warning is written; the belief's own hands stand in
+        b = self.b
+        chances = _learned_chances(b, self.view, self.belief.k, model)
+        self.tilted = True
+        self.factor = max(1, factor)
+        self.items = self.unknown
+        self.target = b.floats([chances[c] for c in self.belief.unknown])
+        fl = self.fl_list
+        quick, club = fl[spec.F_QUICK_SHARE], fl[spec.F_CLUB_SHARE]
+        self.shares = (max(0.0, 1.0 - quick - club), quick, club)
+        self.sizes_list = [0, 0, 0]
+        self.sizes = b.ints(self.sizes_list)
+        self.pcap = 0
+        self.hands: Any = None
+        self.cum: Any = None
+        self.ess = [0.0, 0.0, 0.0]
+
+    def _grow(self, deals: int) -> None:
+        """Make the raked pool big enough for ``deals`` deals: ``pool_factor`` belief hands
+        a deal (at least :data:`POOL_MIN`), split by the opponent styles' shares (at least
+        :data:`MIN_GROUP` of a style the deals may draw; patient ones always, for the
+        control variate); a style's group that grows is raked afresh."""
+        want = max(POOL_MIN, self.factor * deals)
+        sizes = []
+        for style, share in enumerate(self.shares):
+            if share <= 0 and style != spec.PATIENT:
+                sizes.append(0)
+            else:
+                sizes.append(max(MIN_GROUP, math.ceil(want * share)))
+        if all(n <= have for n, have in zip(sizes, self.sizes_list, strict=True)):
+            return
+        b = self.b
+        cap = max(sizes)
+        if cap > self.pcap:
+            hands = b.int_matrix(3, cap)
+            cum = b.float_matrix(3, cap)
+            if self.hands is not None:
+                b.place(hands, [0, 1, 2], 0, self.hands, self.pcap)
+            self.hands, self.cum, self.pcap = hands, cum, cap
+        for style in range(3):
+            have, n = self.sizes_list[style], sizes[style]
+            if n <= have:
+                continue
+            self.state = b.fill_pool(self.pos, self.fl, self.unknown, self.weights,
+                                     self.state, style, self.hands[style], have, n - have,
+                                     self.memo)
+            self.ess[style] = b.rake(self.hands[style], n, self.items, self.target,
+                                     RAKE_ROUNDS, self.cum[style])
+            self.sizes_list[style] = n
+        self.sizes = b.ints(self.sizes_list)
+
+    def pool_hands(self) -> list[tuple[int, int, float]]:
+        """The raked pool so far: (style, hand mask, weight) of every pooled hand (empty
+        for a search not tilted)."""
+        if not self.tilted or self.hands is None:
+            return []
+        out = []
+        for style in range(3):
+            prev = 0.0
+            for j in range(self.sizes_list[style]):
+                c = float(self.cum[style][j])
+                out.append((style, int(self.hands[style][j]), c - prev))
+                prev = c
+        return out
 
     # ------------------------------------------------------------------ drawing deals
     def _room(self, want: int) -> None:
@@ -152,6 +270,12 @@ class Search:
 
     def _play(self, codes_in: Any, codes: Any, xs: Any, start: int, count: int) -> None:
         """Draw ``count`` deals into columns ``start``.. of ``codes`` / ``xs``."""
+        if self.tilted:
+            self._grow(self.n + count)
+            self.state = self.b.sample_and_play_tilted(
+                self.pos, self.fl, self.pile0, self.unknown, self.hands, self.cum,
+                self.sizes, codes_in, self.state, start, count, codes, xs, self.memo)
+            return
         if not self.python_side:
             self.state = self.b.sample_and_play(
                 self.pos, self.fl, self.pile0, self.unknown, self.weights, codes_in,
@@ -196,6 +320,8 @@ class Search:
         """Deadwoods of ``count`` more sampled hands for the control variate's mean (fewer
         if the clock runs out first: True then)."""
         b = self.b
+        if self.tilted and self.hands is None:
+            self._grow(1)
         self.pool_vals = b.floats([0.0] * count)
         state = self.state
         done = 0
@@ -204,6 +330,11 @@ class Search:
             if deadline is not None and done and cpu_clock() > deadline:
                 break
             m = min(step, count - done)
+            if self.tilted:
+                state = b.pool_tilted(self.hands, self.cum, self.sizes, state,
+                                      self.pool_vals, done, m)
+                done += m
+                continue
             state = b.pool(self.pos, self.fl, self.unknown, self.weights, state,
                            self.pool_vals, done, m, self.memo)
             done += m

@@ -12,7 +12,7 @@ import math
 from collections.abc import MutableSequence, Sequence
 
 from ..cards import POINTS
-from .jit import ints, jit, popcount
+from .jit import floats, ints, jit, popcount
 from .playout import play_out
 from .sampler import opponent_style, sample_hand, sample_stock
 from .solver import BIG, Memo, deadwood, deadwood_by_discard
@@ -38,8 +38,10 @@ from .spec import (
     TO_PLAY,
     TURNS0,
 )
+from .splitmix import random
 
-__all__ = ["discard_stats", "play_sample", "pool", "sample_and_play", "summarize"]
+__all__ = ["discard_stats", "fill_pool", "pick", "play_sample", "pool", "pool_tilted", "rake",
+           "sample_and_play", "sample_and_play_tilted", "summarize"]
 
 Ints = MutableSequence[int]
 Floats = MutableSequence[float]
@@ -111,6 +113,108 @@ def pool(pos: Sequence[int], fl: Sequence[float], unknown: Sequence[int],
     for j in range(start, start + count):
         out[j] = float(deadwood(sample_hand(pos, fl, unknown, weights, rs, PATIENT, tab,
                                             memo)))
+
+
+@jit
+def fill_pool(pos: Sequence[int], fl: Sequence[float], unknown: Sequence[int],
+              weights: Sequence[float], rs: Ints, style: int, hands: Ints, start: int,
+              count: int, memo: Memo) -> None:
+    """``hands[start:start + count]``: more of the belief's own hands of an opponent
+    playing ``style`` (:func:`~.sampler.sample_hand`): a pool for :func:`rake`."""
+    tab = ints(52)
+    for j in range(start, start + count):
+        hands[j] = sample_hand(pos, fl, unknown, weights, rs, style, tab, memo)
+
+
+@jit
+def rake(hands: Sequence[int], n: int, items: Sequence[int], target: Sequence[float],
+         rounds: int, cum: Floats) -> float:
+    """Weights for the pool ``hands[:n]`` under which each card ``items[i]`` is held with
+    chance about ``target[i]`` (raking: ``rounds`` passes over the cards, each scaling the
+    weights of the hands that hold the card so that its chance is met exactly; a card no
+    pooled hand holds stays at 0). ``cum[:n]`` gets the running sums of the weights (for
+    :func:`pick`); returns the pool's effective size share (sum w)^2 / (n sum w^2)."""
+    w = floats(n)
+    for j in range(n):
+        w[j] = 1.0
+    total = float(n)
+    for _ in range(rounds):
+        for i in range(len(items)):
+            c = items[i]
+            held = 0.0
+            for j in range(n):
+                if hands[j] >> c & 1:
+                    held += w[j]
+            if total <= 0.0:
+                break
+            cur = held / total
+            if cur <= 0.0 or cur >= 1.0:
+                continue
+            t = min(max(target[i], 1e-3), 1.0 - 1e-3)
+            ratio = (t / cur) / ((1.0 - t) / (1.0 - cur))
+            for j in range(n):
+                if hands[j] >> c & 1:
+                    w[j] *= ratio
+            total += held * (ratio - 1.0)
+        scale = n / total  # keep the weights near 1 (no overflow over many rounds)
+        total = 0.0
+        for j in range(n):
+            w[j] *= scale
+            total += w[j]
+    acc = 0.0
+    sq = 0.0
+    for j in range(n):
+        acc += w[j]
+        sq += w[j] * w[j]
+        cum[j] = acc
+    return acc * acc / (n * sq) if sq > 0 else 0.0
+
+
+@jit
+def pick(cum: Sequence[float], n: int, rs: Ints) -> int:
+    """An index into a raked pool of ``n`` drawn by weight (``cum``: running sums)."""
+    u = random(rs) * cum[n - 1]
+    lo = 0
+    hi = n - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if cum[mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@jit
+def sample_and_play_tilted(pos: Sequence[int], fl: Sequence[float], pile0: Sequence[int],
+                           unknown: Sequence[int], hands: IntMatrix, cum: FloatMatrix,
+                           sizes: Sequence[int], actions: Sequence[int], rs: Ints,
+                           start: int, count: int, codes: IntMatrix, xs: Floats,
+                           memo: Memo) -> None:
+    """:func:`sample_and_play` with the opponent's hand drawn by weight from a raked pool
+    (``hands[style][:sizes[style]]``, running weights ``cum[style]``) of the style drawn
+    for the deal: the belief's hands of that style, tilted to other card chances."""
+    tab = ints(52)
+    st = ints(STATE_SIZE)
+    stock = ints(52)
+    stk = ints(52)
+    pl = ints(52)
+    for s in range(start, start + count):
+        style = opponent_style(fl, rs)
+        hand = hands[style][pick(cum[style], sizes[style], rs)]
+        n = sample_stock(unknown, hand, rs, stock)
+        xs[s] = float(deadwood(hand))
+        play_sample(pos, pile0, hand, stock, n, style, actions, codes, s, tab, st, stk, pl,
+                    memo)
+
+
+@jit
+def pool_tilted(hands: IntMatrix, cum: FloatMatrix, sizes: Sequence[int], rs: Ints,
+                out: Floats, start: int, count: int) -> None:
+    """``out[start:start + count]``: deadwoods of more hands drawn by weight from the raked
+    pool of patient hands (:func:`pool`'s twin, for the control variate's mean)."""
+    for j in range(start, start + count):
+        out[j] = float(deadwood(hands[PATIENT][pick(cum[PATIENT], sizes[PATIENT], rs)]))
 
 
 @jit

@@ -196,6 +196,43 @@ class Build:
         self.k.pool(pos, fl, unknown, weights, rs, out, start, count, memo)
         return int(rs[0])
 
+    def belief_logits(self, rows: Any, n: int, nf: int, scale: Any, hidden: int, w1: Any,
+                      b1: Any, w2: Any, b2: float) -> list[float]:
+        """:func:`.sampler.belief_logits`: the learned belief's score of each row."""
+        out = self.k.floats(n)
+        self.k.belief_logits(rows, n, nf, scale, hidden, w1, b1, w2, float(b2), out)
+        return [float(z) for z in out]
+
+    def fill_pool(self, pos: Any, fl: Any, unknown: Any, weights: Any, state: int,
+                  style: int, hands: Any, start: int, count: int, memo: Any) -> int:
+        """:func:`.batch.fill_pool` from the random ``state``; returns the state after it."""
+        rs = self.arrays.state(state)
+        self.k.fill_pool(pos, fl, unknown, weights, rs, style, hands, start, count, memo)
+        return int(rs[0])
+
+    def rake(self, hands: Any, n: int, items: Any, target: Any, rounds: int,
+             cum: Any) -> float:
+        """:func:`.batch.rake`: the running weights into ``cum``; the effective size share."""
+        return float(self.k.rake(hands, n, items, target, rounds, cum))
+
+    def sample_and_play_tilted(self, pos: Any, fl: Any, pile0: Any, unknown: Any,
+                               hands: Any, cum: Any, sizes: Any, actions: Any, state: int,
+                               start: int, count: int, codes: Any, xs: Any,
+                               memo: Any) -> int:
+        """:func:`.batch.sample_and_play_tilted` from the random ``state``; returns the
+        state after it."""
+        rs = self.arrays.state(state)
+        self.k.sample_and_play_tilted(pos, fl, pile0, unknown, hands, cum, sizes, actions,
+                                      rs, start, count, codes, xs, memo)
+        return int(rs[0])
+
+    def pool_tilted(self, hands: Any, cum: Any, sizes: Any, state: int, out: Any,
+                    start: int, count: int) -> int:
+        """:func:`.batch.pool_tilted` from the random ``state``; returns the state after."""
+        rs = self.arrays.state(state)
+        self.k.pool_tilted(hands, cum, sizes, rs, out, start, count)
+        return int(rs[0])
+
     def play_sample(self, pos: Any, pile0: Any, hand: int, stock: Sequence[int],
                     opp_style: int, actions: Any, codes: Any, col: int, memo: Any) -> None:
         """Every action played out on one given deal (:func:`.batch.play_sample`; the

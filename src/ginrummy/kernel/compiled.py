@@ -261,6 +261,17 @@ def warm_up(b: Build) -> None:
                               memo)
     out = b.floats([0.0])
     b.pool(pos, fl, unknown, weights, state, out, 0, 1, memo)
+    hands = b.int_matrix(3, 2)
+    cum = b.float_matrix(3, 2)
+    sizes = b.ints([2, 2, 2])
+    for s in range(3):
+        state = b.fill_pool(pos, fl, unknown, weights, state, s, hands[s], 0, 2, memo)
+        b.rake(hands[s], 2, unknown, weights, 1, cum[s])
+    state = b.sample_and_play_tilted(pos, fl, pile0, unknown, hands, cum, sizes, actions,
+                                     state, 0, 1, codes, xs, memo)
+    b.pool_tilted(hands, cum, sizes, state, out, 0, 1)
+    ones = b.floats([1.0, 1.0])
+    b.belief_logits(b.ints([1, 2, 3, 4]), 2, 2, ones, 1, ones, ones[:1], ones[:1], 0.5)
     b.play_sample(pos, pile0, (1 << 20) - (1 << 10), list(range(20, 50)), 0, actions, codes, 0,
                   memo)
     b.draw_hand(pos, fl, unknown, weights, Random(3), 0)

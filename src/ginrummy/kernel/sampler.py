@@ -42,7 +42,7 @@ from .spec import (
 )
 from .splitmix import random, shuffle
 
-__all__ = ["early_doubt", "fits_last_discard", "knock_refutes", "opponent_style",
+__all__ = ["belief_logits", "early_doubt", "fits_last_discard", "knock_refutes", "opponent_style",
            "plausible", "sample_hand", "sample_one", "sample_stock"]
 
 Ints = MutableSequence[int]
@@ -213,3 +213,30 @@ def sample_stock(unknown: Sequence[int], hand: int, rs: Ints, stock: Ints) -> in
             n += 1
     shuffle(rs, stock, n)
     return n
+
+
+@jit
+def belief_logits(rows: Sequence[int], n: int, nf: int, scale: Floats, hidden: int,
+                  w1: Floats, b1: Floats, w2: Floats, b2: float,
+                  out: MutableSequence[float]) -> None:
+    """``out[:n]``: the learned belief's score of each of ``n`` feature rows (flat, ``nf`` a
+    row; :func:`ginrummy.evaluator.learned.logits`, the same loops): a ReLU layer of
+    ``hidden`` units then a linear output, or (``hidden`` 0) a linear model."""
+    x = floats(nf)
+    for i in range(n):
+        base = i * nf
+        for f in range(nf):
+            x[f] = rows[base + f] * scale[f]
+        z = b2
+        if hidden == 0:
+            for f in range(nf):
+                z += w2[f] * x[f]
+        else:
+            for h in range(hidden):
+                a = b1[h]
+                wb = h * nf
+                for f in range(nf):
+                    a += w1[wb + f] * x[f]
+                if a > 0.0:
+                    z += w2[h] * a
+        out[i] = z
