@@ -97,6 +97,10 @@ def _play(seats: list[Seat], servers: list[Serve], mid: str, toks: list[str],
     """Play ``moves`` changes, alternating WebSocket and HTTP and the process used; after
     each, both seats (on different processes) must be pushed the new version."""
     for i in range(moves):
+        newest = max(seat.last["version"] for seat in seats)
+        for seat in seats:  # a push through the other process may still be on its way
+            if seat.last["version"] < newest:
+                seat.until(lambda x, newest=newest: x["version"] >= newest)
         st = seats[0].last
         v = st["version"]
         if st["hand_over"] is not None:
