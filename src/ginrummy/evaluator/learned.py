@@ -39,6 +39,7 @@ from typing import Any, NamedTuple
 
 from ..cards import POINTS
 from ..hand import Phase, View
+from ..kernel.sampler import belief_logits
 from ..knowledge import Knowledge, meld_partners
 
 __all__ = [
@@ -198,27 +199,10 @@ def logits(rows: Sequence[int] | Sequence[float], n: int, nf: int, scale: Sequen
            hidden: int, w1: Sequence[float], b1: Sequence[float], w2: Sequence[float],
            b2: float) -> list[float]:
     """The score of each of ``n`` feature rows (flat, ``nf`` a row): a ReLU layer of
-    ``hidden`` units then a linear output, or (``hidden`` 0) a linear model. Plain loops
-    over flat arrays, for a later port to the compiled kernel."""
+    ``hidden`` units then a linear output, or (``hidden`` 0) a linear model. The kernel's
+    own loops (:func:`ginrummy.kernel.sampler.belief_logits`), run as plain Python."""
     out = [0.0] * n
-    x = [0.0] * nf
-    for i in range(n):
-        base = i * nf
-        for f in range(nf):
-            x[f] = rows[base + f] * scale[f]
-        z = b2
-        if hidden == 0:
-            for f in range(nf):
-                z += w2[f] * x[f]
-        else:
-            for h in range(hidden):
-                a = b1[h]
-                wb = h * nf
-                for f in range(nf):
-                    a += w1[wb + f] * x[f]
-                if a > 0.0:
-                    z += w2[h] * a
-        out[i] = z
+    belief_logits(rows, n, nf, scale, hidden, w1, b1, w2, b2, out)  # type: ignore[arg-type]
     return out
 
 
