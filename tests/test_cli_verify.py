@@ -141,7 +141,8 @@ def test_records_that_cannot_be_checked_are_not_verified_exit_1(
 def test_play_commits_at_the_start_reveals_at_the_end_and_the_record_verifies(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / "game.json"
+    monkeypatch.chdir(tmp_path)  # a short path: a longer one than a line cannot wrap
+    path = Path("game.json")
     monkeypatch.setattr("sys.stdin", io.StringIO("pass\nstock\nquit\n"))
     assert play_main(["--vs", "random", "--record", str(path)]) == 0
     out = capsys.readouterr().out
