@@ -148,6 +148,8 @@ def test_the_sampler_setting_is_checked_and_reaches_expert() -> None:
     view = _late_view()
     assert bot.decide(view) in view.legal
     assert ExpertBot(1, sampler="learned", samples=64).decide(view) == bot.decide(view)
+    # one default for both faces: expert believes as the review's evaluator does
+    assert ExpertBot(1).evaluator.sampler == Evaluator().sampler
 
 
 def test_the_kernel_scores_agree_with_the_model_in_python() -> None:

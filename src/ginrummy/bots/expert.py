@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ..actions import HandEnd
 from ..cards import Card, iter_mask
-from ..evaluator import Evaluation, Evaluator
+from ..evaluator import SAMPLER, Evaluation, Evaluator
 from ..evaluator.belief import BeliefParams
 from ..evaluator.opponent import OpponentModel
 from ..evaluator.search import cpu_clock
@@ -43,9 +43,10 @@ with (docs/bots.md, "Knock or play on"), whose estimate of a knock short of gin 
 unbiased, so the search may weigh knocks of its own."""
 
 
-EXPERT_SAMPLER = "heuristic"
-"""How ``expert`` samples the opponent's hand (``ExpertBot(sampler=...)``; the
-evaluator's ``"heuristic"`` or ``"learned"``: docs/bots.md, "Learned belief")."""
+EXPERT_SAMPLER = SAMPLER
+"""How ``expert`` samples the opponent's hand unless told (``ExpertBot(sampler=...)``):
+the evaluator's default, so the bot and the review that grades with the evaluator always
+believe alike (docs/bots.md, "Learned belief")."""
 
 
 class ExpertBot(StrongBot):
