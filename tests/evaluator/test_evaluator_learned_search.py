@@ -6,17 +6,20 @@ model's card chances, and falling back to the belief's hands when there is no mo
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ginrummy import kernel
+from ginrummy.arena import play_match
 from ginrummy.bots import make_bot
 from ginrummy.bots.expert import ExpertBot
 from ginrummy.evaluator import Evaluator, EvaluatorError, learned
 from ginrummy.evaluator.learned import card_chances
 from ginrummy.evaluator.search import MIN_GROUP, POOL_MIN
-from ginrummy.hand import Phase, View
+from ginrummy.hand import Action, Phase, View
 from ginrummy.kernel.spec import CLUB, PATIENT, QUICK
 from ginrummy.knowledge import Knowledge
 from ginrummy.match import Match
@@ -184,3 +187,21 @@ def test_a_deeper_race_stays_legal_and_deterministic() -> None:
     assert ExpertBot._costly(view, [knock]) == (view.phase is Phase.DISCARD)
     if view.phase is Phase.DISCARD and view.stock_count > ExpertBot.LATE_STOCK:
         assert not ExpertBot._costly(view, [Action.discard("5S")])
+
+
+def test_a_knock_sampler_serves_only_the_decisions_with_a_knock_in_the_race() -> None:
+    with pytest.raises(EvaluatorError):
+        ExpertBot(1, knock_sampler="oracle")
+    bot = ExpertBot(1, samples=32, knock_sampler="learned")
+    seen: list[tuple[str, bool]] = []
+    search = bot.evaluator.search
+
+    def spy(view: View, candidates: list[Action]) -> Any:
+        seen.append((bot.evaluator.sampler, any(a.knock for a in candidates)))
+        return search(view, candidates)
+
+    bot.evaluator.search = spy  # type: ignore[method-assign]
+    play_match(bot, make_bot("strong", 2), seed=7, first_dealer=0)
+    assert {knock for _, knock in seen} == {True, False}  # both kinds of decision came up
+    assert all(sampler == ("learned" if knock else "heuristic") for sampler, knock in seen)
+    assert bot.evaluator.sampler == "heuristic"  # set back after each decision

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ..actions import HandEnd
 from ..cards import Card, iter_mask
-from ..evaluator import SAMPLER, Evaluation, Evaluator
+from ..evaluator import SAMPLER, SAMPLERS, Evaluation, Evaluator, EvaluatorError
 from ..evaluator.belief import BeliefParams
 from ..evaluator.opponent import OpponentModel
 from ..evaluator.search import cpu_clock
@@ -63,7 +63,9 @@ class ExpertBot(StrongBot):
     that share follows the knocking habit the opponent has shown in this match
     (:meth:`hand_over`), the prior counting as ``adapt`` hands. ``sampler`` (by default
     :data:`EXPERT_SAMPLER`) and ``pool_factor`` choose how the evaluator samples the
-    opponent's hand (:class:`~ginrummy.evaluator.Evaluator`). With ``deep`` above
+    opponent's hand (:class:`~ginrummy.evaluator.Evaluator`); ``knock_sampler``, if
+    given, is the sampler of the decisions with a knock among the candidates (knock or
+    play on), ``sampler`` that of the others. With ``deep`` above
     ``samples``, a close and costly decision (a knock still in the race, or a discard
     late in the hand, :meth:`_costly`) races on, doubling its deals up to ``deep``, while
     the decision's CPU time stays within ``deep_ms`` (and ``budget_ms``).
@@ -78,8 +80,12 @@ class ExpertBot(StrongBot):
                  first: int = 32, drop_z: float = 2.0, club: float = 0.0,
                  style: int = PATIENT, posterior: bool = False,
                  sampler: str | None = None, pool_factor: int = 4, deep: int = 0,
-                 deep_ms: float = 60.0) -> None:
+                 deep_ms: float = 60.0, knock_sampler: str | None = None) -> None:
         super().__init__(seed)
+        if knock_sampler is not None and knock_sampler not in SAMPLERS:
+            raise EvaluatorError(f"A sampler is one of {', '.join(SAMPLERS)}, not "
+                                 f"{knock_sampler!r}.")
+        self.knock_sampler = knock_sampler
         self.deep = deep
         self.deep_ms = deep_ms
         self.evaluator = Evaluator(samples=samples, budget_ms=budget_ms,
@@ -131,11 +137,17 @@ class ExpertBot(StrongBot):
         candidates = [default] + [a for a in candidates if a != default]  # default first
         spent = (cpu_clock() - start) * 1000
         left = max(self.budget_ms - spent, 0.05 * self.budget_ms)
-        if self.race:
-            ev = self._race(view, candidates, start + (spent + left) / 1000)
-        else:
-            ev = self.evaluator.evaluate_actions(view, candidates, budget_ms=left,
-                                                 variate=False)
+        sampler = self.evaluator.sampler
+        if self.knock_sampler is not None and any(a.knock for a in candidates):
+            self.evaluator.sampler = self.knock_sampler
+        try:
+            if self.race:
+                ev = self._race(view, candidates, start + (spent + left) / 1000)
+            else:
+                ev = self.evaluator.evaluate_actions(view, candidates, budget_ms=left,
+                                                     variate=False)
+        finally:
+            self.evaluator.sampler = sampler
         self.last = ev
         best = default
         best_gain = 0.0

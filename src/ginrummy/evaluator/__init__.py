@@ -48,6 +48,7 @@ __all__ = [
     "KERNEL",
     "LEARNED",
     "SAMPLER",
+    "SAMPLERS",
     "ActionValue",
     "Search",
     "BudgetError",
