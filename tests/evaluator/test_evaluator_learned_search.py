@@ -192,7 +192,7 @@ def test_a_deeper_race_stays_legal_and_deterministic() -> None:
 def test_a_knock_sampler_serves_only_the_decisions_with_a_knock_in_the_race() -> None:
     with pytest.raises(EvaluatorError):
         ExpertBot(1, knock_sampler="oracle")
-    bot = ExpertBot(1, samples=32, knock_sampler="learned")
+    bot = ExpertBot(1, samples=32, sampler="heuristic", knock_sampler="learned")
     seen: list[tuple[str, bool]] = []
     search = bot.evaluator.search
 
