@@ -45,6 +45,14 @@ def _rated_match(first: Account, second: Account) -> tuple[str, list[str]]:
     return mine["id"], [theirs["token"], mine["token"]]
 
 
+def _quick_page(page: Any, server: str) -> None:
+    """Open the quick-match page and wait until it knows the account (the guest's name row
+    goes and the form moves up): a click during that shift can land beside its target."""
+    page.goto(server + "/quick")
+    page.get_by_test_id("account-name").wait_for(state="visible")
+    page.locator("#seek-name-row").wait_for(state="hidden")
+
+
 def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
@@ -83,7 +91,7 @@ def test_waits_and_aborted_matches_are_shown(server: str, browser: Any,
     page = new_page(browser, errors, DESKTOP)
     page.context.add_cookies([{"name": SESSION, "value": dodger.http.cookies[SESSION],
                                "url": server}])
-    page.goto(server + "/quick")
+    _quick_page(page, server)
     page.get_by_test_id("rated").check()
     page.get_by_test_id("seek-button").click()
     page.wait_for_function(
@@ -105,7 +113,7 @@ def test_waits_and_aborted_matches_are_shown(server: str, browser: Any,
     # a double click on "Play someone" (a casual seek now): one seek, one waiting page
     # (on a clock no other test seeks with: the server is shared, and a seek another test
     # left waiting would pair at once)
-    page.goto(server + "/quick")
+    _quick_page(page, server)
     page.get_by_test_id("seek-clock").select_option("10+60")
     page.get_by_test_id("seek-button").dblclick()
     page.get_by_test_id("seek-waiting").wait_for(state="visible")
