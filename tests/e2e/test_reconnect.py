@@ -93,7 +93,7 @@ def test_the_page_says_reconnecting_and_recovers_by_itself(tmp_path: Path,
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{srv.base}/play/{m['id']}#token={m['token']}")
-        page.wait_for_function("Number(document.body.dataset.version) >= 1")
+        page.wait_for_function("() => Number(document.body.dataset.version) >= 1")
         shown = int(page.evaluate("Number(document.body.dataset.version)"))
         line = page.locator("[data-testid=connection]")
         srv.kill9()
