@@ -11,8 +11,10 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from ginrummy.match import TIMEOUT_LIMIT
+from ginrummy.actions import PASS
+from ginrummy.match import TIMEOUT_LIMIT, Match
 from ginrummy.record import match_from_record
+from ginrummy.web.tables.play import played_for
 
 from .conftest import LeakChecker, auth, create, invite_token, site, state
 
@@ -336,3 +338,16 @@ def wait_for_turn(c: TestClient, mid: str, token: str) -> dict[str, Any]:
         if s["my_turn"] or time.monotonic() > end:
             return s
         time.sleep(0.02)
+
+
+def test_a_late_request_after_the_tables_safe_move_is_told_its_time_ran_out() -> None:
+    """A late request that reaches a process whose copy learns, on checking, that the clock
+    has already played the safe move for its seat (another process's scan got there first)
+    is told its time ran out, not that it is not its turn: ``played_for`` is that check."""
+    m = Match(seed=3)
+    first = m.to_play
+    assert not played_for(m, first) and not played_for(m, 1 - first)
+    m.play(PASS, first, timeout=True)  # the table passed for the late seat
+    assert played_for(m, first) and not played_for(m, 1 - first)
+    m.play(PASS, 1 - first)  # the other seat then moved: no longer the last
+    assert not played_for(m, first) and not played_for(m, 1 - first)

@@ -18,7 +18,7 @@ from typing import Any
 
 from ...fairness import deal_for
 from ...hand import Action, HandOverError, IllegalActionError, NotYourTurnError
-from ...match import MatchOverError
+from ...match import Match, MatchOverError
 from ..backends.database import Database
 from ..checks import version_of
 from ..errors import TableError
@@ -27,7 +27,7 @@ from .registry import TableRegistry
 from .table import Table
 from .views import state
 
-__all__ = ["TIME_RAN_OUT", "TOO_LATE_TO_ABORT", "Play", "late"]
+__all__ = ["TIME_RAN_OUT", "TOO_LATE_TO_ABORT", "Play", "late", "played_for"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -52,6 +52,17 @@ def late(t: Table, seat: int, received: float) -> bool:
     deadline = t.stored.deadline
     return (deadline is not None and m.to_play == seat and not m.awaiting_deal()
             and received > deadline)
+
+
+def played_for(m: Match, seat: int) -> bool:
+    """Whether the match's last action was played for ``seat`` because its time ran out
+    (the scan got there first: a late request from that seat is told its time ran out,
+    not that it is not its turn)."""
+    if not m.hands or not m.hands[-1].history:
+        return False
+    hand = len(m.hands) - 1
+    index = len(m.hands[-1].history) - 1
+    return m.hands[-1].history[index].seat == seat and m.timed_out(hand, index)
 
 
 class Play:
@@ -96,7 +107,9 @@ class Play:
             # late by this copy: by the row as stored now? (an outage may have moved the
             # deadline on: :mod:`~ginrummy.web.store.clocks`)
             await self.registry.refresh(t)
-            if late(t, seat, received):
+            if late(t, seat, received) or played_for(t.match, seat):
+                # still late, or the clock's scan (on any process) has played the safe
+                # move for this seat meanwhile: the same rule either way, told so
                 raise TableError(409, TIME_RAN_OUT, self.state(t, seat))
         m = t.match
         if m.is_over():
