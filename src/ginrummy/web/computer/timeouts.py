@@ -19,12 +19,13 @@ Between hands, when the wait for "Next hand" runs out, the next hand is dealt (n
 is counted: nothing of the game was decided).
 
 **Outages stop the clocks.** While the database is away moves are refused, so no deadline
-may run out: every scan first writes the clock beat (:mod:`~ginrummy.web.store.clocks`,
-every :data:`BEAT_SECONDS`), and a process that sees the database come back moves every
-running deadline on by the time since the last beat (:meth:`ClockKeeper.resume`, run
-before the process accepts a change again), once across processes. A beat found more than
-:data:`STALE_SECONDS` old by a plain scan (no process ran, or none reached the database)
-does the same.
+may run out: while any clock runs, every scan first writes the clock beat
+(:mod:`~ginrummy.web.store.clocks`, every :data:`BEAT_SECONDS`; nothing while none runs),
+and a process that sees the database come back moves every running deadline on by the time
+it stood still (since the last beat, or the match's last change when later):
+:meth:`ClockKeeper.resume`, run before the process accepts a change again, once across
+processes. A beat found more than :data:`STALE_SECONDS` old by a plain scan (no process
+ran, or none reached the database) does the same.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ __all__ = ["BEAT_SECONDS", "PAUSE_SECONDS", "STALE_SECONDS", "ClockKeeper", "end
            "safe_move"]
 
 BEAT_SECONDS = 0.5
-"""How often each process writes the clock beat."""
+"""How often each process writes the clock beat (while any clock runs)."""
 PAUSE_SECONDS = 1.5
 """After an outage this process saw, a beat older than this moves the deadlines on (an
 outage shorter than this is not made up)."""
@@ -119,8 +120,8 @@ class ClockKeeper:
                 log.warning("scanning the turn clocks failed: %s", e)
 
     async def beat(self, pause_after: float = STALE_SECONDS, force: bool = False) -> None:
-        """Write the clock beat (at most every :data:`BEAT_SECONDS` unless ``force``),
-        moving the running deadlines on if it was older than ``pause_after``."""
+        """Write the clock beat if a clock runs (at most every :data:`BEAT_SECONDS` unless
+        ``force``), moving the running deadlines on if it was older than ``pause_after``."""
         now = time.monotonic()
         if not force and now - self._beat_at < BEAT_SECONDS:
             return
