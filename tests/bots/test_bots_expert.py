@@ -21,6 +21,16 @@ def test_registered_as_expert_and_hard() -> None:
     assert make_bot("expert").name == "expert"
 
 
+def test_expert_max_is_expert_racing_further_within_a_second() -> None:
+    """``expert-max`` (issue 40, item 3): the same search, up to 16,384 deals a candidate
+    within about a second of CPU a decision, where ``expert`` stops at 1,024."""
+    bot, plain = make_bot("expert-max", 1), make_bot("expert", 1)
+    assert isinstance(bot, ExpertBot) and isinstance(plain, ExpertBot)
+    assert (bot.samples, bot.evaluator.budget_ms) == (16384, 1000.0)
+    assert plain.samples == 1024 and bot.samples > plain.samples
+    assert bot.evaluator.sampler == plain.evaluator.sampler  # one belief (the coach's)
+
+
 def _play(seed: int) -> list[Action]:
     bots = [ExpertBot(seed, samples=4), make_bot("strong", seed)]
     match = Match(seed=seed)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Bot, BotError
-from .expert import ExpertBot, expert_fast
+from .expert import ExpertBot, expert_fast, expert_max
 from .marjj import MarjjBot
 from .random_bot import RandomBot
 from .simple import EasyBot, SimpleBot
@@ -28,6 +28,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "strong-fast": strong_fast,
     "expert": ExpertBot,
     "expert-fast": expert_fast,
+    "expert-max": expert_max,
     "hard": ExpertBot,
 }
 """Bot factories by name; difficulty aliases (easy/medium/hard) map onto these."""
