@@ -20,20 +20,12 @@ TARGET = ROOT / "src" / "ginrummy" / "web" / "static" / "rules.html"
 HEAD = """<!doctype html>
 <html lang="en">
 <head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="theme-color" content="#0b4029">
+  <!--#include head -->
   <title>How to play · Gin Rummy</title>
-  <link rel="icon" href="/static/icons/icon.svg" type="image/svg+xml">
-  <link rel="manifest" href="/manifest.webmanifest">
-  <link rel="stylesheet" href="/static/css/table.css">
 </head>
 <body>
   <header class="topbar">
-    <a class="brand" href="/" aria-label="Gin Rummy lobby">
-      <svg viewBox="0 0 100 100" aria-hidden="true"><path d="M50 94 C22 70 2 52 2 30 C2 13 15 3 29 3 C40 3 47 10 50 20 C53 10 60 3 71 3 C85 3 98 13 98 30 C98 52 78 70 50 94 Z"/></svg>
-      <span class="brand-text">Gin Rummy</span>
-    </a>
+    <!--#include brand -->
     <div class="tools">
       <a class="btn ghost small" href="/learn">Learn to play</a>
       <a class="btn ghost small" href="/">Lobby</a>

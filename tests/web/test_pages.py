@@ -48,6 +48,30 @@ def test_learn_to_play_is_the_table_page_on_the_prepared_lesson(client: TestClie
     assert len(lesson["steps"]) >= 10
 
 
+BRAND = '<a class="brand" href="/"'
+
+
+def test_every_page_takes_the_head_and_the_brand_from_the_shared_parts(
+        client: TestClient) -> None:
+    """One concept, one place: the head's common lines and the site's mark are written once
+    (``static/parts``); every page but the offline one (kept by the service worker as it is
+    on disk) takes them, and every served page has each once, with nothing left unfilled."""
+    head = (STATIC_DIR / "parts" / "head.html").read_text(encoding="utf-8")
+    pages = sorted(p.name for p in STATIC_DIR.glob("*.html") if p.name != "offline.html")
+    assert {"play.html", "review.html", "replay.html", "record.html", "rules.html"} <= set(pages)
+    for name in pages:
+        text = (STATIC_DIR / name).read_text(encoding="utf-8")
+        assert BRAND not in text and "<!--#include head -->" in text, name
+        assert "#include topbar" in text or "#include brand" in text, name
+    r = create(client, opponent="computer", bot="easy", name="Ann")
+    for path in ("/", "/learn", "/rules", "/record", f"/play/{r['id']}",
+                 f"/review/{r['id']}", f"/replay/{r['id']}", "/quick", "/analysis"):
+        got = client.get(path, headers=HTML)
+        assert got.status_code == 200, path
+        assert got.text.count(BRAND) == 1 and head in got.text, path
+        assert "<!--#include" not in got.text, path
+
+
 def _png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     width, height = struct.unpack(">II", data[16:24])

@@ -56,7 +56,13 @@ _NOT_FOUND = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 
 _INCLUDE = re.compile(r"^[ \t]*<!--#include (?P<part>[a-z]+) -->\n", re.M)
 """Where a page takes a shared part of ``static/parts/``: the head's common lines
-(``head``) and the top bar with the site's menu (``topbar``), written once."""
+(``head``), the site's name and mark (``brand``) and the top bar with the site's menu
+(``topbar``, which takes ``brand``), written once. Pages with tools of their own in the
+top bar (the table, the review, the replay) take ``head`` and ``brand``; the offline
+page is the one page without parts (the service worker keeps it as it is on disk)."""
+
+_PART_DEPTH = 3
+"""How deep parts may take parts (``topbar`` takes ``brand``: 2)."""
 
 _rendered: dict[Path, tuple[float, str]] = {}
 
@@ -77,7 +83,10 @@ def render(path: Path, here: str | None = None) -> str:
             return (path.parent / "parts" / f"{m.group('part')}.html").read_text(
                 encoding="utf-8")
 
-        cached = (stamp, _INCLUDE.sub(part, path.read_text(encoding="utf-8")))
+        text = path.read_text(encoding="utf-8")
+        for _ in range(_PART_DEPTH):  # parts may take parts
+            text = _INCLUDE.sub(part, text)
+        cached = (stamp, text)
         _rendered[path] = cached
     html = cached[1]
     if here is not None:
@@ -203,7 +212,7 @@ def register(app: FastAPI, site: Site, static_dir: Path = STATIC_DIR) -> None:
 
     @app.get("/learn", include_in_schema=False)
     async def learn() -> Response:
-        return static("play.html", "text/html")
+        return page("play.html", "Learn to play", static_dir)
 
     @app.get("/manifest.webmanifest", include_in_schema=False)
     async def manifest() -> Response:
