@@ -58,11 +58,9 @@ def played_for(m: Match, seat: int) -> bool:
     """Whether the match's last action was played for ``seat`` because its time ran out
     (the scan got there first: a late request from that seat is told its time ran out,
     not that it is not its turn)."""
-    if not m.hands or not m.hands[-1].history:
-        return False
-    hand = len(m.hands) - 1
-    index = len(m.hands[-1].history) - 1
-    return m.hands[-1].history[index].seat == seat and m.timed_out(hand, index)
+    history = m.hands[-1].history if m.hands else []
+    return bool(history) and history[-1].seat == seat and m.timed_out(
+        len(m.hands) - 1, len(history) - 1)
 
 
 class Play:
