@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -81,3 +82,44 @@ def test_a_slow_wall_clock_never_makes_a_weaker_move() -> None:
         driver.close()
     assert d.by == "simple" and driver.fallbacks == 0 and driver.pooled == 2
     assert d.action == decide_once("simple", 8, view.seat, view)
+
+
+def test_a_server_stopping_mid_computer_turn_ends_it_and_hands_its_claim_back(
+        tmp_path: Any) -> None:
+    """Stopping (a restart, a deploy) while the computer is thinking: the turn's task ends
+    before the event loop does (no move left half-run to be torn down later) and gives
+    its claim back at once, so another process takes the turn over without waiting out the
+    lease; nothing new starts while stopping."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from ginrummy.web.app import create_app
+
+    from .conftest import NO_RATE_LIMITS, auth, create, site
+
+    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=60,
+                     settings=NO_RATE_LIMITS)
+    with TestClient(app) as c:
+        s = site(c)
+        m = create(c, opponent="computer", bot="easy")
+        state = c.get(f"/api/matches/{m['id']}", headers=auth(m["token"])).json()
+        while state["view"]["to_play"] == 0:  # the player's moves until the computer's
+            legal = state["legal"]
+            move = next((a for a in legal if a["act"] in ("pass", "draw")),
+                        next(a for a in legal if not a.get("knock")))
+            r = c.post(f"/api/matches/{m['id']}/actions", headers=auth(m["token"]),
+                       json={"action": move, "version": state["version"]})
+            assert r.status_code == 200, r.text
+            state = r.json()
+        t = s.registry.peek(m["id"])
+        assert t is not None and t.bot_task is not None
+        deadline = time.monotonic() + 10
+        while m["id"] not in s.broker._leases and time.monotonic() < deadline:  # type: ignore[attr-defined]
+            time.sleep(0.01)
+        assert m["id"] in s.broker._leases  # type: ignore[attr-defined] - thinking (60 s)
+        task = t.bot_task
+    assert task.done()  # ended inside the server's stop, on the running loop
+    assert m["id"] not in s.broker._leases  # type: ignore[attr-defined] - handed back
+    assert s.turns.stopping
+    s.turns.kick(t)
+    assert t.bot_task is task  # no new turn started by a late change

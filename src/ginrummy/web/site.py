@@ -208,13 +208,14 @@ class Site:
         self.reviews.close()
         self.mistakes.close()
         self.coach.close()
-        for t in list(self.registry.tables.values()):
-            if t.bot_task is not None:
-                t.bot_task.cancel()
+        stopping: list[asyncio.Task[Any]] = list(self.turns.stop())
         self.hub.close_all("The server is restarting: reconnect.")
         self.notices.stop()
         for task in list(self._tasks):
             task.cancel()
+            stopping.append(task)
+        if stopping:  # let them end while the loop runs (a computer turn hands its claim back)
+            await asyncio.wait(stopping, timeout=2.0)
         self.registry.stop()
         if self.outbox is not None and len(self.outbox):
             # the last changes' events, if the broker takes them at once (else the other

@@ -108,6 +108,7 @@ class ComputerTurns:
         self.bot_delay = bot_delay
         self.scan_seconds = scan_seconds
         self._scan_skip: dict[str, float] = {}  # match id -> when the scan may retry it
+        self.stopping = False
         registry.on_table.append(self.kick)
         play.committer.after_commit.append(self.kick)
 
@@ -136,9 +137,21 @@ class ComputerTurns:
         t.bot_seat = 1
         t.bot.new_match(1)
 
+    def stop(self) -> list[asyncio.Task[None]]:
+        """Cancel every computer move in progress here and start no more (the server is
+        stopping: another process takes the turns over); returns the cancelled tasks,
+        for the caller to let them end (each hands its claim back)."""
+        self.stopping = True
+        cancelled = []
+        for t in list(self.registry.tables.values()):
+            if t.bot_task is not None and not t.bot_task.done():
+                t.bot_task.cancel()
+                cancelled.append(t.bot_task)
+        return cancelled
+
     def kick(self, t: Table) -> None:
         """Start the computer's move if it is to play and not already thinking."""
-        if t.bot_task is not None and not t.bot_task.done():
+        if self.stopping or (t.bot_task is not None and not t.bot_task.done()):
             return
         if self.registry.peek(t.id) is not t or not self.to_move(t):
             return
@@ -190,8 +203,9 @@ class ComputerTurns:
         finally:
             renewer.cancel()
             await claims.release(t.id)
-            # a change made while this was ending found it still running: look again
-            asyncio.get_running_loop().call_soon(self.kick, t)
+            if not self.stopping:
+                # a change made while this was ending found it still running: look again
+                asyncio.get_running_loop().call_soon(self.kick, t)
 
     async def _keep_claim(self, match_id: str, lost: asyncio.Event,
                           driver: asyncio.Task[Any]) -> None:
