@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import httpx
 import pytest
@@ -319,6 +320,11 @@ def test_practise_these_leads_to_the_players_own_puzzles(server: str, browser: A
     assert board.is_visible()
     board_href = board.get_attribute("href") or ""
     assert board_href.startswith("/analysis#position=")
+    sent = json.loads(unquote(board_href.split("#position=", 1)[1]))
+    assert isinstance(sent["history"], list)  # the hand's moves so far, read by the board
+    assert all("words" not in a for a in sent["history"])
+    assert not any(a["seat"] != sent["seat"] and a["act"] == "draw" and a["from"] == "stock"
+                   and "card" in a for a in sent["history"])  # R11: unseen draws unnamed
     link.click()
     page.wait_for_url("**/puzzles/mine")
     _wait(page, "() => document.body.dataset.ready === '1'", timeout=120_000)
@@ -350,6 +356,24 @@ def test_practise_these_leads_to_the_players_own_puzzles(server: str, browser: A
     _wait(page, "() => document.querySelector('[data-testid=replay-step]')"
                 ".textContent.startsWith('Step 1 ')")
     page.get_by_test_id("replay-analyse").click()
+    page.wait_for_url("**/analysis#position=*")
+    _wait(page, "() => document.querySelector('[data-testid=analysis-results]')"
+                ".dataset.samples")
+    assert page.get_by_test_id("analysis-row").count() >= 2
+    # and the review, the match over, offers it at the opponent's moves too, from its side
+    page.goto(f"{server}/review/{mid}")
+    _wait(page, "() => document.body.dataset.step !== undefined", timeout=120_000)
+    link = page.get_by_test_id("review-analyse")
+    for step in range(2):  # the first two moves are the two players' (R4: the up-card)
+        page.keyboard.press("Home" if step == 0 else "ArrowRight")
+        _wait(page, f"() => document.body.dataset.step === '{step}'")
+        if "'s position" in link.inner_text():
+            break
+    said = link.inner_text()
+    assert said.startswith("Analyse ") and said.endswith("'s position") and "You" not in said
+    theirs = json.loads(unquote((link.get_attribute("href") or "").split("#position=", 1)[1]))
+    assert theirs["seat"] == 1 and len(theirs["hand"]) == 10
+    link.click()
     page.wait_for_url("**/analysis#position=*")
     _wait(page, "() => document.querySelector('[data-testid=analysis-results]')"
                 ".dataset.samples")

@@ -174,28 +174,41 @@ async function offerPractice(d) {
   $("rv-practise").hidden = false;
 }
 
-/** The analysis board on this step's position, as the viewer saw it (R11): its hand,
- *  the pile, the stock and what the opponent took, threw and passed; null when it is not
- *  the viewer's move. */
+/** The analysis board on this step's position, as the seat to play saw it (R11): its
+ *  hand, the pile, the stock and what its opponent took, threw and passed, and the hand's
+ *  moves so far. The viewer's own moves always; the opponent's once the match is over
+ *  (its cards are in the frame then); null at the end of a hand. */
 function boardPosition(s, me) {
   const f = s.frame;
-  if (s.end || f.to_play !== me) return null;
+  if (s.end) return null;
+  const seat = f.to_play;
+  const hand = seat === me ? f.hand : f.opp;
+  if (!hand || (seat !== 0 && seat !== 1)) return null;
   const h = s.hand;
   const upcard = h.frames[0].pile[0];
+  const done = h.actions.slice(0, s.j);
   const took = [];
   const threw = [];
   const passed = [];
-  for (const a of h.actions.slice(0, s.j)) {
-    if (a.seat === me) continue;
+  for (const a of done) {
+    if (a.seat === seat) continue;
     if (a.act === "draw" && a.from === "discard" && a.card) took.push(a.card);
     else if (a.act === "discard") threw.push(a.card);
     else if (a.act === "pass") passed.push(upcard);
   }
   return {
-    seat: me, dealer: h.dealer, upcard, hand: f.hand, pile: f.pile, opponent_took: took,
+    seat, dealer: h.dealer, upcard, hand, pile: f.pile, opponent_took: took,
     opponent_discarded: threw, opponent_passed: passed, stock: f.stock,
     to_play: f.phase === "discard" ? "discard" : "draw", scores: h.scores,
     options: R.data.options || {},
+    // the seat's view of the moves (R11: its opponent's stock draws unseen), which fixes
+    // the order of events the lists leave open
+    history: done.map((a) => {
+      const seen = { ...a };
+      delete seen.words;
+      if (a.seat !== seat && a.act === "draw" && a.from === "stock") delete seen.card;
+      return seen;
+    }),
   };
 }
 
@@ -389,7 +402,11 @@ function go(i) {
   $("rv-decision").replaceChildren(...describe(s));
   const pos = boardPosition(s, me);
   $("rv-analyse").hidden = !pos;
-  if (pos) $("rv-analyse").href = analysisHref(pos);
+  if (pos) {
+    $("rv-analyse").href = analysisHref(pos);
+    $("rv-analyse").textContent = pos.seat === me ? "Analyse this position"
+      : `Analyse ${nameOf(pos.seat)}'s position`;
+  }
   document.body.dataset.step = String(R.at);
   drawGraph($("rv-graph"), R.points, R.at, go);
   for (const b of document.querySelectorAll(".rv-move")) {
