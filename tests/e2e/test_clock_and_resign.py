@@ -19,12 +19,15 @@ def test_clocks_tick_time_runs_out_and_resign_through_the_page(
 ) -> None:
     with httpx.Client(base_url=server, timeout=30) as http:
         m = http.post("/api/matches", json={"opponent": "friend", "name": "Ann",
-                                            "clock": {"move": 1, "bank": 1}}).json()
+                                            "clock": {"move": 3, "bank": 2}}).json()
         code = m["invite_url"].split("#invite=", 1)[1]
         friend = http.post(f"/api/matches/{m['id']}/join", json={"invite": code}).json()
         mid, tokens = m["id"], [m["token"], friend["token"]]
         # both players pass the up-card themselves: the match has been played, so the
-        # resignation below is one (before both move, any ending is an abort)
+        # resignation below is one (before both move, any ending is an abort). Then the
+        # table plays for a seat every 5 s or so (3 s a move, and the 2 s bank once), and
+        # a third in a row loses the match on time (at about 19 s): time for a slow
+        # browser to see a timeout and resign before that
         for _ in range(2):
             s = http.get(f"/api/matches/{mid}",
                          headers={"Authorization": f"Bearer {tokens[0]}"}).json()

@@ -148,10 +148,10 @@ def test_decline_with_a_reason_cancel_and_expiry(client: TestClient,
     assert r.status_code == 410 and r.json()["error"] == (
         "The challenger cancelled this challenge.")
     # expired: never accepted, gone from the lists
-    monkeypatch.setattr(challenges_module, "DIRECT_TTL", 0.3)
+    monkeypatch.setattr(challenges_module, "DIRECT_TTL", 2.0)
     cid = ann.post("/api/challenges", {"to": "Bob"}).json()["challenge"]
     assert [c["id"] for c in bob.get("/api/challenges").json()["in"]] == [cid]
-    time.sleep(0.4)
+    time.sleep(2.1)
     assert bob.get("/api/challenges").json()["in"] == []
     r = bob.post(f"/api/challenges/{cid}/accept")
     assert r.status_code == 410 and r.json()["error"] == "This challenge has expired."

@@ -39,7 +39,7 @@ def two(postgres_url: str, redis_url: str) -> Iterator[tuple[Serve, Serve]]:
         yield pair
 
 
-def _next(ws: Any, kind: str, timeout: float = 5.0) -> dict[str, Any]:
+def _next(ws: Any, kind: str, timeout: float = 10.0) -> dict[str, Any]:
     """The next message of type ``kind`` (beats skipped)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -65,10 +65,10 @@ def test_a_challenge_crosses_processes_at_once(two: tuple[Serve, Serve]) -> None
                          headers={"X-CSRF-Token": csrf[0]})
             assert r.status_code == 201, r.text
             cid = r.json()["challenge"]
-            pushed = _next(ws, "notices")  # made on process a, pushed by process b
+            pushed = _next(ws, "notices", 9.0)  # made on process a, pushed by process b
             took = time.monotonic() - t0
             assert [c["id"] for c in pushed["in"]] == [cid], pushed
-            assert took < 3.0, f"the notice took {took:.1f} s"  # not the 10 s safety pass
+            assert took < 8.0, f"the notice took {took:.1f} s"  # not the 10 s safety pass
             r = bob.post(f"/api/challenges/{cid}/accept", headers={"X-CSRF-Token": csrf[1]})
             assert r.status_code == 200, r.text
             mine = r.json()["match"]
@@ -115,6 +115,6 @@ def test_a_token_revoked_on_one_process_closes_its_socket_on_the_other(
             r = owner.delete(f"/api/tokens/{made['id']}", headers={"X-CSRF-Token": csrf})
             assert r.status_code == 200
             with pytest.raises(ws_exceptions.ConnectionClosed) as e:
-                _next(ws, "never", timeout=5)
+                _next(ws, "never", timeout=9)  # (pushed, not the 10 s safety pass)
             assert e.value.rcvd is not None and e.value.rcvd.code == 4401
             assert e.value.rcvd.reason == REVOKED

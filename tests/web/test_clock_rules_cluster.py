@@ -68,8 +68,9 @@ def _pass(server: Serve, mid: str, token: str, version: int) -> httpx.Response:
 def test_a_move_is_on_time_or_late_by_the_stored_deadline(
         serves: list[Serve], postgres_url: str, redis_url: str) -> None:
     """Issue 36: moves sent up to 100 ms after the deadline were sometimes accepted (the
-    scan runs every 0.25 s). Sent 50 ms before the deadline: played; 50 ms after: refused,
-    and the table's pass for the late seat stands. Three matches, across both processes."""
+    scan runs every 0.25 s). Sent 250 ms before the deadline: played; 50 ms after:
+    refused, and the table's pass for the late seat stands. Three matches, across both
+    processes."""
     a, b = _two(serves, postgres_url, redis_url)
     on_time = 0
     for trial in range(3):
@@ -77,8 +78,8 @@ def test_a_move_is_on_time_or_late_by_the_stored_deadline(
         mid, tokens = _timed_friend(here, there, {"move": 2, "bank": 0})
         s = there.get(mid, tokens[0])  # (the process that stored the join)
         first = s["view"]["to_play"]
-        _at(s["clock"]["deadline"] - 0.05)
-        r = _pass(there, mid, tokens[first], s["version"])  # 50 ms early: on time
+        _at(s["clock"]["deadline"] - 0.25)
+        r = _pass(there, mid, tokens[first], s["version"])  # 250 ms early: on time
         if r.status_code != 200:  # it reached the server late (a loaded machine): the
             assert r.json()["error"] == TIME_RAN_OUT, r.text  # same rule, told so
             continue
@@ -96,18 +97,18 @@ def test_a_move_is_on_time_or_late_by_the_stored_deadline(
             time.sleep(0.05)
         assert now["view"]["history"][1] == {"seat": second, "act": "pass", "timeout": True}
         assert now["clock"]["timeouts"][second] == 1
-    assert on_time >= 2, f"only {on_time} of 3 moves sent 50 ms early were on time"
+    assert on_time >= 2, f"only {on_time} of 3 moves sent 250 ms early were on time"
 
 
 def test_clocks_stand_still_while_the_database_is_away(
         serves: list[Serve], postgres: OwnPostgres, redis_url: str) -> None:
     """Issue 36: deadlines ran on while every move was refused with 503 (a 15 s bank fell to
     0.33 s, and a seat with time left was played for the moment PostgreSQL came back).
-    The seat to play has 10 s; PostgreSQL is away for longer than that; once it is back
+    The seat to play has 12 s; PostgreSQL is away for longer than that; once it is back
     nobody was played for, the deadline moved on by the outage (once, not once per
     process), and the seat's move then costs it nothing of its bank."""
     a, b = _two(serves, postgres.url, redis_url)
-    mid, tokens = _timed_friend(a, b, {"move": 4, "bank": 6})
+    mid, tokens = _timed_friend(a, b, {"move": 6, "bank": 6})
     s = b.get(mid, tokens[0])
     seat = s["view"]["to_play"]
     before = s["clock"]["deadline"]
@@ -126,6 +127,7 @@ def test_clocks_stand_still_while_the_database_is_away(
         restarted = time.time()
         postgres.start()
     outage = restarted - stopped
+    back = time.time() - stopped  # the outage as the servers see it (with the restart)
     states: list[dict[str, Any]] = []
     end = time.monotonic() + 15
     while True:  # both processes back, showing the moved deadline
@@ -145,7 +147,7 @@ def test_clocks_stand_still_while_the_database_is_away(
         assert st["clock"]["timeouts"] == [0, 0] and st["clock"]["bank"] == [6, 6]
     moved = now[0]["clock"]["deadline"] - before
     assert now[1]["clock"]["deadline"] == now[0]["clock"]["deadline"]
-    assert outage - 0.5 <= moved <= outage + 6.0, (moved, outage)  # once, not twice
+    assert outage - 0.5 <= moved <= back + 5.0, (moved, outage, back)  # once, not twice
     assert now[0]["clock"]["deadline"] - time.time() > 4  # time the seat still had
     r = _pass(a, mid, tokens[seat], now[0]["version"])
     assert r.status_code == 200, r.text

@@ -12,7 +12,7 @@ import pytest
 
 from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
-from .cluster import Serve
+from .cluster import Serve, open_rates
 from .online import both_move, friend_match
 
 pytest.importorskip("redis")
@@ -40,12 +40,13 @@ def _resign_on_one_is_known_on_the_other(a: Serve, b: Serve) -> None:
 
 def test_deadline_survives_kill_9_of_the_process_that_set_it(
         serves: list[Serve], postgres_url: str, redis_url: str) -> None:
-    args = ["--db", postgres_url, "--broker", redis_url, "--bot-delay", "0"]
+    args = ["--db", postgres_url, "--broker", redis_url, "--bot-delay", "0", *open_rates()]
     env = {KEY_ENV: new_key_text()}
     a = Serve(*args, env=env)
     serves.append(a)
     b = Serve(*args, env=env)
     serves.append(b)
+    _resign_on_one_is_known_on_the_other(a, b)  # (before the clock below starts running)
     r = a.http.post("/api/matches", json={"opponent": "friend", "clock": {"move": 2,
                                                                          "bank": 0}})
     assert r.status_code == 201, r.text
@@ -55,7 +56,6 @@ def test_deadline_survives_kill_9_of_the_process_that_set_it(
     r = a.http.post(f"/api/matches/{mid}/join", json={"invite": code})
     assert r.status_code == 200, r.text
     tok1 = r.json()["token"]
-    _resign_on_one_is_known_on_the_other(a, b)
     s = a.get(mid, tok0)  # A stored the join, and with it the first deadline
     deadline = s["clock"]["deadline"]
     assert deadline is not None and deadline <= time.time() + 2.5

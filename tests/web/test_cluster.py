@@ -19,16 +19,14 @@ import pytest
 
 from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
-from .cluster import Serve
+from .cluster import Serve, open_rates
 
 pytest.importorskip("redis")
 ws_client = pytest.importorskip("websockets.sync.client")
 
 pytestmark = pytest.mark.postgres
 
-OPEN = ["--rate-create", "100000/minute", "--rate-join", "100000/minute",
-        "--rate-lookup", "100000/minute", "--rate-actions", "100000/minute",
-        "--rate-messages", "100000/minute"]
+OPEN = open_rates()
 
 
 def _pair(serves: list[Serve], pg: str, redis: str, delay: str = "0") -> tuple[Serve, Serve]:

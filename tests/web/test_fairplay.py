@@ -6,7 +6,6 @@ as creations, and private matches kept private. On SQLite through the TestClient
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -126,8 +125,9 @@ def profile(c: TestClient, name: str, session: str | None = None) -> dict[str, A
     return out
 
 
-def settle_soon() -> None:
-    time.sleep(0.3)  # the committer's listener settles just after the commit
+def settle_soon(c: TestClient) -> None:
+    """Wait for the ratings the last commits settle (just after the commit)."""
+    c.portal.call(site(c).ratings.settled)  # type: ignore[union-attr]
 
 
 # ----------------------------------------------------------------------------- rated
@@ -148,7 +148,7 @@ def test_a_pair_counts_once_a_day_and_fresh_alts_farm_a_few_points(
         both_move(client, mid, tokens)
         r = client.post(f"/api/matches/{mid}/resign", headers=auth(tokens[0]))
         assert r.json()["end"] == "resigned" and r.json()["winner"] == 1
-    settle_soon()
+    settle_soon(client)
     p = profile(client, "Main")
     assert p["rating"] == DEFAULT.rating + CAP and p["rated_matches"] == 1
     assert len(p["history"]) == 1
@@ -164,7 +164,7 @@ def test_an_aborted_match_shows_as_aborted_and_scores_are_the_owners_first(
     mid, tokens = rated_pair(client, ann, bob)
     r = client.post(f"/api/matches/{mid}/abort", headers=auth(tokens[1]))
     assert r.json()["end"] == "aborted"
-    settle_soon()
+    settle_soon(client)
     item = profile(client, "Ann")["recent"][0]
     assert (item["result"], item["rated"], item["status"]) == ("aborted", False, "finished")
     # a played hand, then a resignation: each profile tells its own score first
@@ -177,7 +177,7 @@ def test_an_aborted_match_shows_as_aborted_and_scores_are_the_owners_first(
     scores = s["scores"]
     r = client.post(f"/api/matches/{mid}/resign", headers=auth(tokens[0]))
     assert r.json()["end"] == "resigned"
-    settle_soon()
+    settle_soon(client)
     for name, seat, result in (("Ann", 0, "loss"), ("Bob", 1, "win")):
         item = profile(client, name)["recent"][0]
         assert item["result"] == result and item["rated"] is True
@@ -191,7 +191,7 @@ def test_aborting_or_leaving_rated_matches_makes_an_account_wait(client: TestCli
         # Dodger looks at the hand and aborts before moving; then again, and again
         r = client.post(f"/api/matches/{mid}/abort", headers=auth(tokens[0]))
         assert r.status_code == 200 and r.json()["ended_by"] == 0
-        settle_soon()
+        settle_soon(client)
         be(client, dodger, browser_cookie(client))
         r = client.post("/api/seeks", json={"rated": True, "target": 100}, headers=ORIGIN)
         if n < 2:  # two are free

@@ -148,7 +148,7 @@ def test_a_rated_match_moves_both_ratings_as_glicko2_says(client: TestClient) ->
     assert live[0]["players"] == ["Hana", "Ivo"]
     end = play_to_end([client, client], mid, tokens)
     assert end["winner"] in (0, 1)
-    time.sleep(0.2)  # the listener settles the match just after the commit
+    client.portal.call(site(client).ratings.settled)  # type: ignore[union-attr]
     score0 = 1.0 if end["winner"] == 0 else 0.0
     # two fresh (provisional) accounts, both seeks from one address: Glicko-2's deviations
     # and volatilities, each rating moved by at most CAP (online.fairplay)
@@ -195,7 +195,7 @@ def test_an_aborted_rated_match_changes_no_rating(client: TestClient) -> None:
     r = client.post(f"/api/matches/{m['id']}/abort", headers=auth(tokens[1]))
     assert r.status_code == 200, r.text
     assert r.json()["status"] == "finished" and r.json()["end"] == "aborted"
-    time.sleep(0.2)  # (the listener would settle just after the commit)
+    client.portal.call(site(client).ratings.settled)  # type: ignore[union-attr]
     for name in ("Hana", "Ivo"):
         p = client.get(f"/api/players/{name}").json()
         assert p["rating"] == DEFAULT.rating and p["deviation"] == DEFAULT.deviation
@@ -209,7 +209,7 @@ def test_a_resignation_settles_a_rated_match_as_a_loss(client: TestClient) -> No
     r = client.post(f"/api/matches/{mid}/resign", headers=auth(tokens[0]))
     assert r.status_code == 200, r.text
     assert r.json()["winner"] == 1 and r.json()["end"] == "resigned"
-    time.sleep(0.2)
+    client.portal.call(site(client).ratings.settled)  # type: ignore[union-attr]
     want = rated_result(DEFAULT, DEFAULT, 0.0, True)  # seat 0 (Hana) resigned: a loss
     for seat, name in enumerate(("Hana", "Ivo")):
         p = client.get(f"/api/players/{name}").json()

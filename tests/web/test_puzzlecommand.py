@@ -5,7 +5,6 @@ database once each, re-measured by ``check``; bad input refused per the README's
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -27,7 +26,7 @@ def test_make_from_the_sites_finished_public_matches(client: TestClient, tmp_pat
                                                      ) -> None:
     m, tokens = _rated_pair(client)
     play_to_end([client, client], m["id"], tokens)
-    time.sleep(0.2)
+    client.portal.call(site(client).ratings.settled)  # type: ignore[union-attr]
     db = site(client).store.url
     assert main(["puzzles", "make", "--db", db, "--from-db", *QUICK, "--limit", "2"]) == 0
     out = capsys.readouterr().out

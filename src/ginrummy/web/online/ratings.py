@@ -100,6 +100,12 @@ class Ratings:
         if outcome is not None:
             self._spawn(self._settle_quietly(t.id, outcome))
 
+    async def settled(self) -> None:
+        """Wait for the settling started by commits so far (a match's ratings and
+        offences are written just after its last commit, not before it is answered)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
     async def _settle_quietly(self, match_id: str, outcome: Outcome) -> None:
         await self.settle(match_id, outcome)
 
