@@ -305,6 +305,15 @@ TARGETS = """(within) => [...document.querySelectorAll(
     return [e.id || e.dataset.testid || e.textContent.trim().slice(0, 20), r.width, r.height]; })"""
 
 
+def _in_bar(page: Any, testid: str) -> bool:
+    """Whether the top bar's link ``testid`` is wholly in sight in the bar."""
+    return bool(page.evaluate(
+        """id => { const a = document.querySelector(`[data-testid=${id}]`);
+        const nav = document.querySelector('.topbar nav.tools');
+        const r = a.getBoundingClientRect(), n = nav.getBoundingClientRect();
+        return r.left >= n.left - 0.5 && r.right <= n.right + 0.5; }""", testid))
+
+
 def _small(page: Any, within: str = "body") -> list[Any]:
     """The visible controls (cards aside: test_table_comforts measures them) under 44 px."""
     return [t for t in page.evaluate(TARGETS, within) if t[1] < 44 or t[2] < 44]
@@ -340,7 +349,14 @@ def test_phone_targets_are_44px_and_download_and_keys_are_in_reach(
         page.goto(server + path)
         page.wait_for_load_state()
         assert _small(page, ".topbar") == [], path
+        if path in ("/", "/no/such/page"):  # the pages' menu scrolls sideways: Log in
+            page.get_by_test_id("login-link").wait_for()  # and Sign up first, in sight
+            assert _in_bar(page, "login-link") and _in_bar(page, "signup-link"), path
         if path == "/record":  # no finished match yet: it says what will be there
             page.get_by_text("Once you finish a match, this page shows").wait_for()
             assert page.get_by_role("heading", name="By opponent").is_hidden()
+    for path, here in (("/leaderboard", "leaderboard-link"), ("/analysis", "analysis-link")):
+        page.goto(server + path)  # further along it: scrolled to the page's own link
+        page.get_by_test_id("login-link").wait_for()  # (the bar is scrolled after it)
+        assert _in_bar(page, here), path
     assert errors == []

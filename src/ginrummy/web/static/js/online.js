@@ -79,11 +79,13 @@ async function topBar() {
     b.className = "btn ghost small";
     bar.append(a, b);
   }
-  // a menu that scrolls sideways (a phone) shows the link to this page
+  // a menu that scrolls sideways (a phone) shows the link to this page, scrolled no
+  // further than that takes: Log in and Sign up, first in it, stay in sight where they can
   const here = document.querySelector('.topbar [aria-current="page"]');
   const nav = here && here.parentElement;
   if (nav && nav.scrollWidth > nav.clientWidth) {
-    nav.scrollLeft = here.offsetLeft - nav.offsetLeft - (nav.clientWidth - here.offsetWidth) / 2;
+    const right = here.offsetLeft - nav.offsetLeft + here.offsetWidth;
+    nav.scrollLeft = right > nav.clientWidth ? right + 16 - nav.clientWidth : 0;
   }
 }
 
