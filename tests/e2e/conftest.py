@@ -92,6 +92,9 @@ def server(tmp_path: Path) -> Iterator[str]:
         "100000/minute",
         "--rate-create",
         "1000/minute",
+        # the training tests store their own puzzles (tests/web/test_starter_puzzles.py
+        # checks the set a new site is given)
+        "--no-starter-puzzles",
     ]
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

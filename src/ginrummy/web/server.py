@@ -153,9 +153,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--metrics", choices=["local", "open", "off"], default=d.metrics,
                    help="who may read GET /metrics: clients on this machine (default), "
                    "anyone, or nobody; GINRUMMY_METRICS_TOKEN lets a scraper elsewhere in")
+    p.add_argument("--no-starter-puzzles", action="store_true",
+                   help="do not give a site with no public puzzles the starter set (57, "
+                   "made from expert self-play; docs/training.md)")
     p.add_argument("--log-level", default="warning",
                    choices=["critical", "error", "warning", "info", "debug"])
     return p
+
+
+def _starter_puzzles(app: Any) -> None:
+    """A site with no public puzzles gets the starter set, so /puzzles and the lessons'
+    puzzles have something to show from the first start; a database that cannot take them
+    now is told on one line and served anyway (the next start tries again)."""
+    from .training.puzzles import add_starter_puzzles
+
+    try:
+        added = add_starter_puzzles(app.state.site.store.puzzles)
+    except Exception as e:  # noqa: BLE001 - never keep the tables from starting
+        print(f"ginrummy serve: the starter puzzles were not added: {e}", file=sys.stderr)
+        return
+    if added:
+        logging.getLogger("ginrummy.web").info("added %d starter puzzles (the site had "
+                                               "none)", added)
 
 
 def _check_rate(text: str) -> str | None:
@@ -318,6 +337,8 @@ def main(argv: list[str]) -> int:
         print(f"ginrummy serve: cannot listen on {host} port {args.port}: "
               f"{e.strerror or e} (another server there? try --port)", file=sys.stderr)
         return 2
+    if not args.no_starter_puzzles:
+        _starter_puzzles(app)
     shown = f"[{host}]" if ":" in host else host
     if host in ("0.0.0.0", "::"):
         shown = "127.0.0.1"

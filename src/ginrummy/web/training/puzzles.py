@@ -16,7 +16,9 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
+from importlib import resources
 from typing import Any
 
 from ...actions import Action, IllegalActionError
@@ -29,14 +31,18 @@ from ...view import View
 from ..backends.database import Database
 from ..errors import TableError
 from ..store.accounts import Account
-from ..store.puzzles import NewPuzzle, PuzzleRow
+from ..store.puzzles import NewPuzzle, PuzzleRow, PuzzleStore
 
-__all__ = ["Puzzles", "context_of", "new_puzzle", "puzzle_id", "puzzle_payload"]
+__all__ = ["STARTER_FILE", "Puzzles", "add_starter_puzzles", "context_of", "new_puzzle",
+           "puzzle_id", "puzzle_payload", "starter_puzzles"]
 
 NEAREST = 8
 """``next`` picks at random among this many puzzles nearest the rating."""
 HISTORY = 100
 """Answers ``GET /api/puzzles/history`` lists at most."""
+STARTER_FILE = "data/starter_puzzles.json"
+"""The public puzzles a new site starts with (``scripts/starter_puzzles.py`` makes them
+from expert self-play by the margin rule, as ``ginrummy puzzles make`` does)."""
 
 
 def puzzle_id(key: str) -> str:
@@ -52,6 +58,23 @@ def new_puzzle(p: Puzzle, match_id: str | None = None) -> NewPuzzle:
     body = p.to_json()
     return NewPuzzle(puzzle_id(p.key), p.key, None, match_id, p.hand, p.action, p.view.seat,
                      p.themes, body)
+
+
+def starter_puzzles() -> list[NewPuzzle]:
+    """The starter set (:data:`STARTER_FILE`) as rows to store: public, and named by
+    their self-play keys, so a site that has them already is not given them twice."""
+    text = resources.files("ginrummy").joinpath(STARTER_FILE).read_text("utf-8")
+    return [NewPuzzle(puzzle_id(p["key"]), p["key"], None, None, p["hand"], p["action"],
+                      p["seat"], tuple(p["themes"]), p) for p in json.loads(text)]
+
+
+def add_starter_puzzles(store: PuzzleStore) -> int:
+    """Give a site with no public puzzles the starter set (none, if it has some: its
+    operator's own, or the starter set, perhaps thinned by ``puzzles check --drop``); how
+    many were added."""
+    if store.count() > 0:
+        return 0
+    return store.add(starter_puzzles())
 
 
 def context_of(view_json: dict[str, Any]) -> dict[str, Any]:
