@@ -32,8 +32,7 @@ from test_web_table import DESKTOP, PHONE, new_page
 from ginrummy.cards import Card, parse_cards, to_mask
 from ginrummy.melds import deadwood_mask
 from ginrummy.web.store import Store
-from ginrummy.web.store.puzzles import NewPuzzle
-from ginrummy.web.training.puzzles import puzzle_id
+from ginrummy.web.training.puzzles import puzzle_id, puzzle_row
 
 pytestmark = pytest.mark.e2e
 
@@ -55,9 +54,7 @@ def server(cheap: None, server: str, tmp_path: Path) -> Iterator[str]:
     """The server, its database holding the prepared puzzles."""
     store = Store(f"sqlite:///{tmp_path / 'table.sqlite3'}")
     try:
-        store.puzzles.add(NewPuzzle(puzzle_id(p["key"]), p["key"], None, None, p["hand"],
-                                    p["action"], p["seat"], tuple(p["themes"]), p)
-                          for p in PUZZLES)
+        store.puzzles.add(puzzle_row(p) for p in PUZZLES)
     finally:
         store.close()
     yield server

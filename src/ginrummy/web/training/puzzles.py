@@ -34,7 +34,7 @@ from ..store.accounts import Account
 from ..store.puzzles import NewPuzzle, PuzzleRow, PuzzleStore
 
 __all__ = ["STARTER_FILE", "Puzzles", "add_starter_puzzles", "context_of", "new_puzzle",
-           "puzzle_id", "puzzle_payload", "starter_puzzles"]
+           "puzzle_id", "puzzle_payload", "puzzle_row", "starter_puzzles"]
 
 NEAREST = 8
 """``next`` picks at random among this many puzzles nearest the rating."""
@@ -55,17 +55,21 @@ def new_puzzle(p: Puzzle, match_id: str | None = None) -> NewPuzzle:
     """A made puzzle as a row to store (public; ``match_id``: the stored match it came
     from, if any). Its difficulty starts as a newcomer's rating (Glicko-2's 1500, with a
     deviation wide enough that the first answers place it)."""
-    body = p.to_json()
-    return NewPuzzle(puzzle_id(p.key), p.key, None, match_id, p.hand, p.action, p.view.seat,
-                     p.themes, body)
+    return puzzle_row(p.to_json(), match_id)
+
+
+def puzzle_row(body: dict[str, Any], match_id: str | None = None) -> NewPuzzle:
+    """A public puzzle's row from its stored form (:meth:`Puzzle.to_json`: a made puzzle,
+    or one read back from a file)."""
+    return NewPuzzle(puzzle_id(body["key"]), body["key"], None, match_id, body["hand"],
+                     body["action"], body["seat"], tuple(body["themes"]), body)
 
 
 def starter_puzzles() -> list[NewPuzzle]:
     """The starter set (:data:`STARTER_FILE`) as rows to store: public, and named by
     their self-play keys, so a site that has them already is not given them twice."""
     text = resources.files("ginrummy").joinpath(STARTER_FILE).read_text("utf-8")
-    return [NewPuzzle(puzzle_id(p["key"]), p["key"], None, None, p["hand"], p["action"],
-                      p["seat"], tuple(p["themes"]), p) for p in json.loads(text)]
+    return [puzzle_row(body) for body in json.loads(text)]
 
 
 def add_starter_puzzles(store: PuzzleStore) -> int:

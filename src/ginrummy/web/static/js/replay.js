@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { cardBack, cardElement, cardShort, installSuitSprite, sortCards } from "./cards.js";
 import { el } from "./dom.js";
 import { applyCardPrefs } from "./prefs.js";
-import { analysisHref } from "./training.js";
+import { analysisHref, seenMoves } from "./training.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -99,27 +99,11 @@ function render(d) {
 function boardPosition(d) {
   if (d.result || d.to_play === null || d.to_play === undefined || !d.history) return null;
   const seat = d.to_play;
-  const took = [];
-  const threw = [];
-  const passed = [];
-  for (const a of d.history) {
-    if (a.seat === seat) continue;
-    if (a.act === "draw" && a.from === "discard" && a.card) took.push(a.card);
-    else if (a.act === "discard") threw.push(a.card);
-    else if (a.act === "pass") passed.push(d.upcard);
-  }
   return {
     seat, dealer: d.dealer, upcard: d.upcard, hand: d.hands[seat], pile: d.discards,
-    opponent_took: took, opponent_discarded: threw, opponent_passed: passed,
-    stock: d.stock_count, to_play: d.phase === "discard" ? "discard" : "draw",
-    scores: d.scores, options: d.options || {},
-    // the seat's view of the hand's moves: the opponent's stock draws unseen
-    history: d.history.map((a) => {
-      if (a.seat === seat || a.act !== "draw" || a.from !== "stock") return a;
-      const seen = { ...a };
-      delete seen.card;
-      return seen;
-    }),
+    ...seenMoves(d.history, seat, d.upcard), stock: d.stock_count,
+    to_play: d.phase === "discard" ? "discard" : "draw", scores: d.scores,
+    options: d.options || {},
   };
 }
 

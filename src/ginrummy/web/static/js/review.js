@@ -8,7 +8,7 @@ import { cardBack, cardElement, cardShort, installSuitSprite, sortCards } from "
 import { el } from "./dom.js";
 import { drawGraph } from "./graph.js";
 import { applyCardPrefs } from "./prefs.js";
-import { analysisHref } from "./training.js";
+import { analysisHref, seenMoves } from "./training.js";
 
 const $ = (id) => document.getElementById(id);
 const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -186,29 +186,11 @@ function boardPosition(s, me) {
   if (!hand || (seat !== 0 && seat !== 1)) return null;
   const h = s.hand;
   const upcard = h.frames[0].pile[0];
-  const done = h.actions.slice(0, s.j);
-  const took = [];
-  const threw = [];
-  const passed = [];
-  for (const a of done) {
-    if (a.seat === seat) continue;
-    if (a.act === "draw" && a.from === "discard" && a.card) took.push(a.card);
-    else if (a.act === "discard") threw.push(a.card);
-    else if (a.act === "pass") passed.push(upcard);
-  }
   return {
-    seat, dealer: h.dealer, upcard, hand, pile: f.pile, opponent_took: took,
-    opponent_discarded: threw, opponent_passed: passed, stock: f.stock,
+    seat, dealer: h.dealer, upcard, hand, pile: f.pile,
+    ...seenMoves(h.actions.slice(0, s.j), seat, upcard), stock: f.stock,
     to_play: f.phase === "discard" ? "discard" : "draw", scores: h.scores,
     options: R.data.options || {},
-    // the seat's view of the moves (R11: its opponent's stock draws unseen), which fixes
-    // the order of events the lists leave open
-    history: done.map((a) => {
-      const seen = { ...a };
-      delete seen.words;
-      if (a.seat !== seat && a.act === "draw" && a.from === "stock") delete seen.card;
-      return seen;
-    }),
   };
 }
 

@@ -55,6 +55,26 @@ export function positionOf(context, { options = {}, history = null } = {}) {
   return pos;
 }
 
+/**
+ * What `seat` saw of a hand's moves so far (R11), for a position: its opponent's takes,
+ * discards and pass of the up-card, in order, and the moves as its view's history (the
+ * opponent's stock draws unnamed; a page's own keys, such as `words`, left out).
+ */
+export function seenMoves(moves, seat, upcard) {
+  const took = [];
+  const threw = [];
+  const passed = [];
+  const history = moves.map(({ words, ...a }) => {
+    if (a.seat === seat) return a;
+    if (a.act === "draw" && a.from === "discard" && a.card) took.push(a.card);
+    else if (a.act === "discard") threw.push(a.card);
+    else if (a.act === "pass") passed.push(upcard);
+    if (a.act === "draw" && a.from === "stock") delete a.card;
+    return a;
+  });
+  return { opponent_took: took, opponent_discarded: threw, opponent_passed: passed, history };
+}
+
 /** The board's address with a position in its fragment (never sent to the server). */
 export function analysisHref(position) {
   return `/analysis#position=${encodeURIComponent(JSON.stringify(position))}`;
