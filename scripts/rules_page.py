@@ -4,6 +4,8 @@ Usage: python scripts/rules_page.py [--check]
 Writes src/ginrummy/web/static/rules.html; with --check only says whether it is up to
 date (exit status 1 if not), as the tests do. Handles the small part of Markdown the rules
 use: headings, paragraphs, bullet and numbered lists, one table, **bold** and `code`.
+Every heading, paragraph, list item and table cell with words is marked ``data-i18n``, so
+the page is sent in the player's language (docs/translating.md): each is one message.
 """
 
 from __future__ import annotations
@@ -21,18 +23,14 @@ HEAD = """<!doctype html>
 <html lang="en">
 <head>
   <!--#include head -->
-  <title>How to play · Gin Rummy</title>
+  <title data-i18n>How to play · Gin Rummy</title>
+  <script type="module" src="/static/js/online.js"></script>
 </head>
 <body>
-  <header class="topbar">
-    <!--#include brand -->
-    <div class="tools">
-      <a class="btn ghost small" href="/learn">Learn to play</a>
-      <a class="btn ghost small" href="/">Lobby</a>
-    </div>
-  </header>
+  <!--#include topbar -->
   <main class="prose panel">
 <!-- Built from docs/rules.md by scripts/rules_page.py: edit that file, not this one. -->
+    <p class="rules-learn"><a class="btn primary small" href="/learn" data-testid="rules-learn" data-i18n>Learn to play</a></p>
 """
 FOOT = """  </main>
 </body>
@@ -47,6 +45,12 @@ def inline(text: str) -> str:
     return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", out)
 
 
+def cell(tag: str, text: str) -> str:
+    """A table cell: marked for translation when it has words (not a cell of numbers)."""
+    mark = " data-i18n" if re.search(r"[A-Za-z]", text) else ""
+    return f"<{tag}{mark}>{inline(text)}</{tag}>"
+
+
 def convert(md: str) -> str:
     """The page body for the Markdown text."""
     lines = md.splitlines()
@@ -57,7 +61,7 @@ def convert(md: str) -> str:
 
     def flush_item() -> None:
         if item:
-            out.append(f"<li>{inline(' '.join(item))}</li>")
+            out.append(f"<li data-i18n>{inline(' '.join(item))}</li>")
             item.clear()
 
     def close_list() -> None:
@@ -69,7 +73,7 @@ def convert(md: str) -> str:
 
     def flush_para() -> None:
         if para:
-            out.append(f"<p>{inline(' '.join(para))}</p>")
+            out.append(f"<p data-i18n>{inline(' '.join(para))}</p>")
             para.clear()
 
     i = 0
@@ -89,10 +93,10 @@ def convert(md: str) -> str:
             title = m.group(2)
             rid = re.match(r"R(\d+) (.*)", title)
             if rid:  # the rule's number in small print after its title, for players
-                out.append(f'<h{level} id="r{rid.group(1)}">{inline(rid.group(2))} '
+                out.append(f'<h{level} id="r{rid.group(1)}" data-i18n>{inline(rid.group(2))} '
                            f'<small class="rule-no">R{rid.group(1)}</small></h{level}>')
             else:
-                out.append(f"<h{level}>{inline(title)}</h{level}>")
+                out.append(f"<h{level} data-i18n>{inline(title)}</h{level}>")
             i += 1
             continue
         if s.startswith("|"):
@@ -105,10 +109,10 @@ def convert(md: str) -> str:
                     rows.append(cells)
                 i += 1
             out.append('<table class="score-sheet rules-table">')
-            out.append("<thead><tr>" + "".join(f"<th>{inline(c)}</th>" for c in rows[0])
+            out.append("<thead><tr>" + "".join(cell("th", c) for c in rows[0])
                        + "</tr></thead><tbody>")
             for r in rows[1:]:
-                out.append("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r) + "</tr>")
+                out.append("<tr>" + "".join(cell("td", c) for c in r) + "</tr>")
             out.append("</tbody></table>")
             continue
         m = re.match(r"(- |\d+\. )(.*)", s)

@@ -14,9 +14,11 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "ginrummy"
 
 CORE = {"actions", "cards", "equity", "exits", "fairness", "files", "hand", "heuristics",
-        "knowledge", "match", "melds", "options", "ratings", "record", "scoring", "view"}
-"""The top-level modules of the rules and their records, and what every player may
-reason with (``heuristics``)."""
+        "i18n", "knowledge", "match", "melds", "options", "ratings", "record", "scoring",
+        "view"}
+"""The top-level modules of the rules and their records, what every player may reason
+with (``heuristics``), and the sentences' translations (``i18n``: the standard library's
+gettext), which the review's words use too."""
 
 LAYERS = [CORE, {"kernel"}, {"evaluator"}, {"review"}]
 """From the bottom up: a module may import from its own layer and those below."""

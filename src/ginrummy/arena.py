@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import exits
+from .argtypes import add_table_options
 from .bots import Bot, BotError, bot_names, make_bot
 from .driver import Driver, IllegalAnswerError, forfeit
 from .hand import Hand, HandResult
@@ -124,10 +125,12 @@ def probe_player(player: PlayerSpec) -> PlayerSpec:
     """Start an ``exec:`` program once, before any match, and name it from its ``hello``.
 
     Raises :class:`BotFailure` (one sentence) when it cannot start or does not answer, so a
-    broken command stops the run instead of forfeiting every match. Project bots are
+    broken command stops the run instead of forfeiting every match. Project bots are made
+    once (a :class:`BotError` when one cannot be, e.g. ``ppo`` without numpy) and
     returned unchanged.
     """
     if not player.spec.startswith(EXEC_PREFIX):
+        make_bot(player.spec)
         return player
     with ExternalBot(player.spec[len(EXEC_PREFIX):], name=player.spec,
                      time_limit=player.time_limit) as bot:
@@ -548,12 +551,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None,
                    help="seed (default: a random one, reported)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--target", type=int, default=100,
-                   help="target score: 100/150/200/250 (default 100)")
-    p.add_argument("--gin-only", action="store_true",
-                   help="gin only: no knocking, a hand ends only with gin")
-    p.add_argument("--oklahoma", action="store_true",
-                   help="Oklahoma: the up-card sets the knock limit (an ace: gin only)")
+    add_table_options(p)
     p.add_argument("--jobs", type=int, default=1,
                    help="parallel worker processes; same results for any number (default 1)")
     p.add_argument("--ray", metavar="ADDRESS", default=None,

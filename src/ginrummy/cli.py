@@ -1,6 +1,6 @@
 """The ``ginrummy`` command: analyze, replay and verify, and the faces built on the core
-(serve, play, match, review, bot, bench, db), each loaded only when asked for. Exit
-statuses are :mod:`ginrummy.exits`'s, the same for every command."""
+(serve, play, match, review, bot, bench, db, dataset, export, ...), each loaded only when
+asked for. Exit statuses are :mod:`ginrummy.exits`'s, the same for every command."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from .words import every, plural
 # ``main(argv: list[str]) -> int``.
 EXTERNAL = {
     "serve": ("ginrummy.web.server", "run the web table in the browser (docs/web-api.md)"),
-    "db": ("ginrummy.web.dbcommand", "the web table's database schema: upgrade, current, "
+    "db": ("ginrummy.web.commands.db", "the web table's database schema: upgrade, current, "
            "history (docs/deploy.md)"),
     "play": ("ginrummy.tui", "play in the terminal against the computer"),
     "match": ("ginrummy.arena", "bot-vs-bot matches with statistics (docs/bots.md)"),
@@ -37,11 +37,18 @@ EXTERNAL = {
                "grade every decision of a record, as a coach would"),
     "connect": ("ginrummy.connect", "play online with a bot, as the account of an API token "
                 "(docs/protocol.md)"),
-    "puzzles": ("ginrummy.web.puzzlecommand", "make puzzles from matches into the web "
+    "accounts": ("ginrummy.web.commands.accounts", "accounts of the web table: the moderator "
+                 "role (docs/fair-play.md)"),
+    "puzzles": ("ginrummy.web.commands.puzzles", "make puzzles from matches into the web "
                 "table's database, and check them (docs/training.md)"),
+    "dataset": ("ginrummy.research.dataset", "self-play labelled by the coach, as open data "
+                "files (docs/research.md)"),
+    "export": ("ginrummy.web.commands.export", "a month of the web table's finished public "
+               "matches, labelled, as open data files (docs/research.md)"),
 }
 # Sub-commands that need an optional extra: name -> extra.
-EXTRAS = {"serve": "web", "db": "web", "puzzles": "web"}
+EXTRAS = {"serve": "web", "db": "web", "puzzles": "web", "accounts": "web",
+          "dataset": "research", "export": "web"}
 
 
 def _pretty(cards: Sequence[Card]) -> str:

@@ -28,6 +28,7 @@ from typing import IO, Any, TextIO
 
 from . import exits
 from .bots import Bot, BotError, bot_names, make_bot
+from .bots.policy import POLICY_BOTS, PolicyBot
 from .cards import CardError, parse_cards
 from .hand import Action, HandResult, IllegalActionError, Phase, View, ViewError
 from .options import OptionsError
@@ -165,9 +166,19 @@ def main(argv: list[str]) -> int:
     )
     p.add_argument("name", help=f"the bot: {', '.join(bot_names())}")
     p.add_argument("--seed", type=int, default=None, help="seed for reproducible play")
+    p.add_argument("--policy", metavar="FILE", default=None,
+                   help="for the trained bots (ppo, bc): play this policy file, e.g. one "
+                   "just written by scripts/train_ppo.py or train_bc.py, instead of the "
+                   "shipped one (docs/research.md)")
     args = p.parse_args(argv)
     try:
-        bot = make_bot(args.name, args.seed)
+        if args.policy is not None:
+            if args.name not in POLICY_BOTS:
+                raise BotError(f"--policy is for the trained bots ({', '.join(POLICY_BOTS)}), "
+                               f"not {args.name!r}.")
+            bot: Bot = PolicyBot(args.seed, args.policy, name=args.name)
+        else:
+            bot = make_bot(args.name, args.seed)
     except BotError as e:
         print(f"ginrummy bot: {e}", file=sys.stderr)
         return exits.USAGE
@@ -265,6 +276,14 @@ class ExternalBot(Bot):
         with contextlib.suppress(BotFailure):
             self._send({"type": "bye"}, 1.0)
         self._reap(grace=1.0)
+
+    def kill(self) -> None:
+        """Kill the program at once, saying nothing (its caller must stop now: Ctrl-C);
+        :meth:`close` still reaps it."""
+        proc = self._proc
+        if proc is not None:
+            with contextlib.suppress(OSError):
+                proc.kill()
 
     def _reap(self, grace: float) -> None:
         proc = self._proc

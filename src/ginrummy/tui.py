@@ -25,6 +25,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 
 from . import exits
+from .argtypes import add_table_options
 from .bots import Bot, BotError, bot_names, make_bot
 from .bots.random_bot import RandomBot
 from .cards import Card, CardError
@@ -571,12 +572,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--seed", type=int, default=None,
                    help="seed for the deals and the bot (default: a fresh secret one, shown "
                    "when the match ends)")
-    p.add_argument("--target", type=int, default=100,
-                   help="target score: 100/150/200/250 (default 100)")
-    p.add_argument("--gin-only", action="store_true",
-                   help="gin only: no knocking, a hand ends only with gin")
-    p.add_argument("--oklahoma", action="store_true",
-                   help="Oklahoma: the up-card sets the knock limit (an ace: gin only)")
+    add_table_options(p)
     p.add_argument("--no-color", action="store_true", help="no ANSI colours")
     p.add_argument("--record", metavar="FILE",
                    help="save the match as a ginrummy/1 record (check it with ginrummy verify)")

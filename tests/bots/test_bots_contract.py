@@ -15,7 +15,7 @@ from ginrummy.hand import Action, View
 from ginrummy.match import Match
 
 FAST = {"strong": "strong-fast"}
-EXPERTS = {"expert", "expert-fast", "expert-max", "hard"}
+EXPERTS = {"expert", "expert-fast", "expert-max", "expert-distilled", "hard"}
 """The full-strength search bots are exercised through cheap variants here."""
 
 

@@ -70,6 +70,14 @@ def server(tmp_path: Path) -> Iterator[str]:
 
     The computer's pause before each move is cut to 50 ms so a hand takes seconds.
     """
+    with serve(tmp_path) as base:
+        yield base
+
+
+@contextlib.contextmanager
+def serve(tmp_path: Path, *extra: str) -> Iterator[str]:
+    """:func:`server`'s server in the folder ``tmp_path``, for fixtures of a wider scope
+    (a module's tests that share one site); ``extra`` are more of ``serve``'s options."""
     port = _free_port()
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
@@ -90,11 +98,20 @@ def server(tmp_path: Path) -> Iterator[str]:
         "100000/minute",
         "--rate-messages",
         "100000/minute",
+        "--rate-coach",  # hints at every decision, analyses refined four times each
+        "100000/minute",
         "--rate-create",
         "1000/minute",
         # the training tests store their own puzzles (tests/web/test_starter_puzzles.py
         # checks the set a new site is given)
         "--no-starter-puzzles",
+        # the tests' new accounts play the daily deal (the entry rule for established
+        # accounts is tested in tests/web/test_daily_fair.py)
+        "--daily-min-days",
+        "0",
+        "--daily-min-rated",
+        "0",
+        *extra,
     ]
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

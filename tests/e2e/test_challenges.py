@@ -122,6 +122,7 @@ def test_a_bot_account_makes_and_revokes_a_token_on_the_account_page(
     me = page.evaluate(f"""async () => (await fetch('/api/me',
         {{headers: {{Authorization: 'Bearer {token}'}}}})).status""")
     assert me == 200
+    page.once("dialog", lambda d: d.accept())  # revoking asks first (issue 44)
     page.get_by_test_id("token-revoke").click()
     page.get_by_test_id("token-revoke").wait_for(state="detached")
     me = page.evaluate(f"""async () => (await fetch('/api/me',

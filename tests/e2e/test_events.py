@@ -15,6 +15,8 @@ import pytest
 from test_challenges import _sign_up
 from test_web_table import DESKTOP, PHONE, new_page
 
+from ginrummy.web.online.standings import MIN_MOVES
+
 pytestmark = pytest.mark.e2e
 
 
@@ -50,21 +52,46 @@ def _move_twice(page: Any, mid: str, timeout: float = 30.0) -> None:
         moves += 1
 
 
-def _both_pass(page: Any, bob: httpx.Client, csrf: dict[str, str], mid: str) -> None:
-    """The two seats of ``mid`` pass the up-card in turn, the page's account through its
-    session and Bob through the API: the match has been played (a resignation before that
-    is an abort, issue 36)."""
+def _both_pass(page: Any, bob: httpx.Client, csrf: dict[str, str], mid: str,
+               moves: int = MIN_MOVES) -> None:
+    """The two seats of ``mid`` move in turn, the page's account through its session and
+    Bob through the API, until each has made ``moves`` moves of its own (passing the
+    up-card, drawing from the stock, shedding a card without knocking): the match has been
+    played, so a win by resigning after it scores (issue 44: one after a quick
+    resignation scores nothing)."""
     ana = {"X-CSRF-Token": _csrf(page)}
     url = f"{page.evaluate('location.origin')}/api/matches/{mid}"
-    for _ in range(2):
+    made = {"ana": 0, "bob": 0}
+    for _ in range(20 * moves):
+        if min(made.values()) >= moves:
+            return
         s = page.request.get(url).json()
-        act = {"action": {"act": "pass"}, "version": s["version"]}
-        if s["view"]["to_play"] == s["seat"]:
-            status = page.request.post(f"{url}/actions", headers=ana,
-                                       data=act).status
+        if s["hand_over"] is not None:
+            for who in ("ana", "bob"):
+                v = (page.request.get(url).json() if who == "ana"
+                     else bob.get(f"/api/matches/{mid}", headers=csrf).json())
+                if not v["hand_over"]["ready"][v["seat"]]:
+                    body = {"version": v["version"]}
+                    if who == "ana":
+                        page.request.post(f"{url}/next", headers=ana, data=body)
+                    else:
+                        bob.post(f"/api/matches/{mid}/next", headers=csrf, json=body)
+            continue
+        who = "ana" if s["view"]["to_play"] == s["seat"] else "bob"
+        v = s if who == "ana" else bob.get(f"/api/matches/{mid}", headers=csrf).json()
+        legal = v["legal"]
+        act = next((a for a in legal if a["act"] == "pass"), None) or next(
+            (a for a in legal if a["act"] == "draw" and a.get("from") == "stock"), None) or next(
+            (a for a in legal if a["act"] == "discard" and not a.get("knock")), legal[0])
+        body = {"action": act, "version": v["version"]}
+        if who == "ana":
+            status = page.request.post(f"{url}/actions", headers=ana, data=body).status
         else:
-            status = bob.post(f"/api/matches/{mid}/actions", headers=csrf, json=act).status_code
+            status = bob.post(f"/api/matches/{mid}/actions", headers=csrf,
+                              json=body).status_code
         assert status == 200
+        made[who] += 1
+    raise AssertionError(f"the players made {made} moves, not {moves} each")
 
 
 def _csrf(page: Any) -> str:

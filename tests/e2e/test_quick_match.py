@@ -185,6 +185,8 @@ def test_two_accounts_play_rated_and_a_third_browser_watches(server: str,
     watcher.get_by_test_id("watch-clocks").wait_for(state="visible")  # the live clocks
     shown = watcher.locator("main").inner_text()
     public = set(w["discards"]) | {e["card"] for e in w["history"] if "card" in e}
+    if w["hand_over"] and w["hand_over"]["hands"]:  # a hand that ended in the few moves
+        public |= {c for h in w["hand_over"]["hands"] for c in h}  # was shown to all (R11)
     words = shown.split()
     for card in hands - public:  # the page writes cards as the table does: 7♦, 10♣
         written = ("10" if card[0] == "T" else card[0]) + {"C": "♣", "D": "♦", "H": "♥",

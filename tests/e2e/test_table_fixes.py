@@ -349,14 +349,17 @@ def test_phone_targets_are_44px_and_download_and_keys_are_in_reach(
         page.goto(server + path)
         page.wait_for_load_state()
         assert _small(page, ".topbar") == [], path
-        if path in ("/", "/no/such/page"):  # the pages' menu scrolls sideways: Log in
-            page.get_by_test_id("login-link").wait_for()  # and Sign up first, in sight
+        if path in ("/", "/no/such/page"):  # the pages are a menu on a phone: Log in
+            page.get_by_test_id("login-link").wait_for()  # and Sign up in the bar, in sight
             assert _in_bar(page, "login-link") and _in_bar(page, "signup-link"), path
         if path == "/record":  # no finished match yet: it says what will be there
             page.get_by_text("Once you finish a match, this page shows").wait_for()
             assert page.get_by_role("heading", name="By opponent").is_hidden()
     for path, here in (("/leaderboard", "leaderboard-link"), ("/analysis", "analysis-link")):
-        page.goto(server + path)  # further along it: scrolled to the page's own link
-        page.get_by_test_id("login-link").wait_for()  # (the bar is scrolled after it)
-        assert _in_bar(page, here), path
+        page.goto(server + path)  # the page's own link in the menu, marked
+        page.get_by_test_id("login-link").wait_for()
+        page.get_by_test_id("pages-menu-button").click()
+        page.get_by_test_id(here).wait_for(state="visible")
+        assert page.get_by_test_id(here).get_attribute("aria-current") == "page", path
+        assert _small(page, ".topbar") == [], path
     assert errors == []

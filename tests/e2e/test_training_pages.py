@@ -159,6 +159,7 @@ def test_an_account_solves_and_its_rating_moves(server: str, browser: Any,
     page = new_page(browser, errors, PHONE)
     console_errors(page, errors)
     _sign_up(page, server, "Pia")
+    page.get_by_test_id("pages-menu-button").click()  # (a phone: the pages are a menu)
     page.get_by_test_id("puzzles-link").click()
     page.wait_for_url("**/puzzles/*")
     _wait(page, "() => document.body.dataset.ready === '1' && document.body.dataset.puzzle")
@@ -203,6 +204,7 @@ def test_the_analysis_board_set_up_by_dragging_refines(server: str, browser: Any
     page = new_page(browser, errors, DESKTOP)
     console: list[str] = []
     console_errors(page, console)
+    _sign_up(page, server, "Bo_Board")  # an account refines to 16,384 deals (a guest: 4,096)
     page.goto(server + "/analysis")
     _wait(page, "() => document.body.dataset.ready === '1'")
     # docs/web-api.md's example position
@@ -255,6 +257,28 @@ def test_the_analysis_board_set_up_by_dragging_refines(server: str, browser: Any
     assert page.get_by_test_id("analysis-row").count() == 0
     assert not errors, errors
     assert len(console) == 1 and "400" in console[0], console  # the refused position only
+
+
+def test_a_guests_analysis_settles_on_4096_deals(server: str, browser: Any) -> None:
+    """Issue 44 item 8: guests ask the coach for at most 4,096 deals (the server refuses
+    them more: the coach's fair share). A guest's board refines to 4,096 and says how to
+    go further, asking nothing it would be refused (the console stays clean)."""
+    errors: list[str] = []
+    page = new_page(browser, errors, DESKTOP)
+    console: list[str] = []
+    console_errors(page, console)
+    position = {"hand": "7C 8C 9C 9D 9H 9S KD QH 4S 2H 3H", "pile": "TD 5S",
+                "opponent_discarded": ["5S"], "opponent_passed": ["TD"], "stock": 29,
+                "to_play": "discard", "scores": [10, 35]}
+    page.goto(server + "/analysis#position=" + json.dumps(position).replace(" ", "%20"))
+    _wait(page, "() => document.body.dataset.ready === '1'")
+    page.get_by_test_id("analysis-go").click()
+    page.get_by_test_id("analysis-row").first.wait_for()
+    _wait(page, "() => document.body.dataset.refining === 'false'", 120_000)
+    assert page.get_by_test_id("analysis-results").get_attribute("data-samples") == "4096"
+    assert "on 4,096 deals" in page.get_by_test_id("analysis-samples").inner_text()
+    assert page.get_by_test_id("message").inner_text() == "Log in to refine on 16,384 deals."
+    assert not errors and not console, (errors, console)
 
 
 # ------------------------------------------------------------------ Practise these

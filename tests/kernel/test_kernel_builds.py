@@ -141,6 +141,26 @@ def test_r4_r9_both_builds_play_out_alike_on_thousands_of_positions() -> None:
                 PYTHON.finish(st_, stock, pile, code, {}), (seed, code)
 
 
+def test_both_builds_play_out_a_distilled_seat_alike() -> None:
+    """Issue 48: 600 positions with a distilled seat (the discard fitted to expert) against
+    every style, its opponent's pile picks known: the compiled play-out ends each hand as
+    the Python build's."""
+    from ginrummy.kernel.spec import DISTILLED, TOOK0
+
+    comp = compiled()
+    for seed in range(600):
+        hand, turns, taken = random_position(40_000 + seed)
+        other = seed % 4
+        styles = DISTILLED | other << 2 if seed % 2 else other | DISTILLED << 2
+        st_, stock, pile = kernel_state(hand, styles, turns, taken)
+        rng = random.Random(seed)
+        for seat in (0, 1):  # some cards each seat holds, as if taken from the pile
+            held = [k for k in range(52) if st_[seat] >> k & 1]
+            st_[TOOK0 + seat] = sum(1 << k for k in rng.sample(held, min(2, len(held))))
+        assert comp.finish(st_, stock, pile, -1) == \
+            PYTHON.finish(st_, stock, pile, -1, {}), seed
+
+
 def _decisions(n: int, seed: int) -> list[tuple[Match, int]]:
     """Match positions with a decision, from random play (all options)."""
     from ginrummy.options import Options

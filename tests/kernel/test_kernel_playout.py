@@ -18,6 +18,7 @@ from ginrummy.kernel.jit import ints
 from ginrummy.kernel.spec import (
     DEAD,
     DISCARD,
+    DISTILLED,
     DRAW,
     KNOCK_AT,
     MAX_DISCARDS,
@@ -60,6 +61,7 @@ def drive(hand: Hand, styles: int = 0, turns: tuple[int, int] = (0, 0),
     up-card that melds and discards for the least deadwood; each knocks by its
     schedule); the outcome code."""
     done = list(turns)
+    took = [0, 0]  # the pile's cards each seat took in the play-out and holds
     while not hand.is_over():
         seat = hand.to_play
         assert seat is not None
@@ -70,14 +72,20 @@ def drive(hand: Hand, styles: int = 0, turns: tuple[int, int] = (0, 0),
         if hand.phase is Phase.DISCARD:
             dead = sum(c.mask for c in hand.discards)
             table = core_table(mask)
-            card, dw = playout.least_discard(mask, table, taken) if q \
-                else playout.choose_discard(mask, table, taken, dead)
+            if q:
+                card, dw = playout.least_discard(mask, table, taken)
+            elif style == DISTILLED:
+                card, dw = playout.distilled_discard(mask, table, taken, dead, took[1 - seat])
+            else:
+                card, dw = playout.choose_discard(mask, table, taken, dead)
             schedule = KNOCK_AT[style][min(done[seat], len(KNOCK_AT[style]) - 1)]
             knock = dw <= hand.knock_limit and dw <= schedule
             done[seat] += 1
+            took[seat] &= ~(1 << card)
             hand.play(Action.discard(Card.from_index(card), knock))
         elif top is not None and playout.wants_top(mask, top.index, q, ints(52), None):
             taken = top.index
+            took[seat] |= 1 << taken
             hand.play(DRAW_DISCARD)
         else:
             taken = -1
@@ -147,6 +155,17 @@ def test_r4_r9_a_play_out_from_the_deal_matches_the_state_machine(seed: int,
 def test_r4_r9_quick_and_club_knockers_play_out_as_the_state_machine_says(
         seed: int, build: Build) -> None:
     styles = (1 + seed % 8) % 3 | (1 + seed % 8) // 3 << 2  # every pair but both patient
+    _check_deal(build, seed, styles=styles)
+
+
+@pytest.mark.parametrize("build", BUILDS, ids=lambda b: b.name)
+@pytest.mark.parametrize("seed", range(24))
+def test_r4_r9_a_distilled_seat_plays_out_as_the_state_machine_says(seed: int,
+                                                                    build: Build) -> None:
+    """Issue 48: a seat discarding by the weights fitted to expert (keeping away from the
+    cards the opponent took from the pile) against each other style, from the deal."""
+    other = seed % 4
+    styles = DISTILLED | other << 2 if seed % 2 else other | DISTILLED << 2
     _check_deal(build, seed, styles=styles)
 
 

@@ -10,6 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from typing import Any, Protocol
 
+from ginrummy.web.online.standings import MIN_MOVES
+
 from .online import quick_move
 
 
@@ -41,6 +43,28 @@ def both_pass(players: tuple[Seat, Seat], mid: str) -> None:
                            {"action": {"act": "pass"}, "version": s["version"]})
                 assert r.status_code == 200, r.text
                 break
+
+
+def both_play(players: tuple[Seat, Seat], mid: str, moves: int = MIN_MOVES) -> None:
+    """Both players move in turn (:func:`~.online.quick_move`, and "next" between hands)
+    until each has made ``moves`` moves of its own: a win by resigning after that is
+    played for and scores (issue 44: one after a quick resignation scores nothing)."""
+    made = [0, 0]
+    for _ in range(20 * moves):
+        if min(made) >= moves:
+            return
+        for i, p in enumerate(players):
+            s = p.get(f"/api/matches/{mid}").json()
+            assert s["status"] != "finished", s
+            if s["hand_over"] is not None:
+                if not s["hand_over"]["ready"][s["seat"]]:
+                    p.post(f"/api/matches/{mid}/next", {"version": s["version"]})
+            elif s["view"]["to_play"] == s["seat"] and s["legal"]:
+                r = p.post(f"/api/matches/{mid}/actions",
+                           {"action": quick_move(s), "version": s["version"]})
+                assert r.status_code == 200, r.text
+                made[i] += 1
+    raise AssertionError(f"the players made {made} moves, not {moves} each")
 
 
 def _turn(p: Seat, mid: str) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import json
 import os
 import shutil
 import signal
@@ -270,3 +271,12 @@ def deployment(postgres_url: str, redis_url: str, *args: str) -> Iterator[tuple[
         for s in started:
             s.stop()
             s.log.close()
+
+
+def next_message(ws: Any, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+    """The next message of type ``kind`` on a (sync websockets) socket, others skipped."""
+    deadline = time.monotonic() + timeout
+    while True:
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+        if msg["type"] == kind:
+            return msg

@@ -3,6 +3,7 @@ without delay), and helpers to create matches, act, and check payloads for leaks
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 import warnings
@@ -45,7 +46,8 @@ OPEN = "1000000/minute"
 NO_RATE_LIMITS = Settings(rate_create=OPEN, rate_join=OPEN, rate_lookup=OPEN, rate_actions=OPEN,
                           rate_reads=OPEN, rate_pages=OPEN, rate_sockets=OPEN, rate_auth=OPEN,
                           rate_login=OPEN, rate_signup=OPEN, rate_login_site=OPEN,
-                          rate_signup_site=OPEN, rate_messages=OPEN)
+                          rate_signup_site=OPEN, rate_messages=OPEN, rate_bot_messages=OPEN,
+                          rate_coach=OPEN)
 """Settings for tests that play many moves quickly (the rate-limit tests use defaults)."""
 
 
@@ -177,3 +179,15 @@ class LeakChecker:
         leaked = card_strings(payload) & bad
         assert not leaked, f"seat {seat} was shown {sorted(leaked)} at {payload['version']}"
         return len(bad)
+
+
+@contextlib.contextmanager
+def seat_socket(c: TestClient, url: str, **kw: Any) -> Iterator[Any]:
+    """Open a socket as the table page does: a ``?token=T`` at the end of ``url`` is
+    shorthand for a seat token that is sent as the socket's first message (the server
+    takes no token from a URL: access logs keep URLs); any other URL opens as it is."""
+    base, _, token = url.partition("?token=")
+    with c.websocket_connect(base, **kw) as ws:
+        if token:
+            ws.send_json({"type": "auth", "token": token})
+        yield ws

@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ginrummy.web.online.seeks import SEEKER_COOKIE
+
 Client = Any
 """A TestClient or an httpx.Client (the same calls)."""
 
@@ -108,11 +110,23 @@ def both_move(c: Client, mid: str, tokens: list[str]) -> None:
         assert r.status_code == 200, r.text
 
 
-def wait_paired(c: Client, seek: str, timeout: float = 20.0) -> dict[str, Any]:
-    """Poll a seek until it is paired; its match object."""
+def keep_seeker(c: Client, clear: Callable[[], None]) -> None:
+    """Run ``clear`` (which empties ``c``'s cookie jar to switch accounts) but keep the
+    seeker's cookie: one browser that logs in as another account is still the seeker of
+    its seeks."""
+    seeker = next((k.value for k in c.cookies.jar if k.name == SEEKER_COOKIE), None)
+    clear()
+    if seeker is not None:
+        c.cookies.set(SEEKER_COOKIE, seeker, path="/api/seeks")
+
+
+def wait_paired(c: Client, seek: str, timeout: float = 20.0,
+                headers: dict[str, str] | None = None) -> dict[str, Any]:
+    """Poll a seek until it is paired (as its seeker: ``c``'s cookies, or ``headers``);
+    its match object."""
     deadline = time.monotonic() + timeout
     while True:
-        r = c.get(f"/api/seeks/{seek}")
+        r = c.get(f"/api/seeks/{seek}", headers=headers)
         assert r.status_code == 200, r.text
         if r.json()["status"] == "paired":
             out: dict[str, Any] = r.json()["match"]
@@ -121,4 +135,5 @@ def wait_paired(c: Client, seek: str, timeout: float = 20.0) -> dict[str, Any]:
         time.sleep(0.1)
 
 
-__all__ = ["both_move", "friend_match", "play_to_end", "quick_move", "sign_up", "wait_paired"]
+__all__ = ["both_move", "friend_match", "keep_seeker", "play_to_end", "quick_move", "sign_up",
+           "wait_paired"]

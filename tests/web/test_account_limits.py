@@ -239,3 +239,74 @@ def test_a_full_password_pool_answers_503_with_one_sentence(c: TestClient) -> No
     with site(c).store.engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(accounts_table).where(
             accounts_table.c.username == "Rosa_Diaz")).scalar_one() == 0
+
+
+@pytest.mark.postgres
+def test_a_log_in_flood_never_locks_out_a_known_device_or_address(
+        serves: list[Serve], postgres_url: str, redis_url: str) -> None:
+    """Issue 44 item 8: a log-in flood from about 30 addresses filled the site-wide limit
+    and locked every user out (the owner got 0 of 10 log-ins). Two processes on
+    PostgreSQL and Redis, the flood sent to both: the site's limit now refuses the flood
+    (fresh addresses, no browser the account used), while the owner still logs in, on
+    either process, from a browser the account has used (a new address) and from an
+    address it logged in from before (no cookie); a wrong password from there is still
+    checked (401), and the password pool keeps the owner a place when the flood fills
+    it."""
+    import redis
+
+    own = redis_url.rsplit("/", 1)[0] + "/12"  # the site's counters start empty
+    redis.Redis.from_url(own).flushdb()
+    args = ["--db", postgres_url, "--broker", own, "--rate-login", "100000/minute",
+            "--rate-login-site", "20/minute", "--rate-signup-site", "100000/minute",
+            "--rate-pages", "100000/minute"]
+    env = {"GINRUMMY_SEED_KEY": __import__("ginrummy.web.store.seeds", fromlist=["x"])
+           .new_key_text()}
+    a = Serve(*args, env=env)
+    serves.append(a)
+    b = Serve(*args, env=env)
+    serves.append(b)
+    owner = f"own{time.time_ns() % 10**9}"
+    home = {"X-Forwarded-For": "10.80.0.1"}
+    with httpx.Client(base_url=a.base, timeout=15) as browser:
+        assert browser.get("/", headers=home).status_code == 200  # the browser cookie
+        cookie = browser.cookies["gr_browser"]
+        r = browser.post("/api/accounts", json={"username": owner, "password": GOOD},
+                         headers=home)
+        assert r.status_code == 201, r.text
+    refused = 0
+    for n in range(30 * 2):  # ~30 addresses, each a couple of wrong passwords, both servers
+        s = (a, b)[n % 2]
+        r = s.http.post("/api/session", json={"username": owner, "password": f"guess {n}"},
+                        headers={"X-Forwarded-For": f"10.81.{n % 30}.1"})
+        assert r.status_code in (401, 429), r.text
+        refused += r.status_code == 429
+    assert refused >= 30  # the site's 20 a minute are spent
+    time.sleep(1.2)  # the processes share their counts every half second
+    for s in (a, b):
+        r = s.http.post("/api/session", json={"username": owner, "password": GOOD},
+                        headers={"X-Forwarded-For": "10.82.0.1"})  # a stranger's address
+        assert r.status_code == 429 and "across the site" in r.json()["error"], r.text
+        with httpx.Client(base_url=s.base, timeout=15, cookies={"gr_browser": cookie}) as c:
+            r = c.post("/api/session", json={"username": owner, "password": GOOD},
+                       headers={"X-Forwarded-For": f"10.83.0.{1 + (s is b)}"})  # travelling
+            assert r.status_code == 200, r.text
+            r = c.post("/api/session", json={"username": owner, "password": "wrong horse"},
+                       headers={"X-Forwarded-For": "10.83.0.9"})
+            assert r.status_code == 401, r.text
+        r = s.http.post("/api/session", json={"username": owner, "password": GOOD},
+                        headers=home)  # the address it signed up from, no cookie
+        assert r.status_code == 200, r.text
+
+
+def test_a_full_password_pool_keeps_a_place_for_a_known_device(c: TestClient) -> None:
+    """The pool's queue is a site-wide limit too: a log-in from a known address takes one
+    of the places reserved beyond it; a stranger's is refused (503)."""
+    sign_up(c, "Kim", GOOD)
+    accounts = site(c).accounts
+    assert _log_in(c, "Kim", GOOD, "10.90.0.1") == 200
+    accounts.pool.pending = accounts.pool.queue  # as if a flood had taken every place
+    try:
+        assert _log_in(c, "Kim", GOOD, "10.90.0.2") == 503
+        assert _log_in(c, "Kim", GOOD, "10.90.0.1") == 200
+    finally:
+        accounts.pool.pending = 0

@@ -24,7 +24,7 @@ from ginrummy.web.store.schema import (
     tournaments_table,
 )
 
-from .arena_play import both_pass, play_until, read_arena, wait_arena
+from .arena_play import both_pass, both_play, play_until, read_arena, wait_arena
 from .conftest import site
 from .test_challenges import Player, count, guest
 
@@ -137,9 +137,10 @@ def test_two_players_meet_again_an_abort_scores_nothing_and_rated_counts(
     assert a["in_play"] == 1
     m2 = a["me"]["match"]
     assert m2["id"] != m1["id"]
-    # once both have moved, a resignation is a loss like any other (before, any ending is
-    # an abort: issue 36's fair-play rule); the whole play is the four players' test
-    both_pass((ann, bob), m2["id"])
+    # once both have played, a resignation is a loss like any other (before both moved,
+    # any ending is an abort: issue 36; a quick one scores the winner nothing: issue 44);
+    # the whole play is the four players' test
+    both_play((ann, bob), m2["id"])
     r = bob.post(f"/api/matches/{m2['id']}/resign")
     assert r.status_code == 200, r.text
     done = wait_arena(ann, aid, lambda x: len(x["matches"]) == 3)
@@ -192,7 +193,8 @@ def test_a_player_lost_on_time_is_paused_until_it_joins_again(client: TestClient
     both_pass((ann, bob), read_arena(ann, aid)["me"]["match"]["id"])
     a = play_until(lambda: read_arena(ann, aid), {"Ann": ann},
                    lambda x: x["in_play"] == 0, timeout=60)
-    assert sorted(x["sheet"] for x in a["standings"]) == ["L", "W"]
+    # a loss for Bob; nothing for Ann, as Bob left after one move (issue 44)
+    assert sorted(x["sheet"] for x in a["standings"]) == ["", "L"]
     bob_line = next(x for x in a["standings"] if x["username"] == "Bob")
     assert bob_line["paused"] is True and bob_line["active"] is True
     assert read_arena(bob, aid)["me"]["state"] == "paused"

@@ -26,7 +26,7 @@ from ginrummy.web.store.schema import (
 )
 from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
-from .arena_play import both_pass, play_until, read_arena, wait_arena
+from .arena_play import both_play, play_until, read_arena, wait_arena
 from .cluster import Serve, deployment
 from .faults import OwnPostgres
 from .test_challenges_cluster import OPEN
@@ -178,9 +178,9 @@ def test_pairing_stops_while_the_database_is_away_and_resumes(serves: list[Serve
         a = read_arena(ann, aid)
         x, y = sorted({line["playing"] for line in a["standings"]})
         who = {line["playing"]: line["username"] for line in a["standings"]}
-        for m in (x, y):  # both matches played (a resignation before is an abort)
+        for m in (x, y):  # both matches played (a resignation before scores nothing)
             seated = [players[ln["username"]] for ln in a["standings"] if ln["playing"] == m]
-            both_pass((seated[0], seated[1]), m)
+            both_play((seated[0], seated[1]), m)
         # one match ends: its two players wait for the others (they have just met)
         assert players[who[x]].post(f"/api/matches/{x}/resign").status_code == 200
         pg.stop_immediate()

@@ -19,6 +19,7 @@ from ginrummy.web.accounts.accounts import COOKIE
 from ginrummy.web.online import challenges as challenges_module
 from ginrummy.web.online.challenges import DECLINE_REASONS, MAX_OPEN
 from ginrummy.web.online.fairplay import rated_result
+from ginrummy.web.store import hash_token
 from ginrummy.web.store.schema import challenges_table, matches_table
 
 from .conftest import site, state
@@ -203,6 +204,42 @@ def test_bad_challenges_are_one_sentence_and_change_nothing(client: TestClient) 
         assert r.status_code == 404 and r.json()["error"] == "No challenge has this id."
 
 
+def test_a_player_is_not_flooded_with_challenges(client: TestClient) -> None:
+    """Issue 44 item 8: 25 accounts each had an open challenge to one victim, and one
+    challenger's create-and-cancel loop pushed 40 notices in 1.1 s. A player has at most
+    MAX_INCOMING open challenges from everyone together, and one challenger may send one
+    player at most PAIR_PER_MINUTE a minute, cancelled ones too: past either, 429 with a
+    sentence, and nothing is stored."""
+    from ginrummy.web.online.challenges import MAX_INCOMING, PAIR_PER_MINUTE
+
+    vic = Player(client, "Vic")
+    crowd = [Player(client, f"Fan{i}") for i in range(MAX_INCOMING + 2)]
+    for p in crowd[:MAX_INCOMING]:
+        assert p.post("/api/challenges", {"to": "vic"}).status_code == 201
+    for p in crowd[MAX_INCOMING:]:
+        r = p.post("/api/challenges", {"to": "vic"})
+        assert r.status_code == 429 and r.json()["error"] == (
+            f"Vic has {MAX_INCOMING} open challenges waiting already: try again once they "
+            "have answered some."), r.text
+    assert len(vic.get("/api/challenges").json()["in"]) == MAX_INCOMING
+    first = vic.get("/api/challenges").json()["in"][0]["id"]
+    assert vic.post(f"/api/challenges/{first}/decline").status_code == 200
+    assert crowd[-1].post("/api/challenges", {"to": "vic"}).status_code == 201  # room again
+    ann = Player(client, "Ann")
+    Player(client, "Bob")
+    for _ in range(PAIR_PER_MINUTE):
+        r = ann.post("/api/challenges", {"to": "bob"})
+        assert r.status_code == 201, r.text
+        assert ann.delete(f"/api/challenges/{r.json()['challenge']}").status_code == 200
+    before = count(client, challenges_table)
+    r = ann.post("/api/challenges", {"to": "bob"})
+    assert r.status_code == 429 and r.json()["error"] == (
+        f"You have challenged Bob {PAIR_PER_MINUTE} times in the last minute: wait a "
+        "minute before challenging them again."), r.text
+    assert count(client, challenges_table) == before
+    assert Player(client, "Cid").post("/api/challenges", {"to": "bob"}).status_code == 201
+
+
 def test_an_open_link_for_guests_is_accepted_once(client: TestClient) -> None:
     guest(client)
     r = client.post("/api/challenges", json={"target": 100})
@@ -296,7 +333,7 @@ def test_the_notice_socket_shows_a_challenge_at_once(client: TestClient) -> None
     with client.websocket_connect("/api/me/ws") as ws:
         ws.send_json({"type": "auth", "session": True})
         first = ws.receive_json()
-        assert first == {"type": "notices", "in": [], "out": [], "playing": []}
+        assert first == {"type": "notices", "in": [], "out": [], "playing": [], "arenas": []}
         cid = ann.post("/api/challenges", {"to": "Bob", "rated": True}).json()["challenge"]
         pushed = ws.receive_json()
         assert [c["id"] for c in pushed["in"]] == [cid] and pushed["in"][0]["from"] == "Ann"
@@ -312,6 +349,50 @@ def test_the_notice_socket_shows_a_challenge_at_once(client: TestClient) -> None
         ws.send_json({"type": "auth", "session": True})
         assert ws.receive_json() == {"type": "error", "status": 401,
                                      "message": "You are not logged in."}
+
+
+def test_logging_out_closes_the_notice_socket_at_once(client: TestClient) -> None:
+    """Issue 44 item 8: after a log-out the notice socket lived until the next periodic
+    pass (up to 10 s) and was still pushed the account's challenges meanwhile. Logging
+    out closes it at once (4401): a challenge made right after reaches it no more."""
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    bob._use()
+    with client.websocket_connect("/api/me/ws") as ws:
+        ws.send_json({"type": "auth", "session": True})
+        assert ws.receive_json()["type"] == "notices"
+        bob._use()
+        r = client.delete("/api/session", headers={"X-CSRF-Token": bob.csrf})
+        assert r.json()["ended"] == 1
+        assert ann.post("/api/challenges", {"to": "Bob"}).status_code == 201
+        with pytest.raises(WebSocketDisconnect) as e:
+            ws.receive_json()  # the close comes first: no push of the challenge
+        assert e.value.code == 4401 and e.value.reason == "You are logged out."
+
+
+def test_a_seat_token_is_never_pushed_to_a_socket_whose_session_ended(
+        client: TestClient) -> None:
+    """The log-out's news may never reach a process (the broker away): before a push that
+    carries a seat token (the challenger's accepted challenge names its match and seat
+    token), the socket's session is read again, and a socket whose session ended is
+    closed instead of being handed the token."""
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    ann._use()
+    with client.websocket_connect("/api/me/ws") as ws:
+        ws.send_json({"type": "auth", "session": True})
+        assert ws.receive_json()["type"] == "notices"
+        cid = ann.post("/api/challenges", {"to": "Bob"}).json()["challenge"]
+        assert [c["id"] for c in ws.receive_json()["out"]] == [cid]
+        ended = client.portal.call(  # type: ignore[union-attr]
+            site(client).db.run, site(client).store.accounts.end_session,
+            hash_token(ann.cookie), False)  # no notice of it: as if on another process
+        assert ended == 1
+        r = bob.post(f"/api/challenges/{cid}/accept")
+        assert r.status_code == 200, r.text
+        with pytest.raises(WebSocketDisconnect) as e:
+            while True:
+                msg = ws.receive_json()
+                assert all("match" not in c for c in msg.get("out", ())), msg
+        assert e.value.code == 4401
 
 
 def test_a_notice_socket_closes_once_its_session_ends(client: TestClient) -> None:

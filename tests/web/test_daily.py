@@ -22,7 +22,8 @@ from ginrummy.cli import main
 from ginrummy.fairness import commitment, verify_record
 from ginrummy.web.app import create_app
 from ginrummy.web.computer.driver import ComputerDriver
-from ginrummy.web.online.daily import HANDS, WITHHELD, leaderboard, utc_today
+from ginrummy.web.online.coaching import NO_HINTS
+from ginrummy.web.online.daily import HANDS, WITHHELD, Entry, leaderboard, utc_today
 from ginrummy.web.store.daily import DailyResult
 from ginrummy.web.store.schema import daily_plays_table, daily_seeds_table, matches_table
 
@@ -30,15 +31,25 @@ from .conftest import NO_RATE_LIMITS, site
 from .online import quick_move
 from .test_challenges import Player, count, guest
 
+OPEN = Entry(0, 0)
+"""The daily deal open to any account (the tests' new accounts are neither old nor rated;
+the rule itself is tested in tests/web/test_daily_fair.py)."""
+
+
+def open_entry(c: TestClient) -> TestClient:
+    """Let any account of ``c``'s site play the daily deal; ``c``."""
+    site(c).daily.entry = OPEN
+    return c
+
 
 @pytest.fixture
 def fast(tmp_path: Path) -> Iterator[TestClient]:
     """The app with every ``hard`` decision made at once by the driver's fallback bot (a
-    saturated pool), so that whole daily matches take seconds."""
+    saturated pool), so that whole daily matches take seconds; any account may play."""
     app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0,
                      settings=NO_RATE_LIMITS, driver=ComputerDriver(queue_per_worker=0))
     with TestClient(app) as c:
-        yield c
+        yield open_entry(c)
 
 
 def _play(p: Player, mid: str, resign_after: int | None = None) -> dict[str, Any]:
@@ -65,6 +76,7 @@ def _play(p: Player, mid: str, resign_after: int | None = None) -> dict[str, Any
 
 
 def test_one_commitment_a_day_and_the_same_deals_for_everyone(client: TestClient) -> None:
+    open_entry(client)
     ann, bob = Player(client, "Ann"), Player(client, "Bob")
     day = guest(client).get("/api/daily").json()
     assert day["date"] == utc_today().isoformat() and day["hands"] == HANDS == 3
@@ -74,7 +86,8 @@ def test_one_commitment_a_day_and_the_same_deals_for_everyone(client: TestClient
     assert "me" not in day
     assert client.get("/api/daily").json()["commitment"] == day["commitment"]
     assert count(client, daily_seeds_table) == 1
-    assert ann.get("/api/daily").json()["me"] == {"played": False, "match": None}
+    assert ann.get("/api/daily").json()["me"] == {"played": False, "match": None,
+                                                  "refused": None}
 
     r = ann.post("/api/daily/play")
     assert r.status_code == 201, r.text
@@ -106,10 +119,10 @@ def test_one_commitment_a_day_and_the_same_deals_for_everyone(client: TestClient
         assert client.get(f"/api/matches/{mid}/watch").status_code == 404
     r = ann.post(f"/api/matches/{mine['id']}/hint")
     assert r.status_code == 409
-    assert r.json()["error"] == "The daily deal is played without hints: everyone plays it alone."
+    assert r.json()["error"] == NO_HINTS
     me = ann.get("/api/daily").json()["me"]
     assert me == {"played": True, "match": {"id": mine["id"], "seat": 0,
-                                            "url": f"/play/{mine['id']}"}}
+                                            "url": f"/play/{mine['id']}"}, "refused": None}
     # once a day, whatever happens
     before = (count(client, daily_plays_table), count(client, matches_table))
     r = ann.post("/api/daily/play")

@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, text, update
 from sqlalchemy.exc import OperationalError
 
 from ginrummy.web.backends.database import Database
 from ginrummy.web.errors import TableError
 from ginrummy.web.store import Store
+from ginrummy.web.store.schema import seeks_table
 from ginrummy.web.store.seeks import SeekRow
 
 pytestmark = pytest.mark.postgres
@@ -116,5 +117,25 @@ def test_crosswise_takes_of_the_same_seeks_never_deadlock(postgres_url: str) -> 
             for t in threads:
                 t.join(30)
             assert sorted(out) == [False, True], out
+    finally:
+        store.close()
+
+
+def test_a_stale_take_cannot_mark_its_seeks_paired(postgres_url: str) -> None:
+    """A process that took two seeks and stalled past the take's life: another process
+    takes them again; the first one's pairing is then refused (it gives its match up),
+    the second one's stands (issue 44 item 8)."""
+    store = Store(postgres_url)
+    try:
+        a, b = _seek(store), _seek(store)
+        assert store.seeks.take([a, b], "first")
+        assert not store.seeks.take([a, b], "second")  # taken, and not stale yet
+        with store.engine.begin() as conn:  # the first process stalls past TAKE_SECONDS
+            conn.execute(update(seeks_table).where(seeks_table.c.id_hash.in_([a, b]))
+                         .values(taken_at=time.time() - 60))
+        assert store.seeks.take([a, b], "second")
+        assert not store.seeks.paired([(a, 0), (b, 1)], "m-first", 60, "first")
+        assert store.seeks.paired([(a, 0), (b, 1)], "m-second", 60, "second")
+        assert {store.seeks.get(h).match_id for h in (a, b)} == {"m-second"}  # type: ignore[union-attr]
     finally:
         store.close()

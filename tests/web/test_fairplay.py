@@ -27,6 +27,7 @@ from ginrummy.web.online.fairplay import (
     wait_seconds,
     wait_sentence,
 )
+from ginrummy.web.online.seeks import SEEKER_COOKIE
 from ginrummy.web.store.schema import accounts_table, seeks_table
 
 from .conftest import auth, site, state
@@ -111,7 +112,7 @@ def rated_pair(c: TestClient, first: str, second: str) -> tuple[str, list[str]]:
     waiting = seek(c, rated=True)["seek"]
     be(c, second, browser_cookie(c))
     mine = seek(c, rated=True)["match"]
-    be(c)
+    be(c, first)  # a seek answers its seeker only
     theirs = wait_paired(c, waiting)
     assert theirs["id"] == mine["id"]
     return mine["id"], [theirs["token"], mine["token"]]
@@ -214,6 +215,7 @@ def test_two_tabs_of_one_browser_are_never_paired_and_a_double_click_makes_one_s
     tab = browser_cookie(client)
     be(client, browser=tab)
     first = seek(client)
+    tab_seeker = client.cookies.get(SEEKER_COOKIE, path="/api/seeks")
     again = seek(client)  # the second tab, or a double click: the same seek
     assert first["seek"] == again["seek"] and again["status"] == "waiting"
     sam = account(client, "Sam")
@@ -230,6 +232,8 @@ def test_two_tabs_of_one_browser_are_never_paired_and_a_double_click_makes_one_s
     made = seek(client)
     assert "match" in made
     assert seek(client) == made
+    be(client, browser=tab)  # the first tab (its seeker's cookie) reads its seek
+    client.cookies.set(SEEKER_COOKIE, tab_seeker, path="/api/seeks")
     assert wait_paired(client, first["seek"])["id"] == made["match"]["id"]
     with site(client).store.engine.connect() as conn:
         n = conn.execute(select(func.count()).select_from(seeks_table)).scalar()
@@ -248,9 +252,10 @@ def test_accounts_that_share_a_browser_are_never_paired(client: TestClient) -> N
     assert "seek" in alt_seek  # not paired with Main
     be(client, stranger, browser_cookie(client))
     made = seek(client, rated=True)["match"]
-    paired = {wait_paired(client, s)["id"] for s in (waiting, alt_seek["seek"])
-              if client.get(f"/api/seeks/{s}").json()["status"] == "paired"}
-    assert paired == {made["id"]}
+    be(client, main)  # each seek answers its own seeker only
+    assert wait_paired(client, waiting)["id"] == made["id"]
+    be(client, alt)
+    assert client.get(f"/api/seeks/{alt_seek['seek']}").json() == {"status": "waiting"}
 
 
 def test_a_page_gives_a_browser_cookie_and_the_api_does_not(client: TestClient) -> None:

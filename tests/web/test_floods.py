@@ -158,3 +158,93 @@ def test_floods_are_held_to_the_budgets_on_every_process(
     r = b.http.post("/api/session", json={"username": f"f{stamp}x0", "password": "correct horse"},
                     headers={"X-Forwarded-For": "10.62.0.2"})
     assert r.status_code == 429 and "across the site" in r.json()["error"], r.text
+
+
+def _bot_with_token(c: TestClient, name: str) -> str:
+    """A BOT account signed up on ``c`` and an API token of it."""
+    r = c.post("/api/accounts", json={"username": name, "password": "correct horse",
+                                      "bot": True})
+    assert r.status_code == 201, r.text
+    r = c.post("/api/tokens", json={}, headers={"X-CSRF-Token": r.json()["csrf"]})
+    assert r.status_code == 201, r.text
+    c.cookies.clear()
+    return str(r.json()["token"])
+
+
+def test_the_notice_socket_has_the_tables_message_budget(tmp_path: Path) -> None:
+    """Issue 44 item 8: ``WS /api/me/ws`` answered 200,000 pings in 20 s (no budget). An
+    account's notice sockets now share a budget of ``rate_messages``, as a seat's sockets
+    do: past it the socket is closed with 4429 and the reason, every one of them, and
+    reconnecting does not reset it."""
+    with _client(tmp_path, rate_messages="5/minute") as c:
+        r = c.post("/api/accounts", json={"username": "pinger", "password": "correct horse"})
+        assert r.status_code == 201, r.text
+        with c.websocket_connect("/api/me/ws") as a, c.websocket_connect("/api/me/ws") as b:
+            for ws in (a, b):
+                ws.send_json({"type": "auth", "session": True})
+                assert ws.receive_json()["type"] == "notices"
+            for ws in (a, b, a, b, a):  # five between the account's two sockets
+                ws.send_json({"type": "ping"})
+                assert ws.receive_json() == {"type": "pong"}
+            a.send_json({"type": "ping"})  # the sixth would wait a minute: closed now
+            with pytest.raises(WebSocketDisconnect) as e:
+                a.receive_json()
+            assert e.value.code == 4429
+            assert e.value.reason == ("Too many messages: at most 5 per 1 minute per "
+                                      "account. Reconnect in a moment.")
+            b.send_json({"type": "refresh"})
+            with pytest.raises(WebSocketDisconnect) as e:
+                b.receive_json()
+            assert e.value.code == 4429
+        with c.websocket_connect("/api/me/ws") as again:
+            again.send_json({"type": "auth", "session": True})
+            assert again.receive_json()["type"] == "notices"
+            again.send_json({"type": "ping"})
+            with pytest.raises(WebSocketDisconnect) as e:
+                again.receive_json()
+            assert e.value.code == 4429
+
+
+def test_a_bots_token_socket_has_a_budget_for_fast_clocks(tmp_path: Path) -> None:
+    """Issue 44 item 8: a ``ginrummy connect`` bot was held to a person's 120 messages a
+    minute (124 moves took 158 s). A seat's socket opened with an API token counts against
+    ``rate_bot_messages`` (600 a minute by default) instead: here a person's budget is 5,
+    and the BOT's socket is answered 60 messages at once while the person's seat token
+    socket is closed at its sixth; the BOT's budget is a limit too."""
+    with _client(tmp_path, rate_messages="5/minute") as c:
+        token = _bot_with_token(c, "fastbot")
+        r = c.post("/api/matches", json={"opponent": "friend"},
+                   headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 201, r.text
+        m = r.json()
+        friend = invite_token(c, m)
+        url = f"/api/matches/{m['id']}/ws"
+        with c.websocket_connect(url) as bot, c.websocket_connect(url) as person:
+            _auth(bot, token)
+            _auth(person, friend)
+            start = time.monotonic()
+            for _ in range(60):
+                bot.send_json({"type": "ping"})
+            for _ in range(60):
+                assert bot.receive_json() == {"type": "pong"}
+            assert time.monotonic() - start < 4.0  # nothing waited for room
+            for _ in range(5):
+                person.send_json({"type": "ping"})
+                assert person.receive_json() == {"type": "pong"}
+            person.send_json({"type": "ping"})
+            with pytest.raises(WebSocketDisconnect) as e:
+                person.receive_json()
+            assert e.value.code == 4429
+    with _client(tmp_path, rate_messages="5/minute", rate_bot_messages="3/minute") as c:
+        token = _bot_with_token(c, "slowbot")
+        m = c.post("/api/matches", json={"opponent": "friend"},
+                   headers={"Authorization": f"Bearer {token}"}).json()
+        with c.websocket_connect(f"/api/matches/{m['id']}/ws") as bot:
+            _auth(bot, token)
+            for _ in range(3):
+                bot.send_json({"type": "ping"})
+                assert bot.receive_json() == {"type": "pong"}
+            bot.send_json({"type": "ping"})
+            with pytest.raises(WebSocketDisconnect) as e:
+                bot.receive_json()
+            assert e.value.code == 4429 and "at most 3 per 1 minute per seat" in e.value.reason

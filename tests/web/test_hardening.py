@@ -31,11 +31,22 @@ from ginrummy.options import Options
 from ginrummy.web import server
 from ginrummy.web.app import create_app
 from ginrummy.web.guard import Limits, Settings
+from ginrummy.web.routes.sockets import TOKEN_IN_URL
 from ginrummy.web.store import Change, Store, StoredAction, StoredMatch, hash_token
 from ginrummy.web.store.seeds import KEY_ENV
 
 from .cluster import Serve
-from .conftest import NO_RATE_LIMITS, auth, create, invite_code, invite_token, site, state
+from .conftest import (
+    NO_RATE_LIMITS,
+    auth,
+    create,
+    invite_code,
+    invite_token,
+    seat_socket,
+    site,
+    state,
+)
+from .online import sign_up
 
 
 def _app(tmp_path: Path, settings: Settings = NO_RATE_LIMITS, **kw: Any) -> Any:
@@ -53,21 +64,37 @@ def limited(tmp_path: Path) -> Iterator[TestClient]:
 # ---------------------------------------------------------------- socket auth, logs
 
 
+def test_ws_takes_no_token_from_its_url(client: TestClient) -> None:
+    """Issue 44 item 4: access logs keep URLs, so a seat token (or an API token) in the
+    socket's URL is refused, whatever it opens, and the socket is closed."""
+    m = create(client, opponent="friend")
+    sign_up(client, "Ula")
+    api_token = client.post("/api/tokens", json={"name": "x"},
+                            headers={"Origin": "http://testserver"}).json()["token"]
+    client.cookies.clear()
+    for token in (m["token"], api_token):
+        with client.websocket_connect(f"/api/matches/{m['id']}/ws?token={token}") as ws:
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["message"] == TOKEN_IN_URL, err
+            with pytest.raises(WebSocketDisconnect):
+                ws.receive_json()
+
+
 def test_ws_authenticates_with_its_first_message(client: TestClient) -> None:
     m = create(client, opponent="friend")
-    with client.websocket_connect(f"/api/matches/{m['id']}/ws") as ws:
+    with seat_socket(client, f"/api/matches/{m['id']}/ws") as ws:
         ws.send_json({"type": "auth", "token": m["token"]})
         msg = ws.receive_json()
         assert msg["type"] == "state" and msg["state"]["seat"] == 0
         ws.send_json({"type": "ping"})
         assert ws.receive_json() == {"type": "pong"}
-    with client.websocket_connect(f"/api/matches/{m['id']}/ws") as ws:
+    with seat_socket(client, f"/api/matches/{m['id']}/ws") as ws:
         ws.send_json({"type": "auth", "token": "wrong"})
         assert ws.receive_json()["status"] == 403
         with pytest.raises(WebSocketDisconnect) as e:
             ws.receive_json()
         assert e.value.code == 4403
-    with client.websocket_connect(f"/api/matches/{m['id']}/ws") as ws:
+    with seat_socket(client, f"/api/matches/{m['id']}/ws") as ws:
         ws.send_json({"type": "action", "action": {"act": "pass"}, "version": 0})
         err = ws.receive_json()
         assert err["status"] == 401 and "auth" in err["message"]
@@ -85,8 +112,9 @@ def test_no_token_in_any_log_line(serves: list[Serve], tmp_path: Path) -> None:
     with ws_client.connect(url) as ws:  # the page's way: the token in the first message
         ws.send(json.dumps({"type": "auth", "token": tok1}))
         assert json.loads(ws.recv(timeout=10))["type"] == "state"
-    with ws_client.connect(f"{url}?token={m['token']}") as ws:  # the old way, still accepted
-        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+    with ws_client.connect(f"{url}?token={m['token']}") as ws:  # the old way: refused
+        err = json.loads(ws.recv(timeout=10))
+        assert err["type"] == "error" and err["message"] == TOKEN_IN_URL, err
     s.stop()
     log = s.output()
     assert f"/api/matches/{m['id']}/ws" in log  # the access log is on
@@ -134,9 +162,9 @@ def test_sockets_per_seat_are_capped(tmp_path: Path) -> None:
     with TestClient(_app(tmp_path, limits=Limits(max_sockets_per_seat=2))) as c:
         m = create(c, opponent="friend")
         url = f"/api/matches/{m['id']}/ws?token={m['token']}"
-        with c.websocket_connect(url) as a, c.websocket_connect(url) as b:
+        with seat_socket(c, url) as a, seat_socket(c, url) as b:
             assert a.receive_json()["type"] == b.receive_json()["type"] == "state"
-            with c.websocket_connect(url) as third:
+            with seat_socket(c, url) as third:
                 err = third.receive_json()
                 assert err["status"] == 429 and "At most 2" in err["message"]
                 with pytest.raises(WebSocketDisconnect) as e:
@@ -153,7 +181,7 @@ def test_tables_in_memory_are_capped(tmp_path: Path) -> None:
             assert state(c, m["id"], m["token"])["status"] == "waiting"
         u0 = f"/api/matches/{ms[0]['id']}/ws?token={ms[0]['token']}"
         u1 = f"/api/matches/{ms[1]['id']}/ws?token={ms[1]['token']}"
-        with c.websocket_connect(u0) as a, c.websocket_connect(u1) as b:
+        with seat_socket(c, u0) as a, seat_socket(c, u1) as b:
             a.receive_json()
             b.receive_json()
             r = c.get(f"/api/matches/{ms[2]['id']}", headers=auth(ms[2]["token"]))
@@ -164,7 +192,7 @@ def test_idle_websocket_is_closed(tmp_path: Path) -> None:
     settings = Settings(**{**NO_RATE_LIMITS.__dict__, "ws_idle_seconds": 0.3})
     with TestClient(_app(tmp_path, settings)) as c:
         m = create(c, opponent="friend")
-        with c.websocket_connect(f"/api/matches/{m['id']}/ws?token={m['token']}") as ws:
+        with seat_socket(c, f"/api/matches/{m['id']}/ws?token={m['token']}") as ws:
             assert ws.receive_json()["type"] == "state"
             with pytest.raises(WebSocketDisconnect) as e:
                 ws.receive_json()
@@ -222,7 +250,7 @@ def test_deeply_nested_json_is_400_on_http_and_ws(client: TestClient) -> None:
     assert r.status_code == 400 and "nested too deeply" in r.json()["error"]
     r = client.post("/api/matches", content='{"options": ' + "{\"a\":" * 900 + "1" + "}" * 901)
     assert r.status_code == 400
-    with client.websocket_connect(f"/api/matches/{m['id']}/ws?token={m['token']}") as ws:
+    with seat_socket(client, f"/api/matches/{m['id']}/ws?token={m['token']}") as ws:
         ws.receive_json()
         ws.send_text(deep)
         err = ws.receive_json()
@@ -269,13 +297,13 @@ def test_ws_origin_allow_list(tmp_path: Path) -> None:
     with TestClient(_app(tmp_path, settings)) as c:
         m = create(c, opponent="friend")
         url = f"/api/matches/{m['id']}/ws?token={m['token']}"
-        with pytest.raises(WebSocketDisconnect) as e, c.websocket_connect(
+        with pytest.raises(WebSocketDisconnect) as e, seat_socket(c,
             url, headers={"origin": "https://evil.example"}
         ):
             pass
         assert e.value.code == 4403
         for origin in ("http://testserver", "https://app.example"):
-            with c.websocket_connect(url, headers={"origin": origin}) as ws:
+            with seat_socket(c, url, headers={"origin": origin}) as ws:
                 assert ws.receive_json()["type"] == "state"
 
 

@@ -15,7 +15,7 @@ WEB = Path(ginrummy.web.__file__).parent
 
 # Each layer may import from itself and the layers above it in this list (lower levels).
 LAYERS: list[set[str]] = [
-    {"errors", "guard", "checks", "workers", "metrics"},
+    {"errors", "guard", "checks", "workers", "metrics", "language"},
     {"store"},
     {"backends"},
     {"tables", "accounts"},
@@ -23,7 +23,7 @@ LAYERS: list[set[str]] = [
     {"site"},
     {"routes"},
     {"app"},
-    {"server", "dbcommand", "puzzlecommand"},
+    {"server", "commands"},
 ]
 LEVEL = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 

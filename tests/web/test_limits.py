@@ -23,7 +23,7 @@ from ginrummy.web.guard import Limits, Settings
 from ginrummy.web.store.seeds import KEY_ENV, new_key_text
 
 from .cluster import Serve
-from .conftest import NO_RATE_LIMITS, auth, create, invite_code
+from .conftest import NO_RATE_LIMITS, auth, create, invite_code, seat_socket
 
 pytest.importorskip("redis")
 ws_client = pytest.importorskip("websockets.sync.client")
@@ -58,7 +58,7 @@ KIND_REQUESTS = {
     "pages": [("GET", "/"), ("GET", "/rules"), ("GET", "/play/{id}"), ("GET", "/record")],
     "lookup": [("POST", "/api/record"), ("POST", "/api/matches/lookup"),
                ("POST", "/api/record"), ("POST", "/api/record")],
-    "actions": [("GET", "/api/matches/{id}/rematch"), ("POST", "/api/matches/{id}/rematch"),
+    "actions": [("GET", "/api/matches/{id}/rematch"), ("GET", "/api/matches/{id}"),
                 ("GET", "/api/matches/{id}/review"), ("POST", "/api/matches/{id}/hint")],
 }
 
@@ -80,15 +80,41 @@ def test_every_endpoint_is_limited_by_its_kind(
     assert "at most 3 per 1 minute" in r.json()["error"]
 
 
+def test_the_rematch_chain_counts_against_the_create_limit(tmp_path: Path) -> None:
+    """Issue 44 item 8: resigning and asking "Play again" made 300 tables a minute from one
+    address (a rematch was counted as a move). Each ``POST .../rematch`` counts as a new
+    match: the first table and 19 rematches are the 20 a minute, the next is refused
+    (429, the sentence, a Retry-After) and makes no table."""
+    settings = Settings(**{**NO_RATE_LIMITS.__dict__, "rate_create": "20/minute"})
+    with TestClient(_app(tmp_path, settings)) as c:
+        m = create(c, opponent="computer", bot="easy")
+        made = 1
+        for _ in range(25):
+            r = c.post(f"/api/matches/{m['id']}/resign", headers=auth(m["token"]))
+            assert r.status_code == 200, r.text
+            r = c.post(f"/api/matches/{m['id']}/rematch", headers=auth(m["token"]))
+            if r.status_code != 200:
+                break
+            m = r.json()
+            made += 1
+        assert made == 20
+        assert r.status_code == 429 and "at most 20 per 1 minute" in r.json()["error"]
+        assert int(r.headers["retry-after"]) >= 1
+        site = c.app.state.site  # type: ignore[attr-defined]
+        with site.store.engine.connect() as conn:
+            tables = conn.exec_driver_sql("SELECT count(*) FROM matches").scalar_one()
+        assert tables == 20
+
+
 def test_socket_connections_per_address_are_limited(tmp_path: Path) -> None:
     with TestClient(_app(tmp_path, _only("sockets", "2/minute"))) as c:
         m = create(c, opponent="friend")
         url = f"/api/matches/{m['id']}/ws"
         for _ in range(2):
-            with c.websocket_connect(url) as ws:
+            with seat_socket(c, url) as ws:
                 ws.send_json({"type": "auth", "token": m["token"]})
                 assert ws.receive_json()["type"] == "state"
-        with c.websocket_connect(url) as ws:
+        with seat_socket(c, url) as ws:
             err = ws.receive_json()
             assert err["status"] == 429 and "connections" in err["message"]
             with pytest.raises(WebSocketDisconnect) as e:
@@ -106,7 +132,7 @@ def test_refused_seat_tokens_per_address_are_limited(tmp_path: Path) -> None:
         assert wrong == [403] * 3
         r = c.get(f"/api/matches/{m['id']}", headers=auth(m["token"]))
         assert r.status_code == 429 and "refused seat tokens" in r.json()["error"]
-        with c.websocket_connect(f"/api/matches/{m['id']}/ws") as ws:
+        with seat_socket(c, f"/api/matches/{m['id']}/ws") as ws:
             ws.send_json({"type": "auth", "token": m["token"]})
             assert ws.receive_json()["status"] == 429
             with pytest.raises(WebSocketDisconnect) as e:
@@ -118,12 +144,12 @@ def test_open_sockets_per_address_are_capped(tmp_path: Path) -> None:
     with TestClient(_app(tmp_path, limits=Limits(max_sockets_per_address=2))) as c:
         ms = [create(c, opponent="friend") for _ in range(3)]
         urls = [f"/api/matches/{m['id']}/ws?token={m['token']}" for m in ms]
-        with c.websocket_connect(urls[0]) as a, c.websocket_connect(urls[1]) as b:
+        with seat_socket(c, urls[0]) as a, seat_socket(c, urls[1]) as b:
             assert a.receive_json()["type"] == b.receive_json()["type"] == "state"
-            with c.websocket_connect(urls[2]) as third:
+            with seat_socket(c, urls[2]) as third:
                 err = third.receive_json()
                 assert err["status"] == 429 and "from one address" in err["message"]
-        with c.websocket_connect(urls[2]) as again:  # the others closed: room again
+        with seat_socket(c, urls[2]) as again:  # the others closed: room again
             assert again.receive_json()["type"] == "state"
 
 
@@ -206,11 +232,11 @@ def test_origin_check_compares_scheme_and_host(client: TestClient) -> None:
     m = create(client, opponent="friend")
     url = f"/api/matches/{m['id']}/ws?token={m['token']}"
     for origin in ("https://testserver", "http://testserver:8080", "http://other"):
-        with pytest.raises(WebSocketDisconnect) as e, client.websocket_connect(
+        with pytest.raises(WebSocketDisconnect) as e, seat_socket(client,
                 url, headers={"origin": origin}):
             pass
         assert e.value.code == 4403, origin
-    with client.websocket_connect(url, headers={"origin": "http://testserver"}) as ws:
+    with seat_socket(client, url, headers={"origin": "http://testserver"}) as ws:
         assert ws.receive_json()["type"] == "state"
 
 

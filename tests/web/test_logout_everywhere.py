@@ -140,3 +140,42 @@ def test_log_out_everywhere_reaches_the_sockets_of_other_processes(
             while True:
                 assert json.loads(ws.recv(timeout=10))["type"] in ("state", "beat")
         assert e.value.rcvd is not None and e.value.rcvd.code == 4401
+
+
+@pytest.mark.postgres
+def test_logging_out_closes_the_notice_sockets_of_other_processes_at_once(
+        serves: list[Serve], postgres_url: str, redis_url: str) -> None:
+    """Issue 44 item 8: after a log-out on one process, the account's notice socket on
+    another lived up to 9 s (the periodic pass) and was still pushed its challenges. The
+    log-out's news closes it at once (4401), before a challenge made next reaches it."""
+    import time
+
+    env = {KEY_ENV: new_key_text()}
+    args = ["--db", postgres_url, "--broker", redis_url, *open_rates()]
+    a = Serve(*args, env=env)
+    serves.append(a)
+    b = Serve(*args, env=env)
+    serves.append(b)
+    tag = new_key_text()[:8].replace("-", "x").replace("_", "y")
+    r = a.http.post("/api/accounts", json={"username": f"n{tag}", "password": GOOD})
+    assert r.status_code == 201, r.text
+    cookie, csrf = a.http.cookies[COOKIE], r.json()["csrf"]
+    with httpx.Client(base_url=b.base, timeout=15) as other:
+        other_csrf = sign_up(other, f"o{tag}")["csrf"]
+        with ws_client.connect(f"{b.ws_base}/api/me/ws",
+                               additional_headers={"Cookie": f"{COOKIE}={cookie}"}) as ws:
+            ws.send('{"type": "auth", "session": true}')
+            assert json.loads(ws.recv(timeout=10))["type"] == "notices"
+            with httpx.Client(base_url=a.base, timeout=15, cookies={COOKIE: cookie}) as me:
+                t0 = time.monotonic()
+                assert me.delete("/api/session", headers={"X-CSRF-Token": csrf}).json() == {
+                    "ended": 1}
+            r = other.post("/api/challenges", json={"to": f"n{tag}"},
+                           headers={"X-CSRF-Token": other_csrf})
+            assert r.status_code == 201, r.text
+            with pytest.raises(ConnectionClosed) as e:
+                while True:
+                    msg = json.loads(ws.recv(timeout=10))
+                    assert msg["type"] == "beat" or msg.get("in") == [], msg
+            assert e.value.rcvd is not None and e.value.rcvd.code == 4401
+            assert time.monotonic() - t0 < 5.0  # the news, not the 10 s pass

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from ginrummy.web.tables.registry import TableRegistry
 
-from .conftest import auth, create, invite_token, site, state
+from .conftest import auth, create, invite_token, seat_socket, site, state
 
 
 def _service(c: TestClient) -> TableRegistry:
@@ -42,7 +42,7 @@ def test_idle_table_is_evicted_and_rebuilt_exactly(client: TestClient) -> None:
     later = time.monotonic() + svc.idle_seconds + 1
 
     # A connected WebSocket keeps the table in memory however long it idles.
-    with client.websocket_connect(f"/api/matches/{mid}/ws?token={toks[0]}") as ws:
+    with seat_socket(client, f"/api/matches/{mid}/ws?token={toks[0]}") as ws:
         assert ws.receive_json()["type"] == "state"
         assert svc.evict_idle(now=later) == [] and mid in svc.tables
     deadline = time.monotonic() + 5

@@ -52,8 +52,8 @@ def test_an_account_finds_its_matches_and_record_on_a_new_device(client: TestCli
     assert by_id[open_["id"]]["url"] == f"/play/{open_['id']}"  # no token: the session
     assert all("#token" not in m["url"] for m in ms)
     assert set(ms[0]) == {"id", "seat", "url", "players", "bots", "opponent", "bot", "options",
-                          "status", "scores", "winner", "hands", "my_turn", "next_hand",
-                          "created_at", "updated_at"}
+                          "status", "scores", "winner", "end", "hands", "my_turn",
+                          "next_hand", "created_at", "updated_at"}
     assert client.get(f"/api/matches/{open_['id']}").json()["seat"] == 0  # the link works
     rec = client.post("/api/me/record").json()
     assert [m["id"] for m in rec["matches"]] == [done["id"]] and rec["summary"]["played"] == 1

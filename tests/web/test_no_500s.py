@@ -40,6 +40,8 @@ def _endpoints(c: TestClient) -> list[tuple[str, str, dict[str, str]]]:
         ("POST", f"/api/matches/{mid}/actions", h),
         ("POST", f"/api/matches/{mid}/next", h),
         ("POST", f"/api/matches/{mid}/rematch", h),
+        ("POST", f"/api/matches/{mid}/chat", h),
+        ("POST", f"/api/matches/{mid}/watch/chat", {}),
         ("POST", "/api/record", {}),
         ("POST", "/api/accounts", {}),
         ("POST", "/api/session", {}),
@@ -180,3 +182,72 @@ def test_a_database_error_is_one_log_line_and_the_standard_sentence(
         records = [r for r in caplog.records if r.name == "ginrummy.web"]
         assert len(records) == 1 and records[0].exc_info is None
         assert "\n" not in records[0].getMessage()
+
+
+WRONG_TYPES: list[Any] = [[], {}, None, 5, 1.5, True, "x" * 300, [["a"]], {"a": []}]
+"""Values of every wrong type a field may be sent (lists and objects are unhashable: a
+field used as a key must be checked for its type first)."""
+
+
+def test_challenge_and_token_fields_of_any_wrong_type_are_4xx(client: TestClient) -> None:
+    """Issue 44 item 8: ``POST /api/challenges/{id}/decline`` with ``{"reason": []}`` or
+    ``{}`` was a 500 (an unhashable reason looked up among the reasons). Every field of
+    the challenge and token endpoints, sent with a value of any type, is a 4xx with one
+    sentence, or (``{}``, a reason left out) the default; nothing is changed by a
+    refusal."""
+    from .online import sign_up
+
+    sign_up(client, "Ann_500")
+    ann = client.cookies["ginrummy_session"]
+    own = {"Origin": "http://testserver"}
+    client.cookies.clear()
+    sign_up(client, "Bob_500")
+    bob = client.cookies["ginrummy_session"]
+
+    def as_(cookie: str) -> None:
+        client.cookies.clear()
+        client.cookies.set("ginrummy_session", cookie)
+
+    def challenge() -> str:
+        as_(ann)
+        r = client.post("/api/challenges", json={"to": "Bob_500"}, headers=own)
+        assert r.status_code == 201, r.text
+        return str(r.json()["challenge"])
+
+    cid = challenge()
+    as_(bob)
+    for value in WRONG_TYPES:
+        r = client.post(f"/api/challenges/{cid}/decline", json={"reason": value}, headers=own)
+        assert r.status_code == 400, (value, r.status_code, r.text[:200])
+        _sentence(r)
+    assert client.get(f"/api/challenges/{cid}").json()["status"] == "open"  # unchanged
+    r = client.post(f"/api/challenges/{cid}/decline", json={}, headers=own)
+    assert r.status_code == 200 and r.json()["reason"] == "generic", r.text
+    cid = challenge()
+    as_(bob)
+    for body in ([], "reason", 5, [{"reason": "later"}]):
+        r = client.post(f"/api/challenges/{cid}/decline", json=body, headers=own)
+        assert r.status_code == 400, (body, r.status_code, r.text[:200])
+        _sentence(r)
+    r = client.post(f"/api/challenges/{cid}/decline", headers=own)  # no body: the default
+    assert r.status_code == 200 and r.json()["reason"] == "generic", r.text
+    as_(ann)
+    for field in ("to", "target", "gin_only", "oklahoma", "rated", "clock"):
+        for value in WRONG_TYPES:
+            r = client.post("/api/challenges", json={field: value}, headers=own)
+            if r.status_code < 300:  # null: an open link, the defaults; true: a flag
+                assert value is None or value is True, (field, value, r.text[:200])
+                client.delete(f"/api/challenges/{r.json()['challenge']}", headers=own)
+                continue
+            assert 400 <= r.status_code < 500, (field, value, r.status_code, r.text[:200])
+            _sentence(r)
+    for value in WRONG_TYPES:
+        for path in ("/api/challenges/{}/accept", "/api/challenges/{}"):
+            for method in ("POST", "DELETE", "GET"):
+                r = client.request(method, path.format(cid), json={"x": value}, headers=own)
+                assert r.status_code < 500, (method, path, value, r.status_code, r.text[:200])
+        r = client.post("/api/tokens", json={"name": value}, headers=own)
+        assert 400 <= r.status_code < 500, (value, r.status_code, r.text[:200])
+        _sentence(r)
+        r = client.delete(f"/api/tokens/{json.dumps(value)[:40]}", headers=own)
+        assert 400 <= r.status_code < 500, (value, r.status_code, r.text[:200])

@@ -3,6 +3,8 @@ spectator's view (docs/web-api.md, "Online play"), on SQLite."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 import time
 from typing import Any
@@ -14,16 +16,17 @@ from sqlalchemy import update
 from ginrummy.ratings import DEFAULT, Rating, match_update
 from ginrummy.web.accounts.accounts import COOKIE
 from ginrummy.web.online.fairplay import CAP, rated_result
-from ginrummy.web.online.seeks import QUICK_CLOCK, seat_token
+from ginrummy.web.online.seeks import QUICK_CLOCK, SEEKER_COOKIE
 from ginrummy.web.store.schema import accounts_table, seeks_table
 
 from .conftest import LeakChecker, auth, card_strings, create, invite_token, site, state
-from .online import both_move, play_to_end, sign_up, wait_paired
+from .online import both_move, keep_seeker, play_to_end, sign_up, wait_paired
 
 
 def _as(c: TestClient, cookie: str | None) -> None:
-    """Make ``c`` the browser holding this session cookie (None: a guest)."""
-    c.cookies.clear()
+    """Make ``c`` the browser holding this session cookie (None: a guest); the browser
+    stays the seeker of its seeks."""
+    keep_seeker(c, c.cookies.clear)
     if cookie is not None:
         c.cookies.set(COOKIE, cookie)
 
@@ -41,7 +44,7 @@ def test_two_guests_are_paired_and_play(client: TestClient) -> None:
     assert set(mine) == {"id", "seat", "token", "url"} and mine["seat"] == 1
     theirs = wait_paired(client, seek)
     assert theirs["id"] == mine["id"] and theirs["seat"] == 0
-    assert theirs["token"] == seat_token(seek) and theirs["url"].endswith(theirs["token"])
+    assert theirs["url"].endswith(theirs["token"]) and theirs["token"] != mine["token"]
     s0, s1 = state(client, mine["id"], theirs["token"]), state(client, mine["id"], mine["token"])
     assert s0["seat"] == 0 and s1["seat"] == 1 and s0["status"] == "playing"
     assert s0["players"][0] != s0["players"][1] and s0["options"]["target"] == 150
@@ -104,6 +107,7 @@ def test_nearest_rating_first_then_anyone(client: TestClient) -> None:
     _as(client, cookies["mine"])
     r = client.post("/api/seeks", json={"rated": True}, headers={"Origin": "http://testserver"})
     assert r.status_code == 200, r.text
+    _as(client, cookies["near"])  # a seek answers its seeker only
     assert wait_paired(client, seeks["near"])["id"] == r.json()["match"]["id"]
     # 1900 vs 2300 is too far at first; the window widens as the seek waits
     with site(client).store.engine.begin() as conn:  # "far" has only just come
@@ -114,6 +118,7 @@ def test_nearest_rating_first_then_anyone(client: TestClient) -> None:
     late = r.json()["seek"]
     assert client.get(f"/api/seeks/{late}").json() == {"status": "waiting"}
     match = wait_paired(client, late, timeout=10)
+    _as(client, cookies["far"])
     assert wait_paired(client, seeks["far"])["id"] == match["id"]
 
 
@@ -394,3 +399,60 @@ def test_guests_get_distinct_names(client: TestClient) -> None:
     _as(client, None)
     wait_paired(client, seek)
     assert state(client, mine["id"], mine["token"])["players"] == ["Rex (2)", "Rex"]
+
+
+def test_a_seek_answers_its_seeker_only_and_its_seat_token_is_random(client: TestClient
+                                                                     ) -> None:
+    """Issue 44 item 4: the seek's id is in a URL polled every second (so in access logs);
+    whoever reads it must get neither the seat nor a way to compute it."""
+    seek = client.post("/api/seeks", json={"target": 250}).json()["seek"]
+    seeker = client.cookies.get(SEEKER_COOKIE, path="/api/seeks")
+    assert seeker
+    client.cookies.clear()  # a log reader: the id, nothing else
+    assert client.get(f"/api/seeks/{seek}").status_code == 404
+    assert client.delete(f"/api/seeks/{seek}").status_code == 404  # and it cannot cancel it
+    mine = client.post("/api/seeks", json={"target": 250}).json()["match"]  # another guest
+    client.cookies.clear()
+    r = client.get(f"/api/seeks/{seek}")
+    assert r.status_code == 404 and "match" not in r.text
+    # the token the old scheme derived from the id opens nothing
+    derived = base64.urlsafe_b64encode(
+        hashlib.sha256(b"ginrummy-seek-seat:" + seek.encode()).digest()).decode().rstrip("=")
+    assert client.get(f"/api/matches/{mine['id']}", headers=auth(derived)).status_code == 403
+    # the seeker reads it: by its cookie, or a program by the X-Seeker header
+    theirs = wait_paired(client, seek, headers={"X-Seeker": seeker})
+    assert theirs["id"] == mine["id"] and theirs["token"] != derived
+    assert state(client, mine["id"], theirs["token"])["seat"] == 0
+    client.cookies.set(SEEKER_COOKIE, seeker, path="/api/seeks")
+    assert wait_paired(client, seek)["token"] == theirs["token"]
+    with site(client).store.engine.connect() as conn:
+        rows = conn.execute(seeks_table.select()).all()
+    assert all(theirs["token"] not in repr(tuple(r)) for r in rows)
+
+
+def test_a_stale_pairing_gives_its_match_up(client: TestClient,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 44 item 8: a process that stalled past the take's life made a second match
+    from one seek (its pairing was written without checking the take was still its own).
+    Here another process takes both seeks while this one is making the match: this one's
+    match is aborted, linked to nobody, and the seeker is told to wait."""
+    s = site(client)
+    seek = client.post("/api/seeks", json={"target": 150, "oklahoma": True}).json()["seek"]
+    made: list[str] = []
+    real = s.lobby.claim_seat
+
+    async def stalled(t: Any, name: str, token: str | None = None) -> Any:
+        made.append(t.id)
+        with s.store.engine.begin() as conn:  # meanwhile another process took both seeks
+            conn.execute(update(seeks_table).values(taken_by="elsewhere"))
+        return await real(t, name, token=token)
+
+    monkeypatch.setattr(s.lobby, "claim_seat", stalled)
+    r = client.post("/api/seeks", json={"target": 150, "oklahoma": True})
+    assert r.status_code == 201 and r.json()["status"] == "waiting", r.text
+    assert len(made) == 1
+    t = s.registry.tables[made[0]]
+    assert t.match.is_over() and t.stored.end_reason == "aborted"
+    links = s.store.accounts.links(made)
+    assert links == {}
+    assert client.get(f"/api/seeks/{seek}").json()["status"] != "paired"

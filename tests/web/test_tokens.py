@@ -13,19 +13,20 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from starlette.websockets import WebSocketDisconnect
 
-from ginrummy.web import dbcommand
 from ginrummy.web.accounts.accounts import COOKIE
 from ginrummy.web.accounts.tokens import MALFORMED, MAX_TOKENS, REVOKED, UNKNOWN
+from ginrummy.web.commands import db as dbcommand
 from ginrummy.web.routes.common import BOT_SESSION
 from ginrummy.web.store.schema import accounts_table, api_tokens_table
 
 from .conftest import site, state
-from .online import sign_up
+from .online import keep_seeker, sign_up
 
 
 def _as(c: TestClient, cookie: str | None) -> None:
-    """Make ``c`` the browser holding this session cookie (None: a guest)."""
-    c.cookies.clear()
+    """Make ``c`` the browser holding this session cookie (None: a guest); the browser
+    stays the seeker of its seeks."""
+    keep_seeker(c, c.cookies.clear)
     if cookie is not None:
         c.cookies.set(COOKIE, cookie)
 

@@ -214,6 +214,97 @@ def test_analysis_answers_as_the_command_line_does(tclient: TestClient, tmp_path
         assert r.status_code == 400 and r.json()["error"].endswith(".")
 
 
+def test_guests_get_a_fair_share_of_the_coach_never_the_whole(tclient: TestClient) -> None:
+    """Issue 44 item 8: guests' analyses at 16,384 deals took the coach's workers from
+    signed-in players (91% of the board's requests refused). A guest may ask for at most
+    GUEST_SAMPLES deals (403, the sentence), and is answered in the coach's guests' lane:
+    when that is full, a guest is refused (503) while an account is answered."""
+    from ginrummy.training.analysis import MAX_SAMPLES
+    from ginrummy.web.training.analysis import GUEST_SAMPLES
+
+    tclient.cookies.clear()
+    r = tclient.post("/api/analysis", json=POSITION | {"samples": GUEST_SAMPLES + 1})
+    assert r.status_code == 403 and r.json()["error"] == (
+        f"A guest's analysis is on at most {GUEST_SAMPLES:,} deals: log in to ask for up to "
+        f"{MAX_SAMPLES:,}."), r.text
+    assert tclient.post("/api/analysis", json=POSITION).status_code == 200
+    coach = site(tclient).coach
+    coach.guest_waiting = coach.settings.guest_waiting  # as if guests filled their lane
+    try:
+        r = tclient.post("/api/analysis", json=POSITION)
+        assert r.status_code == 503 and "guests' requests" in r.json()["error"], r.text
+        sign_up(tclient, "member")
+        r = tclient.post("/api/analysis", json=POSITION | {"samples": GUEST_SAMPLES * 2},
+                         headers=_csrf(tclient))
+        assert r.status_code == 200 and r.json()["samples"] == GUEST_SAMPLES * 2, r.text
+    finally:
+        coach.guest_waiting = 0
+
+
+def test_the_coachs_costly_requests_are_limited_per_address_for_guests(
+        cheap: None, tmp_path: Path) -> None:
+    """``rate_coach`` counts analyses, hints and reviews started: per address for guests
+    (a crowd behind one address shares it), per account for accounts (429, the sentence);
+    a review page's polls of a job already running are not counted."""
+    from ginrummy.web.app import create_app
+    from ginrummy.web.guard import Settings
+
+    from .conftest import NO_RATE_LIMITS
+
+    settings = Settings(**{**NO_RATE_LIMITS.__dict__, "rate_coach": "3/minute"})
+    app = create_app(f"sqlite:///{tmp_path / 'c.sqlite3'}", bot_delay=0, settings=settings)
+    with TestClient(app) as c:
+        for _ in range(3):
+            assert c.post("/api/analysis", json=POSITION).status_code == 200
+        r = c.post("/api/analysis", json=POSITION)
+        assert r.status_code == 429 and r.json()["error"] == (
+            "Too many requests for the coach: at most 3 per 1 minute from one address for "
+            "guests. Wait a moment and try again."), r.text
+        m = create(c, opponent="computer", bot="easy")
+        r = c.post(f"/api/matches/{m['id']}/hint", headers=auth(m["token"]))
+        assert r.status_code == 429, r.text
+        sign_up(c, "member2")  # an account has a budget of its own
+        for _ in range(3):
+            r = c.post("/api/analysis", json=POSITION, headers=_csrf(c))
+            assert r.status_code == 200, r.text
+        r = c.post("/api/analysis", json=POSITION, headers=_csrf(c))
+        assert r.status_code == 429 and "per account" in r.json()["error"]
+
+
+def test_a_guests_review_runs_in_the_guests_lane(tclient: TestClient) -> None:
+    """A review a guest starts runs in the guests' own worker, at most GUEST_JOBS at a
+    time on a process: past it a guest's start waits (202 ``queued``, nothing started: its
+    page polls on); a seat held by an account starts at once in the accounts' lane."""
+    from ginrummy.web.reviews.jobs import GUEST_JOBS
+
+    m = create(tclient, opponent="friend", name="Ann")
+    mid = m["id"]
+    r = tclient.post(f"/api/matches/{mid}/join", json={"invite": m["invite_url"].split(
+        "#invite=", 1)[1]})
+    tokens = [m["token"], r.json()["token"]]
+    _play_one_hand(tclient, mid, tokens)
+    reviews = site(tclient).reviews
+    reviews.guest_jobs = GUEST_JOBS  # as if guests' reviews filled their lane
+    try:
+        r = tclient.post(f"/api/matches/{mid}/review", headers=auth(tokens[0]))
+        assert r.status_code == 202 and r.json()["status"] == "queued", r.text
+        assert site(tclient).store.reviews.row(mid) is None  # no job was started
+        sign_up(tclient, "reviewer")
+        assert tclient.post("/api/me/matches", json={"tokens": [tokens[0]]},
+                            headers=_csrf(tclient)).json() == {"claimed": 1}
+        r = tclient.post(f"/api/matches/{mid}/review", headers=_csrf(tclient))
+        assert r.status_code in (200, 202), r.text  # the account's own lane
+    finally:
+        reviews.guest_jobs = 0
+    tclient.cookies.clear()
+    deadline = time.monotonic() + 120
+    while (r := tclient.post(f"/api/matches/{mid}/review", headers=auth(tokens[1]))
+           ).json()["status"] != "done":
+        assert r.status_code in (200, 202), r.text  # polls a running job: no refusal
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+
+
 # ----------------------------------------------------------------------------- mine
 
 

@@ -15,7 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ginrummy.web.app import MAX_BODY
 
-from .conftest import LeakChecker, auth, create, invite_token, site, state
+from .conftest import LeakChecker, auth, create, invite_token, seat_socket, site, state
 
 
 def _url(mid: str, token: str) -> str:
@@ -45,7 +45,7 @@ def _error(ws: WebSocketTestSession) -> dict[str, Any]:
 )
 def test_ws_refuses_missing_or_wrong_token(client: TestClient, token: str, status: int) -> None:
     m = create(client, opponent="friend")
-    with client.websocket_connect(_url(m["id"], token)) as ws:
+    with seat_socket(client, _url(m["id"], token)) as ws:
         err = _error(ws)
         assert err["status"] == status and err["message"]
         with pytest.raises(WebSocketDisconnect) as e:
@@ -54,7 +54,7 @@ def test_ws_refuses_missing_or_wrong_token(client: TestClient, token: str, statu
 
 
 def test_ws_unknown_match(client: TestClient) -> None:
-    with client.websocket_connect(_url("nope", "x")) as ws:
+    with seat_socket(client, _url("nope", "x")) as ws:
         err = _error(ws)
         assert err["status"] == 404 and "no match" in err["message"]
         with pytest.raises(WebSocketDisconnect) as e:
@@ -65,13 +65,13 @@ def test_ws_unknown_match(client: TestClient) -> None:
 def test_ws_each_seat_gets_its_own_state_after_every_change(client: TestClient) -> None:
     m = create(client, opponent="friend", name="Ann")
     mid = m["id"]
-    with client.websocket_connect(_url(mid, m["token"])) as ws0:
+    with seat_socket(client, _url(mid, m["token"])) as ws0:
         s0 = _state(ws0)
         assert s0["seat"] == 0 and s0["status"] == "waiting"
         toks = [m["token"], invite_token(client, m)]  # the friend uses the invite
         s0 = _state(ws0)  # pushed: the friend joined
         assert s0["status"] == "playing" and s0["waiting_for_opponent"] is not None
-        with client.websocket_connect(_url(mid, toks[1])) as ws1:
+        with seat_socket(client, _url(mid, toks[1])) as ws1:
             s1 = _state(ws1)
             assert s1["seat"] == 1 and s1["status"] == "playing"
             assert s0["version"] == s1["version"]
@@ -107,7 +107,7 @@ def test_ws_refusals_leave_the_socket_open(client: TestClient) -> None:
     m = create(client, opponent="friend")
     mid, toks = m["id"], [m["token"], invite_token(client, m)]
     seat = state(client, mid, toks[0])["view"]["to_play"]
-    with client.websocket_connect(_url(mid, toks[seat])) as ws:
+    with seat_socket(client, _url(mid, toks[seat])) as ws:
         s = _state(ws)
         v = s["version"]
         ws.send_text("{oops")
@@ -143,7 +143,7 @@ def test_ws_refusals_leave_the_socket_open(client: TestClient) -> None:
         ws.send_json({"type": "ping"})
         assert _recv(ws) == {"type": "pong"}
     # the other seat acting out of turn
-    with client.websocket_connect(_url(mid, toks[1 - seat])) as ws:
+    with seat_socket(client, _url(mid, toks[1 - seat])) as ws:
         s = _state(ws)
         ws.send_json({"type": "action", "action": {"act": "draw", "from": "stock"},
                       "version": s["version"]})
@@ -158,7 +158,7 @@ def test_ws_against_the_computer_whole_hand_without_leaks(client: TestClient) ->
     mid, tok = m["id"], m["token"]
     seen: list[dict[str, Any]] = []
     rng = random.Random(9)
-    with client.websocket_connect(_url(mid, tok)) as ws:
+    with seat_socket(client, _url(mid, tok)) as ws:
         s = _state(ws)
         seen.append(s)
         while s["hand_over"] is None:
@@ -173,7 +173,7 @@ def test_ws_against_the_computer_whole_hand_without_leaks(client: TestClient) ->
         s = _state(ws)
         assert s["hand_over"] is None and s["view"]["hand_index"] == 1
     # reconnecting gets the current state at once
-    with client.websocket_connect(_url(mid, tok)) as ws:
+    with seat_socket(client, _url(mid, tok)) as ws:
         again = _state(ws)
         assert again["version"] >= s["version"] and again["view"]["hand_index"] == 1
     rec = client.get(f"/api/matches/{mid}/record",

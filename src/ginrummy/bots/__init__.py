@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Bot, BotError
-from .expert import ExpertBot, expert_fast, expert_max
+from .expert import ExpertBot, expert_distilled, expert_fast, expert_max
 from .marjj import MarjjBot
+from .policy import bc_bot, ppo_bot
 from .random_bot import RandomBot
 from .simple import EasyBot, SimpleBot
 from .strong import StrongBot, strong_fast
@@ -29,9 +30,13 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "expert": ExpertBot,
     "expert-fast": expert_fast,
     "expert-max": expert_max,
+    "expert-distilled": expert_distilled,
     "hard": ExpertBot,
+    "ppo": ppo_bot,
+    "bc": bc_bot,
 }
-"""Bot factories by name; difficulty aliases (easy/medium/hard) map onto these."""
+"""Bot factories by name; difficulty aliases (easy/medium/hard) map onto these. ``ppo`` and
+``bc`` are the research baselines (trained networks played with numpy, docs/research.md)."""
 
 
 def bot_names() -> list[str]:

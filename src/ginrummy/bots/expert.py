@@ -35,7 +35,8 @@ from ..melds import deadwood_by_discard_mask, deadwood_mask
 from ..view import HandResult
 from .strong import StrongBot
 
-__all__ = ["EXPERT_BELIEF", "EXPERT_SAMPLER", "ExpertBot", "expert_fast", "expert_max"]
+__all__ = ["EXPERT_BELIEF", "EXPERT_SAMPLER", "ExpertBot", "expert_distilled", "expert_fast",
+           "expert_max"]
 
 EXPERT_BELIEF = BeliefParams()
 """The belief ``expert`` searches with: the calibrated one, the same the review grades
@@ -297,6 +298,15 @@ def expert_max(seed: int | None = None) -> ExpertBot:
     """``expert`` for analysis and puzzles: the same race up to 16,384 deals a candidate,
     within about a second of CPU time a decision."""
     return ExpertBot(seed, samples=16384, budget_ms=1000.0)
+
+
+def expert_distilled(seed: int | None = None) -> ExpertBot:
+    """``expert`` whose own play-outs discard by the weights fitted to expert's discards
+    (:data:`~ginrummy.kernel.spec.DISTILLED`; issue 48): a research variant, measured in
+    docs/bots.md, not the level players meet."""
+    from ..kernel.spec import DISTILLED
+
+    return ExpertBot(seed, style=DISTILLED)
 
 
 def expert_fast(seed: int | None = None) -> ExpertBot:

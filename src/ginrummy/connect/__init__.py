@@ -13,17 +13,28 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
 import os
 import re
+import signal
 import sys
+import threading
+import weakref
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .. import exits
 from ..bots import Bot, BotError, bot_names, make_bot
 
+if TYPE_CHECKING:  # (the web extra may be missing: main says so before importing it)
+    from .client import Log
+
 __all__ = ["main"]
 
+STOP_SECONDS = 3.0
+"""Longest Ctrl-C waits for the matches' sockets and bots to close before the process
+ends anyway (status 130): stopping never waits on a bot, a server or a thread."""
 TOKEN_ENV = "GINRUMMY_TOKEN"
 _TOKEN_RE = re.compile(r"^ginrummy\.[A-Za-z0-9_-]{43}$")
 KINDS = ("casual", "rated")
@@ -84,6 +95,10 @@ def _check(p: argparse.ArgumentParser, args: argparse.Namespace) -> frozenset[st
     return kinds
 
 
+_PROGRAMS: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The ``exec:`` bots running: killed when Ctrl-C cannot wait for them to close."""
+
+
 def _player_factory(spec: str, seed: int | None,
                     time_limit: float) -> Callable[[], Bot]:
     """What makes a fresh player for each match; raises BotError (an unknown bot, an
@@ -97,6 +112,7 @@ def _player_factory(spec: str, seed: int | None,
 
         def external() -> Bot:
             bot = ExternalBot(command, time_limit=time_limit)
+            _PROGRAMS.add(bot)
             bot.start()
             return bot
 
@@ -126,23 +142,89 @@ def main(argv: list[str]) -> int:
     from .connector import Connector
 
     log = Log()
+    stop = Stop(log)
 
     async def run() -> None:
+        stop.catch(asyncio.get_running_loop(), asyncio.current_task())
         server = Server(args.url, args.token)
         try:
             await Connector(server, make_player, log, kinds, args.max_matches,
                             args.concurrent).run()
         finally:
-            await server.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(server.close(), 1.0)
 
     try:
         asyncio.run(run())
     except Refused as e:
         print(f"ginrummy connect: the server refused the token: {e}", file=sys.stderr)
         return exits.REFUSED
-    except KeyboardInterrupt:
-        log("stopped (Ctrl-C); matches in play go on at the table: connect again to "
-            "resume them")
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        stop.said()
         return exits.INTERRUPTED
+    finally:
+        stop.done()
     log("done: every match taken on is over")
     return exits.OK
+
+
+STOPPED = ("stopped (Ctrl-C); matches in play go on at the table: connect again to resume "
+           "them")
+
+
+class Stop:
+    """Ctrl-C (SIGINT): the first cancels the main task, so every match's socket and bot
+    close and ``main`` returns 130; a watchdog thread ends the process with 130 anyway
+    :data:`STOP_SECONDS` later (killing the ``exec:`` bots), and a second Ctrl-C ends it
+    at once. Whatever ``connect`` was waiting on (a bot's decision, a socket, a server
+    that does not answer, a reconnect's wait, a thread), it stops promptly, on a loaded
+    machine too: bots think in daemon threads (:func:`.client.off_loop`), which the
+    interpreter does not wait for, and no wait of the shutdown is unbounded."""
+
+    def __init__(self, log: Log) -> None:
+        self.log = log
+        self.asked = threading.Event()
+        self._said = threading.Lock()
+        self._told = False
+        self._over = threading.Event()
+
+    def catch(self, loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any] | None) -> None:
+        """Handle SIGINT on ``loop`` by cancelling ``task`` (the main one)."""
+        def on_signal() -> None:
+            if self.asked.is_set():
+                self.now()  # a second Ctrl-C: at once
+                return
+            self.asked.set()
+            threading.Thread(target=self._watchdog, name="ginrummy-stop", daemon=True).start()
+            if task is not None:
+                task.cancel()
+
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(signal.SIGINT, on_signal)  # (not on every platform)
+
+    def said(self) -> None:
+        """Say once that ``connect`` stopped."""
+        with self._said:
+            if self._told:
+                return
+            self._told = True
+        self.log(STOPPED)
+
+    def done(self) -> None:
+        """``main`` is returning: the watchdog has nothing left to do."""
+        self._over.set()
+
+    def _watchdog(self) -> None:
+        if not self._over.wait(STOP_SECONDS):
+            self.now()
+
+    def now(self) -> None:
+        """End the process at once with 130: kill the ``exec:`` bots, say so, exit."""
+        for bot in list(_PROGRAMS):
+            with contextlib.suppress(Exception):
+                bot.kill()
+        with contextlib.suppress(Exception):
+            self.said()
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(exits.INTERRUPTED)

@@ -8,20 +8,59 @@ any outside program would.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import random
 import sys
+import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-__all__ = ["Backoff", "Log", "Refused", "Server", "Unreachable", "close_reason"]
+__all__ = ["CLOSE_SECONDS", "Backoff", "Log", "Refused", "Server", "Unreachable",
+           "close_reason", "off_loop"]
+
+T = TypeVar("T")
+
+CLOSE_SECONDS = 2.0
+"""Longest a socket waits for the server's answer to its close (Ctrl-C never waits on a
+slow server longer)."""
+
+
+async def off_loop(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in a daemon thread of its own, awaited without blocking the event
+    loop: a bot thinking (or an ``exec:`` program that never answers) can be left behind
+    when the task is cancelled, and never keeps the process from exiting, unlike the
+    loop's default executor, whose threads are waited for at exit (Ctrl-C must stop
+    ``connect`` at once, whatever it is waiting on)."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[T] = loop.create_future()
+
+    def settle(ok: bool, value: Any) -> None:
+        if not done.done():  # cancelled meanwhile: the answer is dropped
+            if ok:
+                done.set_result(value)
+            else:
+                done.set_exception(value)
+
+    def work() -> None:
+        try:
+            out: Any = fn(*args)
+            ok = True
+        except BaseException as e:  # noqa: BLE001 - handed to the awaiting task
+            out, ok = e, False
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody awaits it
+            loop.call_soon_threadsafe(settle, ok, out)
+
+    threading.Thread(target=work, name="ginrummy-bot", daemon=True).start()
+    return await done
 
 
 class Refused(Exception):
@@ -111,7 +150,7 @@ class Server:
         try:
             ws = await websockets.connect(self.ws_base + path, open_timeout=10,
                                           ping_interval=10, ping_timeout=10,
-                                          max_size=2 ** 22)
+                                          close_timeout=CLOSE_SECONDS, max_size=2 ** 22)
         except (OSError, TimeoutError, websockets.exceptions.WebSocketException) as e:
             raise Unreachable(str(e) or type(e).__name__) from None
         try:

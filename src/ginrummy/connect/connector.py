@@ -22,7 +22,7 @@ import websockets
 
 from ..bots import Bot
 from .client import Backoff, Log, Refused, Server, Unreachable, close_reason
-from .seat import SeatPlayer
+from .seat import SeatPlayer, stopping
 
 __all__ = ["Connector", "describe_challenge"]
 
@@ -91,6 +91,7 @@ class Connector:
                 why = f"the server answered {status}"
             except Unreachable as e:
                 why = str(e)
+            stopping("connecting")
             wait = backoff.next()
             self.log(f"cannot reach {self.server.base} ({why}); trying again in {wait:.1f} s")
             await asyncio.sleep(wait)
@@ -103,14 +104,19 @@ class Connector:
     # ------------------------------------------------------------------ notices
 
     async def _watch(self) -> None:
-        """The notice socket, reconnected after every failure."""
+        """The notice socket, reconnected after every failure; a line when it is lost and
+        one when the server answers on it again."""
         backoff = Backoff()
+        lost = False
         while True:
             why = ""
             try:
                 async with self.server.socket("/api/me/ws") as ws:
                     async for raw in ws:
                         backoff.reset()
+                        if lost:
+                            lost = False
+                            self.log("notices: connected again")
                         await self._notice(json.loads(raw))
                 why = "the server closed the connection"
             except websockets.exceptions.ConnectionClosed as e:
@@ -124,7 +130,9 @@ class Connector:
             except Refused as e:
                 self._stop(e)
                 return
+            stopping("notices")
             wait = backoff.next()
+            lost = True
             self.log(f"notices: connection lost ({why}); reconnecting in {wait:.1f} s")
             await asyncio.sleep(wait)
 

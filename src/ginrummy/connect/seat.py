@@ -5,9 +5,10 @@ decides from STATE's ``view`` and ``legal`` (the protocol's VIEW and legal actio
 off the event loop, so the socket keeps answering pings while it thinks; the answer goes
 back as an ``action`` message with the version it was based on. Between hands the bot is
 told the hand's result, then the seat says ``next``. A dropped connection (a server
-restart, a network cut) is reopened after a wait that grows with each failure, and the
-STATE the server pushes on reconnecting resumes the match where it stands: nothing is
-kept here that the server does not hold.
+restart, a network cut) is reopened after a wait that grows with each failure (a line says
+it was lost, and another that it is back once the server answers), and the STATE the
+server pushes on reconnecting resumes the match where it stands: nothing is kept here that
+the server does not hold.
 
 A bot that fails (an ``exec:`` program that crashes, answers late or illegally) is
 reported in one line and the built-in ``simple`` bot plays the rest of that match.
@@ -26,9 +27,22 @@ import websockets
 from ..bots import Bot, make_bot
 from ..hand import View
 from ..view import HandResult
-from .client import Backoff, Log, Refused, Server, Unreachable, close_reason
+from .client import Backoff, Log, Refused, Server, Unreachable, close_reason, off_loop
 
-__all__ = ["SeatPlayer", "describe_end"]
+__all__ = ["SeatPlayer", "describe_end", "stopping"]
+
+CLOSE_BOT_SECONDS = 3.0
+"""Longest a match's end waits for its bot to close (an ``exec:`` program is given a
+second to say goodbye, then killed)."""
+
+
+def stopping(what: str) -> None:
+    """Raise CancelledError when the running task is being cancelled (Ctrl-C): a reconnect
+    loop never goes round again once told to stop, even where a library turned the
+    cancellation into a timeout it reported as a failure."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError(f"{what}: stopping")
 
 
 def describe_end(s: dict[str, Any]) -> str:
@@ -69,6 +83,7 @@ class SeatPlayer:
         """Play until the match is over; how it ended. Raises :class:`Refused` when the
         server refuses the token."""
         backoff = Backoff()
+        lost = False
         try:
             while True:
                 why = ""
@@ -76,6 +91,9 @@ class SeatPlayer:
                     async with self.server.socket(f"/api/matches/{self.match_id}/ws") as ws:
                         async for raw in ws:
                             backoff.reset()
+                            if lost:  # the server answers again: say so
+                                lost = False
+                                self._say("connected again")
                             ended = await self._message(ws, json.loads(raw))
                             if ended is not None:
                                 return ended
@@ -87,11 +105,15 @@ class SeatPlayer:
                     why = reason or "the connection dropped"
                 except Unreachable as e:
                     why = str(e)
+                stopping(self.match_id)
                 wait = backoff.next()
+                lost = True
                 self._say(f"connection lost ({why}); reconnecting in {wait:.1f} s")
                 await asyncio.sleep(wait)
         finally:
-            self._close_bot()
+            # off the loop, and bounded: an exec: bot that will not say goodbye is killed
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(off_loop(self._close_bot), CLOSE_BOT_SECONDS)
 
     def _close_bot(self) -> None:
         close = getattr(self.bot, "close", None)
@@ -167,7 +189,7 @@ class SeatPlayer:
         bot = self.bot
         assert bot is not None
         try:
-            await asyncio.to_thread(bot.hand_over, view, result)
+            await off_loop(bot.hand_over, view, result)
         except Exception as e:  # noqa: BLE001 - a bot's failure is reported, never fatal
             self._failed(e)
 
@@ -177,13 +199,13 @@ class SeatPlayer:
         bot = self.bot
         assert bot is not None
         try:
-            action = await asyncio.to_thread(bot.decide, view)
+            action = await off_loop(bot.decide, view)
             if action not in view.legal:
                 raise ValueError(f"chose {action}, which is not legal")
         except Exception as e:  # noqa: BLE001 - as above
             self._failed(e)
             assert self.bot is not None
-            action = await asyncio.to_thread(self.bot.decide, view)
+            action = await off_loop(self.bot.decide, view)
         out: dict[str, Any] = action.to_json()
         return out
 

@@ -28,6 +28,7 @@ from .spec import (
     P_MY_STYLE,
     P_MY_TURNS,
     P_NPILE,
+    P_OPP_KNOWN,
     P_OPP_TURNS,
     P_PHASE,
     PATIENT,
@@ -36,6 +37,7 @@ from .spec import (
     STYLE,
     TAKEN,
     TO_PLAY,
+    TOOK0,
     TURNS0,
 )
 from .splitmix import random
@@ -74,6 +76,7 @@ def play_sample(pos: Sequence[int], pile0: Sequence[int], hand: int, stock: Sequ
         st[STYLE] = styles
         st[NSTOCK] = nstock
         st[NPILE] = npile
+        st[TOOK0 + 1 - me] = pos[P_OPP_KNOWN]  # what the opponent took and holds (R11)
         for j in range(nstock):
             stk[j] = stock[j]
         for j in range(npile):

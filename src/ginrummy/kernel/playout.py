@@ -48,6 +48,8 @@ from .spec import (
     DISCARD,
     DISCARD_BASE,
     DISCARDS,
+    DISTILLED,
+    DISTILLED_WEIGHTS,
     DRAW,
     DRAW_PILE,
     DRAW_STOCK,
@@ -62,22 +64,24 @@ from .spec import (
     NSTOCK,
     OFFER_DEALER,
     OFFER_NON_DEALER,
-    OUTS_PER_POINT,
     PASS,
     PHASE,
     QUICK,
+    RULE_WEIGHTS,
     RUNNING,
     STATE_SIZE,
     STYLE,
     TAKEN,
     TO_PLAY,
+    TOOK0,
     TURNS0,
     points_of,
     scorer_of,
 )
 
-__all__ = ["choose_discard", "knocks_at", "least_discard", "new_state", "play_out", "policy",
-           "points_of", "scorer_of", "step", "wants_top"]
+__all__ = ["PARTNERS", "choose_discard", "distilled_discard", "knocks_at", "least_discard",
+           "new_state", "play_out", "policy", "points_of", "scorer_of", "step", "wants_top",
+           "weighted_discard"]
 
 Ints = MutableSequence[int]
 """A whole-number array: a list here, a numpy array in the compiled build."""
@@ -125,15 +129,37 @@ def least_left(h: int, tab: Sequence[int], taken: int) -> int:
     return best
 
 
+def _partners(k: int) -> int:
+    """The cards that make a meld's pair with card ``k`` (R2): its rank in the other
+    suits, and its suit's cards one and two ranks away."""
+    suit, rank = divmod(k, 13)
+    mask = 0
+    for s in range(4):
+        if s != suit:
+            mask |= 1 << (s * 13 + rank)
+    for d in (-2, -1, 1, 2):
+        if 0 <= rank + d < 13:
+            mask |= 1 << (suit * 13 + rank + d)
+    return mask
+
+
+PARTNERS = [_partners(k) for k in range(52)]
+"""``PARTNERS[k]``: the cards that would meld with card k (a table: one look-up)."""
+
+
 @jit
-def choose_discard(h: int, tab: Sequence[int], taken: int, dead: int) -> tuple[int, int]:
-    """The patient policy's discard from 11 cards ``h`` and the deadwood it leaves.
+def weighted_discard(h: int, tab: Sequence[int], taken: int, dead: int, took: int,
+                     w: Sequence[int]) -> tuple[int, int]:
+    """A patient seat's discard from 11 cards ``h`` and the deadwood it leaves, by the
+    weights ``w`` (:data:`~.spec.RULE_WEIGHTS` or :data:`~.spec.DISTILLED_WEIGHTS`).
 
     ``tab`` is their deadwood by discard; ``taken`` the card just drawn from the pile (R5)
-    or -1; ``dead`` the cards out of play (the pile), which are no outs. With gin in hand,
-    the highest card leaving gin; otherwise, among the discards within ``MARGIN`` of the
-    least deadwood, the least ``OUTS_PER_POINT * (deadwood - live outs) - points``, the
-    lower index on a tie.
+    or -1; ``dead`` the cards out of play (the pile), which are no outs; ``took`` the cards
+    the opponent took from the pile and holds. With gin in hand, the highest card leaving
+    gin; otherwise, among the discards within ``MARGIN`` of the least deadwood, the least
+    ``w`` times (the deadwood it leaves, the live cards completing a meld after it, its
+    points, the live cards, the hand's cards and ``took``'s cards melding with it), the
+    lower index on a tie (whole numbers: both builds order discards exactly alike).
     """
     best = least_left(h, tab, taken)
     if best == 0:
@@ -141,19 +167,52 @@ def choose_discard(h: int, tab: Sequence[int], taken: int, dead: int) -> tuple[i
     live = ALL_CARDS & ~h & ~dead
     limit = best + MARGIN
     choice = -1
-    choice_score = 1 << 30
+    choice_score = 1 << 40
     x = h
     while x:
         k = popcount((x & -x) - 1)  # the lowest card's index
         x &= x - 1
         v = tab[k]
         if v <= limit and k != taken:
-            score = OUTS_PER_POINT * (v - popcount(completers(h & ~(1 << k)) & live)) \
-                - POINTS[k]
+            score = w[0] * v + w[1] * popcount(completers(h & ~(1 << k)) & live) \
+                + w[2] * POINTS[k]
+            if w[3] or w[4] or w[5]:  # (today's rule reads none of these)
+                m = PARTNERS[k]
+                score += w[3] * popcount(m & live) + w[4] * popcount(m & h) \
+                    + w[5] * popcount(m & took)
             if score < choice_score:
                 choice = k
                 choice_score = score
     return choice, tab[choice]
+
+
+@jit
+def choose_discard(h: int, tab: Sequence[int], taken: int, dead: int) -> tuple[int, int]:
+    """The patient policy's discard (:func:`weighted_discard` by
+    :data:`~.spec.RULE_WEIGHTS`: the least ``OUTS_PER_POINT * (deadwood - live outs) -
+    points``)."""
+    return weighted_discard(h, tab, taken, dead, 0, RULE_WEIGHTS)
+
+
+@jit
+def distilled_discard(h: int, tab: Sequence[int], taken: int, dead: int,
+                      took: int) -> tuple[int, int]:
+    """A :data:`~.spec.DISTILLED` seat's discard (:func:`weighted_discard` by
+    :data:`~.spec.DISTILLED_WEIGHTS`; ``took``: the cards the opponent took from the pile
+    and holds).
+
+    >>> from ginrummy.cards import Card, cards_mask
+    >>> from ginrummy.kernel.solver import deadwood_by_discard
+    >>> h, _ = cards_mask("AS 2S 3S 4H 5H 6H 9C 9D KC QD JH")
+    >>> tab = [0] * 52
+    >>> deadwood_by_discard(h, tab)
+    >>> str(Card.from_index(distilled_discard(h, tab, -1, 0, 0)[0]))
+    'KC'
+    >>> took, _ = cards_mask("KH KS")  # the opponent took two kings: keep the king
+    >>> str(Card.from_index(distilled_discard(h, tab, -1, 0, took)[0]))
+    'QD'
+    """
+    return weighted_discard(h, tab, taken, dead, took, DISTILLED_WEIGHTS)
 
 
 @jit
@@ -193,6 +252,8 @@ def policy(st: Ints, pile: Sequence[int], tab: Ints, memo: Memo) -> int:
         t = tabulate(h, tab, memo)
         if q:
             card, dw = least_discard(h, t, st[TAKEN])
+        elif style == DISTILLED:
+            card, dw = distilled_discard(h, t, st[TAKEN], st[DEADCARDS], st[TOOK0 + 1 - p])
         else:
             card, dw = choose_discard(h, t, st[TAKEN], st[DEADCARDS])
         if dw <= knocks_at(style, st[TURNS0 + p], st[LIMIT]):
@@ -226,6 +287,7 @@ def step(st: Ints, stock: Sequence[int], pile: Ints, act: int) -> int:
         card = act & 63
         h = st[p] & ~(1 << card)
         st[p] = h
+        st[TOOK0 + p] &= ~(1 << card)
         st[TURNS0 + p] += 1
         st[DISCARDS] += 1
         if act >= KNOCK_BASE:
@@ -243,6 +305,7 @@ def step(st: Ints, stock: Sequence[int], pile: Ints, act: int) -> int:
         c = pile[st[NPILE]]
         st[DEADCARDS] &= ~(1 << c)
         st[p] |= 1 << c
+        st[TOOK0 + p] |= 1 << c
         st[TAKEN] = c
         st[PHASE] = DISCARD
     elif act == DRAW_STOCK:

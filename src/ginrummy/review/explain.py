@@ -14,15 +14,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from ..cards import SUIT_NAMES, Card
+from ..cards import Card
 from ..hand import Action, View
 from ..knowledge import Knowledge
 from ..melds import arrange, deadwood_by_discard, showdown_mask
+from . import said
+from .said import Num, Said, Value
 
 if TYPE_CHECKING:
     from ..evaluator import ActionValue
 
-__all__ = ["CardWords", "explain", "live_outs", "melds_broken", "meld_words",
+__all__ = ["CardWords", "and_words", "broken_said", "explain", "explain_said", "live_outs",
+           "meld_said", "melds_broken", "meld_words", "percent", "run_words",
            "undercut_chance"]
 
 CardWords = Callable[[Card], str]
@@ -42,6 +45,40 @@ def _rank(c: Card) -> str:
     return "10" if c.rank == "T" else c.rank
 
 
+def run_words(suit: str, ranks: Value) -> Said:
+    """``the 7-8-9 of clubs``: cards of one suit (``ranks`` as the table writes them: the
+    run ``7-8-9``, the start ``7-8``, or ``7 and 9``), one whole message per suit."""
+    if suit == "C":
+        return said.t("the {ranks} of clubs", ranks=ranks)
+    if suit == "D":
+        return said.t("the {ranks} of diamonds", ranks=ranks)
+    if suit == "H":
+        return said.t("the {ranks} of hearts", ranks=ranks)
+    return said.t("the {ranks} of spades", ranks=ranks)
+
+
+def and_words(words: Sequence[Value]) -> Value:
+    """``A``, ``A and B``, ``A and B and C``: each joined to the next by "and"."""
+    out: Value = words[0]
+    for w in words[1:]:
+        out = said.t("{first} and {last}", first=out, last=w)
+    return out
+
+
+def percent(x: float, places: int = 0) -> Num:
+    """A chance as a number of percent (``0.085`` -> ``8``, as ``f"{x:.0%}"`` writes it
+    before its ``%``): the message writes the sign as its language does."""
+    return Num(x * 100, places)
+
+
+def meld_said(meld: Sequence[Card]) -> Said:
+    """:func:`meld_words`, to be said in the reader's language (:mod:`.said`)."""
+    ranks = sorted(meld, key=lambda c: c.rank_index)
+    if ranks[0].rank_index == ranks[-1].rank_index:
+        return said.t("the set of {rank}s", rank=_rank(ranks[0]))
+    return run_words(ranks[0].suit, "-".join(_rank(c) for c in ranks))
+
+
 def meld_words(meld: Sequence[Card]) -> str:
     """``the 7-8-9 of clubs`` or ``the set of 10s``-style words for a meld (R2).
 
@@ -49,19 +86,22 @@ def meld_words(meld: Sequence[Card]) -> str:
     >>> meld_words(parse_cards("9H TH JH")), meld_words(parse_cards("TC TD TS"))
     ('the 9-10-J of hearts', 'the set of 10s')
     """
-    ranks = sorted(meld, key=lambda c: c.rank_index)
-    if ranks[0].rank_index == ranks[-1].rank_index:
-        return f"the set of {_rank(ranks[0])}s"
-    return "the " + "-".join(_rank(c) for c in ranks) + f" of {SUIT_NAMES[ranks[0].suit]}"
+    return str(meld_said(meld))
+
+
+def broken_said(hand: Iterable[Card], card: Card) -> Said | None:
+    """:func:`melds_broken`, to be said in the reader's language."""
+    for meld in arrange(list(hand)).melds:
+        if card in meld:
+            return said.t("breaks {meld}", meld=meld_said(meld))
+    return None
 
 
 def melds_broken(hand: Iterable[Card], card: Card) -> str | None:
     """``breaks the 7-8-9 of clubs`` when ``card`` is in a meld of the hand's best
     arrangement, else None."""
-    for meld in arrange(list(hand)).melds:
-        if card in meld:
-            return f"breaks {meld_words(meld)}"
-    return None
+    broken = broken_said(hand, card)
+    return None if broken is None else str(broken)
 
 
 def undercut_chance(view: View, card: Card, samples: int = UNDERCUT_SAMPLES) -> float:
@@ -82,7 +122,7 @@ def undercut_chance(view: View, card: Card, samples: int = UNDERCUT_SAMPLES) -> 
     return hits / samples
 
 
-def _feeds(view: View, card: Card, words: CardWords = str) -> str | None:
+def _feeds(view: View, card: Card, words: CardWords = str) -> Said | None:
     """Words for a discard that helps a meld the opponent is visibly collecting: they took
     cards of the same rank, or of the same suit within two ranks, from the pile."""
     taken = _cards(Knowledge.of(view).opp_known)
@@ -90,15 +130,17 @@ def _feeds(view: View, card: Card, words: CardWords = str) -> str | None:
     near = [c for c in taken if c.suit_index == card.suit_index
             and 0 < abs(c.rank_index - card.rank_index) <= 2]
     if len(near) >= 1 and (len(near) >= 2 or not same_rank):
-        shown = " and ".join(words(c) for c in near)
-        return f"feeds the run the opponent is collecting: they took {shown}"
+        shown = and_words([words(c) for c in near])
+        return said.t("feeds the run the opponent is collecting: they took {cards}",
+                      cards=shown)
     if same_rank:
-        shown = " and ".join(words(c) for c in same_rank)
-        return f"feeds the set the opponent is collecting: they took {shown}"
+        shown = and_words([words(c) for c in same_rank])
+        return said.t("feeds the set the opponent is collecting: they took {cards}",
+                      cards=shown)
     return None
 
 
-def _take_words(view: View, card: CardWords = str) -> tuple[str, bool]:
+def _take_words(view: View, card: CardWords = str) -> tuple[Said, bool]:
     """What taking the top discard would do for the hand, and whether it helps (makes a
     meld or lowers the deadwood after the discard)."""
     top = view.discards[-1]
@@ -108,18 +150,27 @@ def _take_words(view: View, card: CardWords = str) -> tuple[str, bool]:
     after = min(v for c, v in by.items() if c != top)  # R5: not straight back
     for meld in arrange(with_top).melds:
         if top in meld:
-            return (f"taking {card(top)} makes {meld_words(meld)} (deadwood {now} -> "
-                    f"{after})"), True
+            return said.t("taking {card} makes {meld} (deadwood {now} -> {after})",
+                          card=card(top), meld=meld_said(meld), now=now, after=after), True
     if after < now:
-        return f"taking {card(top)} lowers the deadwood from {now} to {after}", True
-    return (f"taking {card(top)} makes no meld and lowers no deadwood ({now} -> {after})",
-            False)
+        return said.t("taking {card} lowers the deadwood from {now} to {after}",
+                      card=card(top), now=now, after=after), True
+    return said.t("taking {card} makes no meld and lowers no deadwood ({now} -> {after})",
+                  card=card(top), now=now, after=after), False
 
 
 def explain(view: View, played: Action, played_value: ActionValue,
             best_value: ActionValue, card: CardWords = str) -> str | None:
     """Why ``best_value.action`` beats ``played`` where that can be said in words (each
-    card written by ``card``)."""
+    card written by ``card``), in the language of the moment."""
+    why = explain_said(view, played, played_value, best_value, card)
+    return None if why is None else str(why)
+
+
+def explain_said(view: View, played: Action, played_value: ActionValue,
+                 best_value: ActionValue, card: CardWords = str) -> Value | None:
+    """:func:`explain`, to be said in the reader's language (:mod:`.said`: a review keeps
+    it so, graded once for readers of any language)."""
     best = best_value.action
     if played.act == "discard" and best.act == "discard":
         return _explain_discard(view, played, played_value, best, best_value, card)
@@ -128,38 +179,47 @@ def explain(view: View, played: Action, played_value: ActionValue,
         return words if helps else None
     if played.act == "draw" and played.source == "discard" and view.discards:
         words, helps = _take_words(view, card)
-        return None if helps else f"{words}; the stock offers more"
+        return None if helps else said.clauses([words, said.t("the stock offers more")])
     return None
 
 
 def _explain_discard(view: View, played: Action, pv: ActionValue, best: Action,
-                     bv: ActionValue, card: CardWords = str) -> str | None:
+                     bv: ActionValue, card: CardWords = str) -> Value | None:
     assert played.card is not None and best.card is not None
     by = deadwood_by_discard(list(view.hand))
     dw_played, dw_best = by[played.card], by[best.card]
-    parts: list[str] = []
+    parts: list[Value] = []
     if best.knock and dw_best == 0 and not (played.knock and dw_played == 0):
-        parts.append(f"gin was there: discard {card(best.card)} and go gin")
+        parts.append(said.t("gin was there: discard {card} and go gin", card=card(best.card)))
     elif best.knock and not played.knock:
         chance = undercut_chance(view, best.card)
-        parts.append(f"knocking with {dw_best} deadwood (discard {card(best.card)}) was better "
-                     f"than playing on: an undercut is only about {chance:.0%} likely")
+        parts.append(said.t("knocking with {deadwood} deadwood (discard {card}) was better "
+                            "than playing on: an undercut is only about {chance}% likely",
+                            deadwood=dw_best, card=card(best.card), chance=percent(chance)))
     elif played.knock and not best.knock:
         chance = undercut_chance(view, played.card)
         if chance >= 0.05:
-            parts.append(f"knocking with {dw_played} deadwood here loses to an undercut about "
-                         f"{chance:.0%} of the time; playing on was better")
+            parts.append(said.t("knocking with {deadwood} deadwood here loses to an undercut "
+                                "about {chance}% of the time; playing on was better",
+                                deadwood=dw_played, chance=percent(chance)))
         else:  # the undercut is not the reason: say what is, not "about 0%"
             gain = bv.points - pv.points
-            why = (f"is worth {gain:+.1f} points this hand" if gain >= 0.5
-                   else "keeps more chances to win the match at this score")
-            parts.append(f"knocking with {dw_played} deadwood is rarely undercut here, but "
-                         f"playing on (for gin or a lower count) {why}")
-    broken = melds_broken(view.hand, played.card)
+            if gain >= 0.5:
+                parts.append(said.t("knocking with {deadwood} deadwood is rarely undercut "
+                                    "here, but playing on (for gin or a lower count) is worth "
+                                    "{gain} more points this hand",
+                                    deadwood=dw_played, gain=Num(gain, 1)))
+            else:
+                parts.append(said.t("knocking with {deadwood} deadwood is rarely undercut "
+                                    "here, but playing on (for gin or a lower count) keeps "
+                                    "more chances to win the match at this score",
+                                    deadwood=dw_played))
+    broken = broken_said(view.hand, played.card)
     if broken and not played.knock:
         parts.append(broken)
     if dw_played > dw_best and not parts:
-        parts.append(f"leaves {dw_played} deadwood where {card(best.card)} leaves {dw_best}")
+        parts.append(said.t("leaves {deadwood} deadwood where {card} leaves {best}",
+                            deadwood=dw_played, card=card(best.card), best=dw_best))
     fed = _feeds(view, played.card, card)
     if fed:
         parts.append(fed)
@@ -167,7 +227,9 @@ def _explain_discard(view: View, played: Action, pv: ActionValue, best: Action,
         fact = _discard_facts(view, played.card, best.card, bv.points - pv.points, card)
         if fact:
             parts.append(fact)
-    return "; ".join(parts) or None
+    if not parts:
+        return None
+    return said.clauses(parts)
 
 
 def live_outs(view: View, card: Card) -> int:
@@ -180,20 +242,24 @@ def live_outs(view: View, card: Card) -> int:
 
 
 def _discard_facts(view: View, played: Card, best: Card, gain: float,
-                   card: CardWords = str) -> str | None:
+                   card: CardWords = str) -> Said | None:
     """What the better discard keeps or denies, in numbers a player can check: outs, the
     chance of feeding the opponent a meld, or the points it is worth."""
     from ..heuristics import meld_chance
 
     outs_p, outs_b = live_outs(view, played), live_outs(view, best)
     if outs_b > outs_p:
-        return (f"discarding {card(best)} keeps {outs_b} live cards that would complete a "
-                f"meld, {card(played)} keeps {outs_p}")
+        return said.t("discarding {best} keeps {outs} live cards that would complete a meld, "
+                      "{played} keeps {played_outs}", best=card(best), outs=outs_b,
+                      played=card(played), played_outs=outs_p)
     k = Knowledge.of(view)
     feed_p, feed_b = meld_chance(played.index, k), meld_chance(best.index, k)
     if feed_p >= feed_b + 0.05:
-        return (f"{card(played)} completes a meld for the opponent {feed_p:.0%} of the time, "
-                f"{card(best)} {feed_b:.0%}")
-    if gain >= 0.5:
-        return f"{card(best)} is worth {gain:+.1f} points this hand in the coach's play-outs"
+        return said.t("{played} completes a meld for the opponent {chance}% of the time, "
+                      "{best} {best_chance}%", played=card(played), chance=percent(feed_p),
+                      best=card(best), best_chance=percent(feed_b))
+    if gain >= 0.5:  # (the difference of the two moves' points, not either move's own)
+        return said.t("{best} is worth {gain} more points this hand than {played} in the "
+                      "coach's play-outs", best=card(best), gain=Num(gain, 1),
+                      played=card(played))
     return None

@@ -29,6 +29,7 @@ from ..match import Match
 
 if TYPE_CHECKING:
     from ..evaluator import ActionValue, Evaluation
+    from .said import Value
 
 __all__ = [
     "CLEAR_Z",
@@ -320,12 +321,17 @@ class Graded:
     """The evaluated actions other than the played one, best first (the runner-ups)."""
     capped: bool = False
     """Whether a time limit stopped the evaluation short of its samples."""
+    said: Value | None = None
+    """``why`` as a sentence still to be said (:mod:`.said`), where the reason was made so:
+    a review stored for readers of any language keeps it (``why`` is its English)."""
 
 
 def grade(moment: Moment, evaluation: Evaluation,
-          explain: Callable[[View, Action, ActionValue, ActionValue], str | None] | None = None,
-          ) -> Graded:
-    """Grade one moment from its evaluation: a played action that is the best loses 0."""
+          explain: Callable[[View, Action, ActionValue, ActionValue], Value | None]
+          | None = None) -> Graded:
+    """Grade one moment from its evaluation: a played action that is the best loses 0.
+    ``explain`` gives the reason, as text or as a sentence still to be said
+    (:mod:`.said`: ``why`` is then said in the language of the moment)."""
     best = evaluation.best()
     played = evaluation.value_of(moment.played)
     weight = round(stakes(moment.view), 4)
@@ -355,6 +361,7 @@ def grade(moment: Moment, evaluation: Evaluation,
         return Graded(moment, played, best, 0.0, None, None, weight, 0.0, unbiased, 0.0,
                       others, capped)
     mark = mark_for(norm) if loss >= CLEAR_Z * se else None
-    why = explain(moment.view, moment.played, played, best) if explain and loss > 0 else None
+    said = explain(moment.view, moment.played, played, best) if explain and loss > 0 else None
+    why = None if said is None else str(said)
     return Graded(moment, played, best, loss, mark, why, weight, norm, unbiased, se, others,
-                  capped)
+                  capped, said)

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..hand import View
-from .explain import CardWords
+from ..i18n import t
+from .explain import CardWords, percent
 from .grade import DEFAULT_SAMPLES, Moment, evaluate_view, grade, moment_seed
 from .report import action_words
 
@@ -40,16 +41,31 @@ class Hint:
 
     def words(self, card: CardWords = str) -> str:
         """``discard 9C (54% to win the match; next best discard KH, 51%)``, or ``either is
-        fine: draw from the stock (46%) or take the discard (46%)``; cards by ``card``."""
+        fine: draw from the stock (46%) or take the discard (46%)``; cards by ``card``, in
+        the language of the moment."""
         best = action_words(self.best.action, card)
+        win = str(percent(self.best.win))
         if self.second is None:
-            return f"{best} ({self.best.win:.0%} to win the match)"
+            return t("{move} ({win}% to win the match)", move=best, win=win)
         other = action_words(self.second.action, card)
+        other_win = str(percent(self.second.win))
         if self.either:
-            return (f"either is fine: {best} ({self.best.win:.0%} to win the match) or "
-                    f"{other} ({self.second.win:.0%})")
-        return (f"{best} ({self.best.win:.0%} to win the match; next best {other}, "
-                f"{self.second.win:.0%})")
+            return t("either is fine: {move} ({win}% to win the match) or {other} "
+                     "({other_win}%)", move=best, win=win, other=other, other_win=other_win)
+        return t("{move} ({win}% to win the match; next best {other}, {other_win}%)",
+                 move=best, win=win, other=other, other_win=other_win)
+
+    def sentence(self, card: CardWords = str) -> str:
+        """The hint as the site's coach says it, a whole sentence: ``Suggestion: discard
+        9♣ (54% to win the match; next best discard K♥, 51%).`` or ``Either is fine: draw
+        from the stock (46% to win the match) or take the discard (46%).``"""
+        if self.either and self.second is not None:
+            return t("Either is fine: {move} ({win}% to win the match) or {other} "
+                     "({other_win}%).", move=action_words(self.best.action, card),
+                     win=str(percent(self.best.win)),
+                     other=action_words(self.second.action, card),
+                     other_win=str(percent(self.second.win)))
+        return t("Suggestion: {hint}.", hint=self.words(card))
 
 
 def coach_hint(view: View, *, styles: tuple[float, float] = (0.0, 0.0),
@@ -82,6 +98,6 @@ def suggest(view: View, samples: int | None = DEFAULT_SAMPLES, seed: int = 0,
             budget_ms: float | None = None) -> str:
     """The hint in words (:meth:`Hint.words`), or that only one move is possible."""
     if len(view.legal) < 2:
-        return "only one move is possible here."
+        return t("only one move is possible here.")
     hint = coach_hint(view, styles=styles, samples=samples, seed=seed, budget_ms=budget_ms)
     return hint.words(card) + "."

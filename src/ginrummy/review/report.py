@@ -24,6 +24,7 @@ from typing import Any
 from ..cards import Card
 from ..equity import win_chance
 from ..hand import Action
+from ..i18n import N_, t
 from ..match import Match
 from ..record import RecordError
 from .explain import CardWords
@@ -38,6 +39,8 @@ __all__ = [
     "action_words",
     "rating_for",
     "rating_range",
+    "rating_range_words",
+    "rating_words",
     "seat_totals",
 ]
 
@@ -51,12 +54,14 @@ __all__ = [
 # bot's: the review grades with that bot's own evaluator, so it cannot tell a player more
 # accurate than `expert` from `expert` (one match of `expert` itself reviews anywhere
 # below its bound), and it names no band above it.
+# The words are the JSON's (in English, as ``ginrummy review --json`` gives them) and are
+# said in a reader's language where a page shows them (:func:`rating_words`).
 RATINGS: tuple[tuple[float, str], ...] = (
-    (0.0041, "Expert"),
-    (0.0075, "Advanced"),
-    (0.0095, "Intermediate"),
-    (0.0137, "Beginner"),
-    (float("inf"), "Awful"),
+    (0.0041, N_("Expert")),
+    (0.0075, N_("Advanced")),
+    (0.0095, N_("Intermediate")),
+    (0.0137, N_("Beginner")),
+    (float("inf"), N_("Awful")),
 )
 PLAYS_LIKE: dict[str, str] = {
     "Expert": "expert",
@@ -149,6 +154,23 @@ def rating_range(lo: float, hi: float) -> str:
     return best if best == worst else f"{worst} to {best}"
 
 
+def rating_words(rating: str) -> str:
+    """A rating word (:data:`RATINGS`) in the language of the moment."""
+    return t(rating)
+
+
+def rating_range_words(lo: float, hi: float) -> str:
+    """:func:`rating_range` in the language of the moment.
+
+    >>> rating_range_words(0.003, 0.010)
+    'Beginner to Expert'
+    """
+    best, worst = rating_for(lo), rating_for(hi)
+    if best == worst:
+        return t(best)
+    return t("{worst} to {best}", worst=t(worst), best=t(best))
+
+
 def _rating_words(rating: str | None, plays_like: str | None) -> str:
     """``Beginner (easy)``, ``Expert (expert)`` or ``-``."""
     if rating is None:
@@ -166,14 +188,16 @@ def action_json(action: Action) -> dict[str, Any]:
 
 def action_words(action: Action, card: CardWords = str) -> str:
     """``discard KH``, ``knock with 9C``, ``draw from the stock``, ``take the discard``:
-    an action in words, each card written by ``card`` (R1 by default)."""
+    an action in words, each card written by ``card`` (R1 by default), in the language of
+    the moment."""
     if action.act == "pass":
-        return "pass"
+        return t("pass")
     if action.act == "draw":
-        return "draw from the stock" if action.source == "stock" else "take the discard"
+        return t("draw from the stock") if action.source == "stock" else t("take the discard")
     assert action.card is not None
     c: Card = action.card
-    return f"knock with {card(c)}" if action.knock else f"discard {card(c)}"
+    return t("knock with {card}", card=card(c)) if action.knock \
+        else t("discard {card}", card=card(c))
 
 
 @dataclass

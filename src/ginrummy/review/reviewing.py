@@ -8,7 +8,7 @@ from functools import partial
 
 from ..match import Match
 from ..record import RecordError
-from .explain import CardWords, explain
+from .explain import CardWords, explain_said
 from .grade import DEFAULT_BUDGET_MS, DEFAULT_SAMPLES, evaluate_moments, grade, moments
 from .report import Review
 
@@ -33,7 +33,8 @@ def review_match(
     Each decision gets at most ``samples`` screening samples and ``budget_ms`` of time,
     whichever comes first (``budget_ms=None``: the samples only, reproducible).
     ``progress(done, total)`` is called as decisions finish; the reasons write each card
-    with ``card`` (R1 by default; the web table passes its own).
+    with ``card`` (R1 by default; the web table passes its own), and each decision keeps
+    its reason as a sentence still to be said (:attr:`~.grade.Graded.said`).
     """
     seat_t = tuple(sorted(set(seats)))
     hand_t = tuple(range(len(match.hands)) if hands is None else hands)
@@ -46,6 +47,6 @@ def review_match(
         seed=seed, jobs=jobs,
         progress=None if progress is None else (lambda done: progress(done, total)),
     )
-    why = partial(explain, card=card)
+    why = partial(explain_said, card=card)
     graded = [grade(m, ev, why) for m, ev in zip(todo, evals, strict=True)]
     return Review(match, seat_t, hand_t, graded, error=error, budget_ms=budget_ms)

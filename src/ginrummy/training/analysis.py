@@ -19,6 +19,7 @@ from typing import Any
 
 from ..evaluator import Evaluator
 from ..evaluator.evaluation import Evaluation
+from ..i18n import t
 from ..review.report import action_json
 from .position import PositionError, read_position
 
@@ -37,11 +38,12 @@ def settings_of(obj: Mapping[str, Any]) -> tuple[int, int]:
     :data:`DEFAULT_SAMPLES`), checked; PositionError with the allowed range."""
     seed = obj.get("seed", 0)
     if type(seed) is not int or not 0 <= seed < 2 ** 63:
-        raise PositionError(f"'seed' must be a whole number from 0, not {seed!r}.")
+        raise PositionError(t("'seed' must be a whole number from 0, not {value}.",
+                              value=repr(seed)))
     samples = obj.get("samples", DEFAULT_SAMPLES)
     if type(samples) is not int or not 1 <= samples <= MAX_SAMPLES:
-        raise PositionError(f"'samples' must be a whole number from 1 to {MAX_SAMPLES}, "
-                            f"not {samples!r}.")
+        raise PositionError(t("'samples' must be a whole number from 1 to {most}, not "
+                              "{value}.", most=str(MAX_SAMPLES), value=repr(samples)))
     return seed, samples
 
 
@@ -59,7 +61,7 @@ def analyze_position(obj: Any) -> dict[str, Any]:
     win chances of the whole match for the deciding seat, best first. Raises
     :class:`PositionError` (one sentence) for a position that cannot be read or reached."""
     if not isinstance(obj, Mapping):
-        raise PositionError("A position must be a JSON object.")
+        raise PositionError(t("A position must be a JSON object."))
     seed, samples = settings_of(obj)
     view = read_position(obj)
     ev = Evaluator(samples=samples, seed=seed).evaluate(view)

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..actions import IllegalActionError, Operation
 from ..cards import Card, CardError, parse_cards
+from ..i18n import t
 from ..options import Options, OptionsError
 
 __all__ = ["EXTRA_FIELDS", "FIELDS", "Board", "PositionError", "check_board", "read_board"]
@@ -65,21 +66,25 @@ class Board:
 def _cards(obj: Mapping[str, Any], key: str, required: bool = False) -> tuple[Card, ...]:
     if key not in obj:
         if required:
-            raise PositionError(f"The position needs {key!r} (a list of cards or one string).")
+            raise PositionError(t("The position needs {field} (a list of cards or one "
+                                  "string).", field=repr(key)))
         return ()
     value = obj[key]
     if not isinstance(value, (str, list)):
-        raise PositionError(f"{key!r} must be a list of cards or one string of cards.")
+        raise PositionError(t("{field} must be a list of cards or one string of cards.",
+                              field=repr(key)))
     try:
         return tuple(parse_cards(value, allow_duplicates=True))
     except CardError as e:
-        raise PositionError(f"In {key!r}: {e}") from None
+        raise PositionError(t("In {field}: {error}", field=repr(key), error=str(e))) from None
 
 
 def _whole(obj: Mapping[str, Any], key: str, lo: int, hi: int, default: int = 0) -> int:
     value = obj.get(key, default)
     if type(value) is not int or not lo <= value <= hi:
-        raise PositionError(f"{key!r} must be a whole number from {lo} to {hi}, not {value!r}.")
+        raise PositionError(t("{field} must be a whole number from {low} to {high}, not "
+                              "{value}.", field=repr(key), low=str(lo), high=str(hi),
+                              value=repr(value)))
     return value
 
 
@@ -90,7 +95,7 @@ def _card(raw: Any) -> Card | None:
     try:
         return Card.parse(raw)
     except CardError as e:
-        raise PositionError(f"In 'upcard': {e}") from None
+        raise PositionError(t("In {field}: {error}", field="'upcard'", error=str(e))) from None
 
 
 def _history(raw: Any) -> tuple[Operation, ...] | None:
@@ -101,37 +106,40 @@ def _history(raw: Any) -> tuple[Operation, ...] | None:
         if isinstance(raw, list):
             return tuple(Operation.from_json(h) for h in raw)
     except IllegalActionError as e:
-        raise PositionError(f"In 'history': {e}") from None
-    raise PositionError("'history' must be a list of actions (a view's history).")
+        raise PositionError(t("In {field}: {error}", field="'history'", error=str(e))) \
+            from None
+    raise PositionError(t("'history' must be a list of actions (a view's history)."))
 
 
 def read_board(obj: Any) -> Board:
     """The typed facts of a position object; :class:`PositionError` for a missing, unknown
     or malformed field (checks of the facts against each other come after)."""
     if not isinstance(obj, Mapping):
-        raise PositionError("A position must be a JSON object.")
+        raise PositionError(t("A position must be a JSON object."))
     unknown = sorted(set(obj) - set(FIELDS) - set(EXTRA_FIELDS))
     if unknown:
-        raise PositionError(f"Unknown field {unknown[0]!r}: a position has "
-                            f"{', '.join(FIELDS)}.")
+        raise PositionError(t("Unknown field {field}: a position has {fields}.",
+                              field=repr(unknown[0]), fields=", ".join(FIELDS)))
     for key in ("hand", "stock", "to_play"):
         if key not in obj:
-            raise PositionError(f"The position needs {key!r}.")
+            raise PositionError(t("The position needs {field}.", field=repr(key)))
     to_play = obj["to_play"]
     if to_play not in ("draw", "discard"):
-        raise PositionError(f"'to_play' is \"draw\" or \"discard\", not {to_play!r}.")
+        raise PositionError(t("'to_play' is \"draw\" or \"discard\", not {value}.",
+                              value=repr(to_play)))
     scores = obj.get("scores", [0, 0])
     if not (isinstance(scores, list) and len(scores) == 2
             and all(type(x) is int and x >= 0 for x in scores)):
-        raise PositionError("'scores' must be two whole numbers (seat 0's, seat 1's).")
+        raise PositionError(t("'scores' must be two whole numbers (seat 0's, seat 1's)."))
     try:
         options = Options.from_json(obj.get("options"))
     except OptionsError as e:
         raise PositionError(str(e)) from None
     for s in scores:
         if s >= options.target:
-            raise PositionError(f"A score of {s} has already reached the target "
-                                f"{options.target}: the match would be over.")
+            raise PositionError(t("A score of {score} has already reached the target "
+                                  "{target}: the match would be over.", score=str(s),
+                                  target=str(options.target)))
     return Board(
         seat=_whole(obj, "seat", 0, 1, 0),
         dealer=_whole(obj, "dealer", 0, 1) if obj.get("dealer") is not None else None,
@@ -149,12 +157,14 @@ def read_board(obj: Any) -> Board:
     )
 
 
-def _twice(cards: Sequence[Card], where: str) -> None:
+def _twice(cards: Sequence[Card]) -> Card | None:
+    """The first card found twice in ``cards``, if any."""
     seen: set[Card] = set()
     for c in cards:
         if c in seen:
-            raise PositionError(f"The card {c} is in {where} twice.")
+            return c
         seen.add(c)
+    return None
 
 
 def check_board(b: Board) -> None:
@@ -162,49 +172,71 @@ def check_board(b: Board) -> None:
     wrong counts, a pile that cannot follow the opponent's last discard."""
     want = 11 if b.to_play == "discard" else 10
     if len(b.hand) != want:
-        raise PositionError(f"To {b.to_play} you hold {want} cards, not {len(b.hand)}.")
-    _twice(b.hand, "your hand")
-    _twice(b.pile, "the pile")
+        if b.to_play == "discard":
+            raise PositionError(t("To discard you hold {want} cards, not {count}.",
+                                  want=str(want), count=str(len(b.hand))))
+        raise PositionError(t("To draw you hold {want} cards, not {count}.", want=str(want),
+                              count=str(len(b.hand))))
+    twice = _twice(b.hand)
+    if twice is not None:
+        raise PositionError(t("The card {card} is in your hand twice.", card=str(twice)))
+    twice = _twice(b.pile)
+    if twice is not None:
+        raise PositionError(t("The card {card} is in the pile twice.", card=str(twice)))
     hand, pile = set(b.hand), set(b.pile)
     for c in b.pile:
         if c in hand:
-            raise PositionError(f"The card {c} is both in your hand and on the pile.")
+            raise PositionError(t("The card {card} is both in your hand and on the pile.",
+                                  card=str(c)))
     total = len(b.hand) + len(b.pile) + b.stock + 10
     if total != 52:
-        raise PositionError(
-            f"The position accounts for {total} cards (your {len(b.hand)}, the pile's "
-            f"{len(b.pile)}, the stock's {b.stock} and the opponent's 10), not 52.")
+        raise PositionError(t(
+            "The position accounts for {total} cards (your {hand}, the pile's {pile}, the "
+            "stock's {stock} and the opponent's 10), not 52.", total=str(total),
+            hand=str(len(b.hand)), pile=str(len(b.pile)), stock=str(b.stock)))
     low = 2 if b.to_play == "discard" else 3
     if b.stock < low:
-        raise PositionError(f"A hand in play has at least {low} stock cards at your "
-                            f"{b.to_play} (R7: two left after a discard end it), not "
-                            f"{b.stock}.")
+        if b.to_play == "discard":
+            raise PositionError(t("A hand in play has at least {low} stock cards at your "
+                                  "discard (R7: two left after a discard end it), not "
+                                  "{stock}.", low=str(low), stock=str(b.stock)))
+        raise PositionError(t("A hand in play has at least {low} stock cards at your draw "
+                              "(R7: two left after a discard end it), not {stock}.",
+                              low=str(low), stock=str(b.stock)))
     if len(b.passed) > 1:
-        raise PositionError("The opponent can pass only on the up-card: 'opponent_passed' "
-                            f"holds one card at most, not {len(b.passed)}.")
+        raise PositionError(t("The opponent can pass only on the up-card: 'opponent_passed' "
+                              "holds one card at most, not {count}.",
+                              count=str(len(b.passed))))
     thrown = set(b.discarded)
     held = [c for c in b.took if c not in thrown]
     for c in held:
-        for where, cards in (("in your hand", hand), ("on the pile", pile)):
-            if c in cards:
-                raise PositionError(f"The opponent took {c} from the pile and has not "
-                                    f"thrown it back, so it cannot be {where}.")
+        if c in hand:
+            raise PositionError(t("The opponent took {card} from the pile and has not thrown "
+                                  "it back, so it cannot be in your hand.", card=str(c)))
+        if c in pile:
+            raise PositionError(t("The opponent took {card} from the pile and has not thrown "
+                                  "it back, so it cannot be on the pile.", card=str(c)))
     if len(set(held)) > 10:
-        raise PositionError("The opponent cannot hold more than 10 cards taken from the pile.")
+        raise PositionError(t("The opponent cannot hold more than 10 cards taken from the "
+                              "pile."))
     for c in b.discarded:
         if c not in pile and c not in hand and c not in b.took:
-            raise PositionError(f"The opponent threw {c}, so it must be on the pile, in "
-                                "your hand or taken back by them.")
+            raise PositionError(t("The opponent threw {card}, so it must be on the pile, in "
+                                  "your hand or taken back by them.", card=str(c)))
     for c in b.passed:
         if b.upcard is not None and c != b.upcard:
-            raise PositionError(f"The opponent can pass only on the up-card "
-                                f"{b.upcard}, not {c}.")
+            raise PositionError(t("The opponent can pass only on the up-card {upcard}, not "
+                                  "{card}.", upcard=str(b.upcard), card=str(c)))
     if b.discarded:
         last = b.discarded[-1]
         if b.to_play == "draw" and (not b.pile or b.pile[-1] != last):
-            top = f", not {b.pile[-1]}" if b.pile else ", and the pile is empty"
-            raise PositionError(f"At your draw the top of the pile is the opponent's last "
-                                f"discard, {last}{top}.")
+            if b.pile:
+                raise PositionError(t("At your draw the top of the pile is the opponent's "
+                                      "last discard, {card}, not {top}.", card=str(last),
+                                      top=str(b.pile[-1])))
+            raise PositionError(t("At your draw the top of the pile is the opponent's last "
+                                  "discard, {card}, and the pile is empty.", card=str(last)))
         if b.to_play == "discard" and last not in hand and (not b.pile or b.pile[-1] != last):
-            raise PositionError(f"The opponent's last discard, {last}, must be on top of the "
-                                "pile, or in your hand if you just took it.")
+            raise PositionError(t("The opponent's last discard, {card}, must be on top of "
+                                  "the pile, or in your hand if you just took it.",
+                                  card=str(last)))

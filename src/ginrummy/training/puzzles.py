@@ -38,8 +38,9 @@ from ..evaluator import Evaluator
 from ..evaluator.evaluation import ActionValue, Evaluation
 from ..exits import ignore_interrupts
 from ..hand import Action, View
+from ..i18n import t
 from ..match import Match
-from ..review.explain import explain
+from ..review.explain import CardWords, explain
 from ..review.grade import CLEAR_Z, INACCURACY, Moment, moments, normalize, stakes
 from ..review.reasons import reason
 from ..review.report import action_json, action_words
@@ -200,20 +201,35 @@ def measure(view: View, samples: int = PUZZLE_SAMPLES, seed: int = 0) -> Answer:
     return answer_of(ev, stakes(view))
 
 
-def with_reasons(view: View, answer: Answer) -> tuple[Answer, str]:
+def why_best(view: View, answer: Answer, card: CardWords = str) -> str:
+    """One sentence for why the best move is best (from the seat's view only, R11), each
+    card written by ``card`` (R1's ``9C`` by default; a front end passes its own), in the
+    language of the moment."""
+    top = answer.values[0].action
+    text = action_words(top, card)
+    move = text[0].upper() + text[1:]
+    return t("{move}: {reason}.", move=move, reason=reason(view, top, card=card))
+
+
+def why_not(view: View, answer: Answer, action: Action, card: CardWords = str) -> str | None:
+    """The review's words for why the best move beats ``action`` (None for the best
+    itself, or where no words say it), each card written by ``card``."""
+    if action == answer.best:
+        return None
+    v, top = answer.value_of(action), answer.values[0]
+    return explain(view, action, ActionValue(v.action, v.win, v.se, v.points, 0.0),
+                   ActionValue(top.action, top.win, top.se, top.points, 0.0), card)
+
+
+def with_reasons(view: View, answer: Answer, card: CardWords = str) -> tuple[Answer, str]:
     """The answer with the review's words for why the best beats each other move, and one
-    sentence for why the best is best (from the seat's view only, R11)."""
-    top = answer.values[0]
-    best = ActionValue(top.action, top.win, top.se, top.points, 0.0)
-    values = [top]
+    sentence for why the best is best (from the seat's view only, R11), each card written
+    by ``card``."""
+    values = [answer.values[0]]
     for v in answer.values[1:]:
-        words = explain(view, v.action, ActionValue(v.action, v.win, v.se, v.points, 0.0),
-                        best)
         values.append(Value(v.action, v.win, v.se, v.points, v.loss, v.loss_se, v.paired,
-                            words))
-    text = action_words(top.action)
-    why = f"{text[0].upper()}{text[1:]}: {reason(view, top.action)}."
-    return Answer(tuple(values), answer.samples, answer.stakes), why
+                            why_not(view, answer, v.action, card)))
+    return Answer(tuple(values), answer.samples, answer.stakes), why_best(view, answer, card)
 
 
 @dataclass(frozen=True)

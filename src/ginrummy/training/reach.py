@@ -22,6 +22,7 @@ from typing import Any
 from ..actions import DRAW_DISCARD, DRAW_STOCK, PASS, Action, IllegalActionError, Phase
 from ..cards import Card, deck
 from ..hand import Deal, DealError, Hand
+from ..i18n import t
 from ..view import View
 from .board import Board, PositionError
 
@@ -250,11 +251,11 @@ def _search(b: Board) -> _Found:
                     if found is not None:
                         return found
     except _TooHard:
-        raise PositionError("The position is too tangled to read back into a hand: "
-                            "simplify the pile or the opponent's lists.") from None
-    raise PositionError("No hand can be played to this position: check the order of the "
-                        "pile (bottom first) and of the opponent's discards, and that each "
-                        "card you threw is on the pile or taken by the opponent.")
+        raise PositionError(t("The position is too tangled to read back into a hand: "
+                              "simplify the pile or the opponent's lists.")) from None
+    raise PositionError(t("No hand can be played to this position: check the order of the "
+                          "pile (bottom first) and of the opponent's discards, and that each "
+                          "card you threw is on the pile or taken by the opponent."))
 
 
 def _offer(b: Board, dealer: int) -> _Found | None:
@@ -360,8 +361,9 @@ def _replayed(b: Board) -> _Found:
     ops = b.history or ()
     dealer = 1 - ops[0].seat if ops else (b.dealer if b.dealer is not None else 1 - b.seat)
     if b.dealer is not None and b.dealer != dealer:
-        raise PositionError(f"The history starts with seat {ops[0].seat}, the non-dealer "
-                            f"(R4), so seat {b.dealer} cannot be the dealer.")
+        raise PositionError(t("The history starts with seat {seat}, the non-dealer (R4), so "
+                              "seat {dealer} cannot be the dealer.", seat=str(ops[0].seat),
+                              dealer=str(b.dealer)))
     up = b.upcard
     for op in ops:
         if op.action.act == "discard":
@@ -371,14 +373,14 @@ def _replayed(b: Board) -> _Found:
     if up is None:
         up = b.pile[0] if b.pile else None
     if up is None:
-        raise PositionError("Name the 'upcard': nobody can tell it from this position.")
+        raise PositionError(t("Name the 'upcard': nobody can tell it from this position."))
     pile = [up]
     events: Events = []
     for op in ops:
         card: Card | None = None
         if op.action is DRAW_DISCARD:
             if not pile:
-                raise PositionError("The history takes from an empty pile.")
+                raise PositionError(t("The history takes from an empty pile."))
             card = pile.pop()
         elif op.action.act == "discard":
             card = op.action.card
@@ -394,9 +396,9 @@ def reach(b: Board) -> View:
     found = _search(b) if b.history is None else _replayed(b)
     view = _play(b, found)
     if view is None and b.history is not None:
-        raise PositionError("The history does not lead to this position's cards: check "
-                            "that it is the hand's history as this seat saw it.")
+        raise PositionError(t("The history does not lead to this position's cards: check "
+                              "that it is the hand's history as this seat saw it."))
     if view is None:
-        raise PositionError("No hand can be played to this position: check the order of "
-                            "the pile and of the opponent's discards.")
+        raise PositionError(t("No hand can be played to this position: check the order of "
+                              "the pile and of the opponent's discards."))
     return view

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from ..cards import Card, iter_mask
 from ..hand import Action, Phase, View
 from ..heuristics import meld_chance
+from ..i18n import N_
 from ..knowledge import Knowledge
 from ..melds import arrange, deadwood_by_discard, deadwood_by_discard_mask
 from ..review.explain import undercut_chance
@@ -40,17 +41,20 @@ from ..review.explain import undercut_chance
 __all__ = ["LAST_CARDS", "THEMES", "UNDERCUT_SHARE", "themes_of"]
 
 THEMES: dict[str, str] = {
-    "take-or-pass": "Take or pass: whether to take the face-up card.",
-    "safe-discard": "Safe discard: a card the opponent is less likely to use, at a cost in "
-                    "deadwood.",
-    "knock-or-play-on": "Knock or play on: a knock is allowed; is it the time?",
-    "gin-or-knock": "Gin or knock: knock now, or play on for gin.",
-    "lay-off-counting": "Lay-off counting: what the opponent could lay off on your melds.",
-    "undercut-danger": "Undercut danger: a knock the opponent may beat.",
-    "reading-pile-takes": "Reading pile takes: what the opponent's takes from the pile say.",
-    "last-cards": "The last cards of the stock: the hand is about to die.",
+    "take-or-pass": N_("Take or pass: whether to take the face-up card."),
+    "safe-discard": N_("Safe discard: a card the opponent is less likely to use, at a cost "
+                       "in deadwood."),
+    "knock-or-play-on": N_("Knock or play on: a knock is allowed; is it the time?"),
+    "gin-or-knock": N_("Gin or knock: knock now, or play on for gin."),
+    "lay-off-counting": N_("Lay-off counting: what the opponent could lay off on your "
+                           "melds."),
+    "undercut-danger": N_("Undercut danger: a knock the opponent may beat."),
+    "reading-pile-takes": N_("Reading pile takes: what the opponent's takes from the pile "
+                             "say."),
+    "last-cards": N_("The last cards of the stock: the hand is about to die."),
 }
-"""Every theme's name and its one-line title, in the order the board lists them."""
+"""Every theme's name and its one-line title, in the order the board lists them (the title
+in English: a page says it with ``t``)."""
 
 LAST_CARDS = 8
 """Stock cards at most for ``last-cards``: four turns each before the hand dies (R7)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -24,21 +25,27 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..i18n import N_, t
 from .backends.broker import make_broker
 from .backends.limits import RateLimits
 from .computer.driver import ComputerDriver
 from .errors import TableError
 from .guard import Limits, RefuseNul, SecurityHeaders, Settings
+from .language import Language
 from .online.browsers import BrowserCookie
 from .routes import (
     accounts,
     challenges,
     daily,
+    games,
     matches,
     mine,
+    moderation,
     online,
+    opendata,
     ops,
     pages,
+    people,
     public,
     reviews,
     sockets,
@@ -63,13 +70,17 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
+async def _send_json(send: Send, status: int, body: dict[str, Any],
+                     retry_after: float | None = None) -> None:
     raw = json.dumps(body).encode()
-    await send({"type": "http.response.start", "status": status, "headers": [
+    headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(raw)).encode()),
         (b"connection", b"close"),
-    ]})
+    ]
+    if retry_after is not None:  # whole seconds, at least 1 (RFC 9110's Retry-After)
+        headers.append((b"retry-after", str(max(1, math.ceil(retry_after))).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": raw})
 
 
@@ -88,7 +99,8 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_large = {"error": f"The request is too large: at most {self.limit // 1024} KiB."}
+        too_large = {"error": t("The request is too large: at most {kib} KiB.",
+                                kib=str(self.limit // 1024))}
         for k, v in scope.get("headers", []):
             if k == b"content-length":
                 try:
@@ -105,8 +117,9 @@ class BodyLimit:
             try:
                 msg = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
             except TimeoutError:
-                await _send_json(send, 408, {"error": f"The request body took too long: send "
-                                             f"it within {self.seconds:g} s."})
+                await _send_json(send, 408, {"error": t(
+                    "The request body took too long: send it within {seconds} s.",
+                    seconds=format(self.seconds, "g"))})
                 return
             if msg["type"] != "http.request":
                 break  # disconnect: let the app see an empty body
@@ -143,6 +156,8 @@ def request_kind(method: str, path: str) -> str:
     ('actions', 'pages')
     >>> request_kind("POST", "/api/seeks"), request_kind("GET", "/api/seeks/x")
     ('create', 'reads')
+    >>> request_kind("POST", "/api/matches/x/rematch"), request_kind("GET", "/api/matches/x")
+    ('create', 'actions')
     """
     if path.startswith("/api/"):
         if path in ("/api/matches", "/api/matches/") and method == "POST":
@@ -163,6 +178,8 @@ def request_kind(method: str, path: str) -> str:
             sub = m.group("sub")
             if sub == "join":
                 return "join"
+            if sub == "rematch" and method == "POST":
+                return "create"  # "Play again" makes a table: counted as one (issue 44)
             if sub in ("record", "replay", "fairness", "watch"):
                 return "reads"
             return "actions"  # the state, moves, next, resign, abort, rematch, review, hint
@@ -208,7 +225,9 @@ class ReceivedAt:
 
 class RequestLimits:
     """ASGI middleware: count every HTTP request against its kind's limit for the
-    client's address (:func:`request_kind`); 429 with a sentence naming the limit."""
+    client's address (:func:`request_kind`); 429 with a sentence naming the limit and a
+    ``Retry-After`` (the seconds until a request of the kind is allowed again), so a page
+    waits and asks again rather than taking the refusal for an answer."""
 
     def __init__(self, app: ASGIApp, rates: RateLimits) -> None:
         self.app = app
@@ -220,9 +239,10 @@ class RequestLimits:
             client = scope.get("client")
             address = client[0] if client else "unknown"
             if not await self.rates.hit(kind, address):
-                await _send_json(send, 429, {"error": (
-                    f"Too many requests: at most {self.rates.describe(kind)} from one "
-                    "address. Wait a moment and try again.")})
+                await _send_json(send, 429, {"error": t(
+                    "Too many requests: at most {limit} from one address. Wait a moment "
+                    "and try again.", limit=self.rates.describe(kind))},
+                    retry_after=self.rates.retry_after(kind, address))
                 return
         await self.app(scope, receive, send)
 
@@ -277,6 +297,7 @@ def create_app(
     app.add_middleware(BrowserCookie)
     app.add_middleware(RouteTimer, site=site)
     app.add_middleware(ReceivedAt)
+    app.add_middleware(Language)  # outermost: every answer, refusals too, in its language
 
     @app.exception_handler(TableError)
     async def table_error(_: Request, e: TableError) -> JSONResponse:
@@ -285,25 +306,29 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, e: RequestValidationError) -> JSONResponse:
         errs = e.errors()
-        msg = "The request is malformed."
+        msg = t("The request is malformed.")
         if errs:
             first = errs[0]
             loc = [str(x) for x in first.get("loc", ()) if x not in ("body", "query", "path")]
-            where = f" ({'.'.join(loc)})" if loc else ""
-            msg = f"The request is malformed{where}: {first.get('msg', 'invalid value')}."
+            detail = str(first.get("msg", "invalid value"))  # (the validator's own words)
+            if loc:
+                msg = t("The request is malformed ({where}): {detail}.", where=".".join(loc),
+                        detail=detail)
+            else:
+                msg = t("The request is malformed: {detail}.", detail=detail)
         return error(400, msg)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
-        text = {404: "Not found.", 405: "That method is not allowed here."}.get(
+        text = {404: N_("Not found."), 405: N_("That method is not allowed here.")}.get(
             e.status_code, str(e.detail)
         )
-        return error(e.status_code, text)
+        return error(e.status_code, t(text))
 
     @app.exception_handler(Exception)
     async def server_error(_: Request, e: Exception) -> JSONResponse:
         log.exception("unexpected error")
-        return error(500, "Something went wrong on the server; nothing was changed.")
+        return error(500, t("Something went wrong on the server; nothing was changed."))
 
     pages.register(app, site)
     public.register(app, site)
@@ -318,4 +343,8 @@ def create_app(
     mine.register(app, site)
     tournaments.register(app, site)
     daily.register(app, site)
+    moderation.register(app, site)
+    games.register(app, site)
+    opendata.register(app, site)
+    people.register(app, site)
     return app

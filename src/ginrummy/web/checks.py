@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..i18n import N_, t
 from .errors import TableError
 
-__all__ = ["MAX_NAME", "check_tokens", "clean_name", "flag", "json_object", "version_of"]
+__all__ = ["MAX_NAME", "check_tokens", "clean_name", "flag", "json_object", "unknown_field",
+           "version_of"]
 
 MAX_NAME = 30
 """Longest player name, in characters."""
@@ -25,24 +27,25 @@ def clean_name(value: Any, default: str) -> str:
     if value is None:
         return default
     if not isinstance(value, str):
-        raise TableError(400, "The name must be text.")
+        raise TableError(400, N_("The name must be text."))
     name = " ".join(value.split())
     if not name:
         return default
     if len(name) > MAX_NAME or any(not ch.isprintable() for ch in name):
-        raise TableError(400, f"A name is at most {MAX_NAME} printable characters.")
+        raise TableError(400, t("A name is at most {n} printable characters.",
+                                n=str(MAX_NAME)))
     return name
 
 
 def check_tokens(body: Any, most: int) -> list[str]:
     """The ``tokens`` of a ``{"tokens": [...]}`` request (at most ``most``); 400 else."""
     if not isinstance(body, Mapping) or not isinstance(body.get("tokens"), list):
-        raise TableError(400, "Send {\"tokens\": [\"...\", ...]}.")
+        raise TableError(400, N_("Send {\"tokens\": [\"...\", ...]}."))
     tokens = body["tokens"]
     if len(tokens) > most:
-        raise TableError(400, f"At most {most} tokens at a time.")
+        raise TableError(400, t("At most {n} tokens at a time.", n=str(most)))
     if not all(isinstance(x, str) and 0 < len(x) <= 200 for x in tokens):
-        raise TableError(400, "Each token must be non-empty text.")
+        raise TableError(400, N_("Each token must be non-empty text."))
     return list(tokens)
 
 
@@ -51,7 +54,8 @@ def version_of(body: Mapping[str, Any]) -> int:
     v = body.get("version")
     if isinstance(v, bool) or not isinstance(v, int):
         raise TableError(
-            400, "Send the 'version' of the state you are acting on, e.g. {\"version\": 17}."
+            400, N_("Send the 'version' of the state you are acting on, e.g. "
+                    "{\"version\": 17}.")
         )
     return v
 
@@ -66,16 +70,25 @@ def json_object(body: Any, fields: set[str]) -> Mapping[str, Any]:
     if body is None:
         return {}
     if not isinstance(body, Mapping):
-        raise TableError(400, "The request body must be a JSON object.")
+        raise TableError(400, N_("The request body must be a JSON object."))
     unknown = set(body) - fields
     if unknown:
-        raise TableError(400, f"Unknown field {sorted(unknown)[0]!r}.")
+        raise unknown_field(unknown)
     return body
+
+
+def unknown_field(unknown: set[str]) -> TableError:
+    """The refusal (400) of a body holding fields not taken: the first one named.
+
+    >>> unknown_field({"b", "a"}).message
+    "Unknown field 'a'."
+    """
+    return TableError(400, t("Unknown field {field}.", field=repr(sorted(unknown)[0])))
 
 
 def flag(body: Mapping[str, Any], key: str) -> bool:
     """``body[key]``, true or false (false when absent); TableError 400 otherwise."""
     value = body.get(key, False)
     if not isinstance(value, bool):
-        raise TableError(400, f"{key!r} is true or false.")
+        raise TableError(400, t("{field} is true or false.", field=repr(key)))
     return value

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..i18n import N_, t
+
 __all__ = [
     "Limits",
     "MAX_DEPTH",
@@ -31,6 +33,7 @@ __all__ = [
     "RefuseNul",
     "SecurityHeaders",
     "Settings",
+    "close_reason",
     "cross_site",
     "origin_allowed",
     "parse_json",
@@ -70,7 +73,20 @@ class Settings:
     """Socket messages per seat, all its sockets together (a page sends about 6 a minute;
     they count against ``rate_actions`` for the address too): past it a socket is read no
     further until the seat is back within it, and one that would wait longer than a few
-    seconds is closed (4429)."""
+    seconds is closed (4429). An account's notice sockets (``/api/me/ws``) share a budget
+    of the same size."""
+    rate_bot_messages: str = "600/minute"
+    """The same budget for a seat's sockets opened with an API token (a program: a BOT
+    account's ``ginrummy connect``), large enough for fast clocks; they count against
+    ``rate_actions`` for the address too."""
+    rate_coach: str = "60/minute"
+    """The coach's costly work (analysis-board requests, hints, reviews started), per
+    account, or per address for guests."""
+    rate_chat: str = "5/10 seconds"
+    """Chat messages per seat (and per spectating account in a spectators' chat): a
+    person types about one every few seconds at most."""
+    rate_chat_account: str = "60/10 minutes"
+    """Chat messages per account, all its tables and spectators' chats together."""
     rate_auth: str = "30/minute"
     """Refused seat tokens (wrong or missing), on sockets and requests alike: past it,
     an address's authentications are refused without being tried."""
@@ -100,6 +116,14 @@ class Settings:
     metrics_token: str | None = None
     """``Authorization: Bearer`` token that reads ``/metrics`` from anywhere (from the
     environment variable ``GINRUMMY_METRICS_TOKEN``)."""
+    daily_min_days: float = 7.0
+    """How old an account must be (days) to play the daily deal: a fresh account made to
+    learn the day's deals for another is refused (0: any age)."""
+    daily_min_rated: int = 10
+    """Finished rated matches an account needs to play the daily deal (0: none)."""
+    open_data: str | None = None
+    """The folder of ``ginrummy export``'s monthly files that ``/open-data`` lists and
+    serves (docs/research.md); None: the page says none are published."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -165,7 +189,13 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-NUL_IN_ADDRESS = "The address holds a NUL character, which no address here accepts."
+NUL_IN_ADDRESS = N_("The address holds a NUL character, which no address here accepts.")
+
+
+def close_reason(text: str, limit: int = 120) -> str:
+    """``text`` as a WebSocket close frame may carry it: at most ``limit`` bytes of UTF-8
+    (the frame holds 123), never cut inside a character."""
+    return text.encode("utf-8")[:limit].decode("utf-8", "ignore")
 
 
 class RefuseNul:
@@ -181,9 +211,10 @@ class RefuseNul:
                 "\x00" in str(scope.get("path", ""))
                 or b"%00" in bytes(scope.get("query_string", b"")).lower()):
             if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 4400, "reason": NUL_IN_ADDRESS})
+                await send({"type": "websocket.close", "code": 4400,
+                            "reason": close_reason(t(NUL_IN_ADDRESS))})
                 return
-            raw = json.dumps({"error": NUL_IN_ADDRESS}).encode()
+            raw = json.dumps({"error": t(NUL_IN_ADDRESS)}).encode()
             await send({"type": "http.response.start", "status": 400, "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(raw)).encode())]})
@@ -323,6 +354,36 @@ class JSONError(ValueError):
     """A body that is not acceptable JSON; the message is the player-facing sentence."""
 
 
+_JSON_REFUSALS = {
+    "request body": {
+        "deep": N_("The request body is nested too deeply (at most {levels} levels)."),
+        "invalid": N_("The request body is not valid JSON: {detail}."),
+        "digits": N_("The request body holds a number of more than 4300 digits."),
+        "a NUL character": N_("The request body holds a NUL character, which no field "
+                              "accepts."),
+        "a lone surrogate": N_("The request body holds a lone surrogate, which no field "
+                               "accepts."),
+    },
+    "message": {
+        "deep": N_("The message is nested too deeply (at most {levels} levels)."),
+        "invalid": N_("The message is not valid JSON: {detail}."),
+        "digits": N_("The message holds a number of more than 4300 digits."),
+        "a NUL character": N_("The message holds a NUL character, which no field accepts."),
+        "a lone surrogate": N_("The message holds a lone surrogate, which no field "
+                               "accepts."),
+    },
+}
+"""The sentences of :func:`parse_json`'s refusals, whole, for each thing it reads (a
+request's body, a socket's message)."""
+
+
+def _json_refusal(what: str, problem: str, english: str, **params: object) -> JSONError:
+    """The refusal of ``what`` for ``problem`` in the language of the moment (``english``:
+    the sentence for a ``what`` without sentences of its own)."""
+    sentence = _JSON_REFUSALS.get(what, {}).get(problem)
+    return JSONError(t(sentence, **params) if sentence is not None else english)
+
+
 def parse_json(raw: str | bytes, what: str = "request body") -> Any:
     """Parse JSON of at most :data:`MAX_DEPTH` levels; JSONError with a clear message.
 
@@ -337,17 +398,20 @@ def parse_json(raw: str | bytes, what: str = "request body") -> Any:
     # nesting is never deeper than the brackets there are (counted in C): most messages
     # skip the character-by-character scan
     if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(text, MAX_DEPTH):
-        raise JSONError(f"The {what} is nested too deeply (at most {MAX_DEPTH} levels).")
+        raise _json_refusal(what, "deep", f"The {what} is nested too deeply (at most "
+                            f"{MAX_DEPTH} levels).", levels=str(MAX_DEPTH))
     try:
         value = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as e:
-        raise JSONError(f"The {what} is not valid JSON: {e}.") from None
+        raise _json_refusal(what, "invalid", f"The {what} is not valid JSON: {e}.",
+                            detail=str(e)) from None
     except ValueError:  # Python reads integers of at most 4300 digits (CVE-2020-10735)
-        raise JSONError(f"The {what} holds a number of more than 4300 digits.") from None
+        raise _json_refusal(what, "digits", f"The {what} holds a number of more than 4300 "
+                            "digits.") from None
     if "\\u" in text:  # NUL and lone surrogates only ever come as escapes
         bad = _bad_text(value)
         if bad is not None:
-            raise JSONError(f"The {what} holds {bad}, which no field accepts.")
+            raise _json_refusal(what, bad, f"The {what} holds {bad}, which no field accepts.")
     return value
 
 

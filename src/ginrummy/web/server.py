@@ -17,7 +17,7 @@ from .guard import Limits, RedactTokens, Settings
 from .store import StoreError, resolve_db_url
 from .store.seeds import KEY_ENV, SeedKeyError
 
-__all__ = ["main", "parse_delay", "resolve_db_url"]
+__all__ = ["daily_entry", "main", "parse_delay", "resolve_db_url"]
 
 
 def parse_delay(text: str) -> float | tuple[float, float]:
@@ -104,6 +104,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rate-messages", default=d.rate_messages,
                    help=f"socket messages per seat, all its sockets together (default "
                    f"{d.rate_messages})")
+    p.add_argument("--rate-bot-messages", default=d.rate_bot_messages,
+                   help=f"socket messages per seat of a socket opened with an API token (a "
+                   f"program, e.g. ginrummy connect) (default {d.rate_bot_messages})")
+    p.add_argument("--rate-coach", default=d.rate_coach,
+                   help=f"analysis-board requests, hints and reviews started, per account "
+                   f"or per guest's address (default {d.rate_coach})")
+    p.add_argument("--rate-chat", default=d.rate_chat,
+                   help=f"chat messages per seat or spectator (default {d.rate_chat})")
+    p.add_argument("--rate-chat-account", default=d.rate_chat_account,
+                   help=f"chat messages per account, all its chats together "
+                   f"(default {d.rate_chat_account})")
     p.add_argument("--rate-auth", default=d.rate_auth,
                    help=f"refused seat tokens per client address; past it, tokens from there "
                    f"are refused untried (default {d.rate_auth})")
@@ -153,6 +164,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--metrics", choices=["local", "open", "off"], default=d.metrics,
                    help="who may read GET /metrics: clients on this machine (default), "
                    "anyone, or nobody; GINRUMMY_METRICS_TOKEN lets a scraper elsewhere in")
+    p.add_argument("--daily-min-days", type=float, default=None,
+                   help=f"how old (days) an account must be to play the daily deal (default "
+                   f"{d.daily_min_days:g} on a shared database, 0 on an SQLite file: a "
+                   "table on one machine has no strangers to scout for; 0: any)")
+    p.add_argument("--daily-min-rated", type=int, default=None,
+                   help=f"finished rated matches an account needs to play the daily deal "
+                   f"(default {d.daily_min_rated} on a shared database, 0 on an SQLite "
+                   "file; 0: none)")
+    p.add_argument("--open-data", metavar="DIR", default=None,
+                   help="the folder `ginrummy export` writes its months to: /open-data lists "
+                   "them and serves their files (docs/research.md)")
     p.add_argument("--no-starter-puzzles", action="store_true",
                    help="do not give a site with no public puzzles the starter set (57, "
                    "made from expert self-play; docs/training.md)")
@@ -270,6 +292,21 @@ def _http_protocol(header_seconds: float, per_address: int) -> Any:
     return GuardedHttp
 
 
+def daily_entry(db: str | None, days: float | None, rated: int | None
+                ) -> tuple[float, int]:
+    """The daily deal's entry rule (days, rated matches): as given, else the default of a
+    site on a shared database, and none for an SQLite file (a table on one machine has no
+    strangers to scout for).
+
+    >>> daily_entry("games.sqlite3", None, None), daily_entry("postgresql://x/y", None, 2)
+    ((0.0, 0), (7.0, 2))
+    """
+    laptop = resolve_db_url(db).startswith("sqlite")
+    d = Settings()
+    return ((0.0 if laptop else d.daily_min_days) if days is None else days,
+            (0 if laptop else d.daily_min_rated) if rated is None else rated)
+
+
 def main(argv: list[str]) -> int:
     """Start the server; returns when it stops (exit 2 on a bad option or database)."""
     args = build_parser().parse_args(argv)
@@ -293,11 +330,24 @@ def main(argv: list[str]) -> int:
         return 2
     for opt in ("rate_create", "rate_join", "rate_lookup", "rate_actions", "rate_reads",
                 "rate_pages", "rate_sockets", "rate_auth", "rate_login", "rate_signup",
-                "rate_login_site", "rate_signup_site", "rate_messages"):
+                "rate_login_site", "rate_signup_site", "rate_messages", "rate_bot_messages",
+                "rate_coach", "rate_chat", "rate_chat_account"):
         bad = _check_rate(getattr(args, opt))
         if bad:
             print(f"ginrummy serve: --{opt.replace('_', '-')}: {bad}", file=sys.stderr)
             return 2
+    args.daily_min_days, args.daily_min_rated = daily_entry(args.db, args.daily_min_days,
+                                                            args.daily_min_rated)
+    for opt in ("daily_min_days", "daily_min_rated"):
+        value = getattr(args, opt)
+        if not 0 <= value < 1e6:
+            print(f"ginrummy serve: --{opt.replace('_', '-')}: it is 0 or more (and under "
+                  f"a million), not {value:g}.", file=sys.stderr)
+            return 2
+    if args.open_data is not None and not os.path.isdir(args.open_data):
+        print(f"ginrummy serve: --open-data {args.open_data}: no such folder (make it, or "
+              "let `ginrummy export --out` make it).", file=sys.stderr)
+        return 2
     if args.broker and not (args.db and "://" in args.db and not args.db.startswith("sqlite")):
         print("ginrummy serve: --broker needs a shared database: --db postgresql+psycopg://...",
               file=sys.stderr)
@@ -310,11 +360,15 @@ def main(argv: list[str]) -> int:
         rate_sockets=args.rate_sockets, rate_auth=args.rate_auth,
         rate_login=args.rate_login, rate_signup=args.rate_signup,
         rate_login_site=args.rate_login_site, rate_signup_site=args.rate_signup_site,
-        rate_messages=args.rate_messages,
+        rate_messages=args.rate_messages, rate_bot_messages=args.rate_bot_messages,
+        rate_coach=args.rate_coach, rate_chat=args.rate_chat,
+        rate_chat_account=args.rate_chat_account,
         allowed_origins=tuple(args.allowed_origin), ws_idle_seconds=args.ws_idle_timeout,
         ws_heartbeat_seconds=args.ws_heartbeat, header_seconds=args.header_timeout,
         body_seconds=args.body_timeout, metrics=args.metrics,
         metrics_token=os.environ.get("GINRUMMY_METRICS_TOKEN") or None,
+        daily_min_days=args.daily_min_days, daily_min_rated=args.daily_min_rated,
+        open_data=args.open_data,
     )
     limits = Limits(max_tables=args.max_tables, max_sockets_per_seat=args.max_sockets_per_seat,
                     max_sockets_per_address=args.max_sockets_per_address,

@@ -29,12 +29,19 @@ from .guard import Limits, Settings
 from .metrics import Metrics
 from .online.arenas import Arenas
 from .online.challenges import Challenges
-from .online.daily import Daily
-from .online.ladder import Ladder
-from .online.notices import Notices
+from .online.chat import Chat
+from .online.coaching import Coaching
+from .online.daily import Daily, Entry
+from .online.ladder import LEVELS, Ladder, level_id
+from .online.moderation import Moderation
+from .online.notices import RESTARTING, Notices
+from .online.people import People
+from .online.presence import Presence
 from .online.ratings import Ratings
+from .online.screening import Screening
 from .online.seeks import Seeks
 from .online.spectators import Spectators
+from .records.games import GameExport
 from .records.records import Records
 from .reviews.jobs import ReviewJobs
 from .store import Store
@@ -96,6 +103,7 @@ class Site:
         self.lobby = Lobby(self.registry, self.committer, self.db)
         self.rematches = Rematches(self.registry, self.lobby, self.db)
         self.records = Records(self.db)
+        self.games = GameExport(self.db)
         self.reviews = ReviewJobs(self.db)
         self.rates = RateLimits(self.settings, rate_storage)
         self.passwords = PasswordPool(self.limits.password_workers, self.limits.password_queue)
@@ -105,16 +113,20 @@ class Site:
         self.ratings = Ratings(self.db, self.registry)
         self.committer.after_commit.append(self.ratings.after_commit)
         self.seeks = Seeks(self.db, self.lobby, self.registry)
+        self.seeks.abort = lambda t: self.play.abort(t, 0)  # a stale pairing's match
         self.spectators = Spectators(self.db, self.registry)
         # challenges, API tokens, BOT accounts and the computer on the ladder
         self.tokens = ApiTokens(self.db, self.rates)
         self.ladder = Ladder(self.db)
         self.ratings.level_ratings = self.ladder.ratings
+        self.ratings.level_ids = [level_id(lv) for lv in LEVELS]
         self.challenges = Challenges(self.db, self.lobby, self.registry)
+        self.challenges.abort = lambda t: self.play.abort(t, 0)  # a stale acceptance's
         self.notices = Notices(self.db, self.broker, self.hub, self.challenges, self.accounts,
                                heartbeat_seconds=self.settings.ws_heartbeat_seconds)
         self.tokens.on_revoke.append(self.notices.revoked)
         self.broker.on_logout.append(self.hub.close_sessions)
+        self.broker.on_logout.append(self.notices.close_sessions)  # on every process
         self.coach = Coach()
         self.analysis = Analysis(self.coach)
         self.puzzles = Puzzles(self.db)
@@ -123,9 +135,25 @@ class Site:
         self.arenas = Arenas(self.db, self.lobby, self.registry, self.play)
         self.committer.match_over.append(self.arenas.match_over)
         self.arenas.on_change.append(self.notices.poke)
-        self.daily = Daily(self.db, self.lobby)
+        self.daily = Daily(self.db, self.lobby, Entry(self.settings.daily_min_days,
+                                                      self.settings.daily_min_rated))
         self.records.withheld = self.daily.withheld
-        self.reviews.no_hints = self.daily.no_hints
+        self.committer.match_over.append(self.daily.match_over)  # suspicious results
+        # fair play: the screening of rated matches, and the moderators
+        self.screening = Screening(self.db)
+        self.committer.match_over.append(self.screening.match_over)
+        self.moderation = Moderation(self.db, self.screening)
+        self.coaching = Coaching(self.db)
+        self.coaching.daily_open = self.daily.review_closed
+        # people: who is online, friends, blocks, and the chat
+        self.presence = Presence(self.broker)
+        self.people = People(self.db, self.presence)
+        self.chat = Chat(self.db, self.broker, self.hub, self.people, self.rates)
+        self.moderation.chat_report = self.chat.reported
+        self.challenges.may_challenge = self.people.may_challenge
+        self.challenges.blocked_between = self.people.blocked_between
+        self.notices.extras.append(self.people.notices)
+        self.arenas.on_created.append(self._arena_made)
         self.db.on_down.append(self._database_down)
         self.db.before_up.append(self.clocks.resume)  # clocks stand still in an outage
         self.db.on_up.append(self._database_up)
@@ -193,6 +221,9 @@ class Site:
         self._spawn(self.ratings.scan_forever())
         self._spawn(self.seeks.sweep_forever())
         self._spawn(self.arenas.scan_forever())  # arenas are in the database: any process
+        self._spawn(self.screening.scan_forever())  # queued in the database: any process
+        self._spawn(self.presence.run_forever())
+        self._spawn(self.chat.run_forever())
         if self.rates.shared is not None:
             self._spawn(self.rates.shared.sync_forever())
         if self.outbox is not None:
@@ -206,10 +237,11 @@ class Site:
         """Stop computer players and background work, close the sockets (the pages
         reconnect to another process), and release the database and the broker."""
         self.reviews.close()
+        self.screening.close()
         self.mistakes.close()
         self.coach.close()
         stopping: list[asyncio.Task[Any]] = list(self.turns.stop())
-        self.hub.close_all("The server is restarting: reconnect.")
+        self.hub.close_all(RESTARTING)
         self.notices.stop()
         for task in list(self._tasks):
             task.cancel()
@@ -235,13 +267,24 @@ class Site:
 
     async def logged_out(self, account: str, session: str | None) -> None:
         """An account was logged out (``session``: one session's token hash; None: every
-        session): close its session sockets here, and on every other process through the
-        broker (a socket whose notice was lost finds its session gone at its next move)."""
+        session): close its session sockets here, of tables and of notices, and on every
+        other process through the broker (a socket whose notice was lost finds its session
+        gone at its next move, or before a push that would carry a seat token)."""
         self.hub.close_sessions(account, session)
+        self.notices.close_sessions(account, session)
         try:
             await self.broker.publish_logout(account, session)
         except Exception as e:  # noqa: BLE001 - broker away: the sockets re-check
             log.warning("could not publish a logout (%s): sockets re-check their session", e)
+
+    def _arena_made(self, creator: str) -> None:
+        """An arena was made: its creator's followers are told (their notices)."""
+        async def tell() -> None:
+            try:
+                self.notices.poke(await self.people.followers_of(creator))
+            except Exception as e:  # noqa: BLE001 - their next refresh shows it anyway
+                log.debug("followers not told of an arena: %s", e)
+        self._spawn(tell())
 
     def _database_down(self) -> None:
         """Every seat is shown its last state, with moves paused."""

@@ -15,7 +15,9 @@ time: an unknown username is checked against a dummy hash. Hashing runs in a sma
 its own (:mod:`.hashing`), so a flood of sign-ups and log-ins never takes the tables' CPU.
 Log-ins are limited per address and across the site (kinds ``login`` and ``login_site``),
 and wrong passwords slow down the (username, address) pair that sends them
-(:mod:`..backends.failures`: a stranger cannot keep the owner out); sign-ups are limited
+(:mod:`..backends.failures`: a stranger cannot keep the owner out); the site-wide limit
+never refuses a known device (a browser the account has used) or a known good address (one
+it logged in from recently) while it refuses a flood; sign-ups are limited
 per address, per username and across the site (``signup``, ``signup_site``), and refuse a
 password too easy to guess (:mod:`.common`). The cheap checks come first: a refused
 request costs no hash.
@@ -35,6 +37,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from ...i18n import N_, t
 from ...ratings import DEFAULT, Rating
 from ..backends.database import Database
 from ..backends.failures import LoginFailures
@@ -64,15 +67,16 @@ SESSION_DAYS = 30.0
 USERNAME_CHARS = "letters a-z and A-Z, digits 0-9, '_' and '-'"
 """The characters a username may use (said in the refusal)."""
 _USERNAME_RE = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
-WRONG_LOGIN = "Wrong username or password."
+WRONG_LOGIN = N_("Wrong username or password.")
 """The one sentence for an unknown username and a wrong password alike."""
-TAKEN = "That username is taken: choose another."
-NOT_YOUR_PASSWORD = "That is not this account's password: nothing was changed."
-SIGNUPS_FULL = ("Too many sign-ups across the site just now (at most {limit}): try again in "
-                "a few minutes.")
-LOGINS_FULL = "Too many log-ins across the site just now (at most {limit}): try again in a moment."
-CSRF_REFUSED = ("This change needs the page's CSRF token (X-CSRF-Token) or a same-origin "
-                "Origin header.")
+TAKEN = N_("That username is taken: choose another.")
+NOT_YOUR_PASSWORD = N_("That is not this account's password: nothing was changed.")
+SIGNUPS_FULL = N_("Too many sign-ups across the site just now (at most {limit}): try again "
+                  "in a few minutes.")
+LOGINS_FULL = N_("Too many log-ins across the site just now (at most {limit}): try again in "
+                 "a moment.")
+CSRF_REFUSED = N_("This change needs the page's CSRF token (X-CSRF-Token) or a same-origin "
+                  "Origin header.")
 
 
 def check_username(value: Any) -> str:
@@ -86,14 +90,16 @@ def check_username(value: Any) -> str:
     ginrummy.web.errors.TableError: A username is 3 to 20 characters: letters a-z and A-Z...
     """
     if not isinstance(value, str) or not _USERNAME_RE.match(value):
-        raise TableError(400, f"A username is 3 to 20 characters: {USERNAME_CHARS}.")
+        # (the characters are USERNAME_CHARS, said whole so the sentence is translated whole)
+        raise TableError(400, N_("A username is 3 to 20 characters: letters a-z and A-Z, "
+                                 "digits 0-9, '_' and '-'."))
     return value
 
 
 def check_password(value: Any) -> str:
     """The password, if 8 to 200 characters of text; TableError 400 otherwise."""
     if not isinstance(value, str) or not 8 <= len(value) <= 200:
-        raise TableError(400, "A password is 8 to 200 characters.")
+        raise TableError(400, N_("A password is 8 to 200 characters."))
     return value
 
 
@@ -114,10 +120,10 @@ def csrf_of(session_token: str) -> str:
 
 def _credentials(body: Any) -> tuple[Any, Any]:
     if not isinstance(body, Mapping):
-        raise TableError(400, 'Send {"username": "...", "password": "..."}.')
+        raise TableError(400, N_('Send {"username": "...", "password": "..."}.'))
     unknown = set(body) - {"username", "password"}
     if unknown:
-        raise TableError(400, f"Unknown field {sorted(unknown)[0]!r}.")
+        raise TableError(400, t("Unknown field {field}.", field=repr(sorted(unknown)[0])))
     return body.get("username"), body.get("password")
 
 
@@ -127,7 +133,7 @@ def _fields(body: Any, allowed: set[str], shape: str) -> Mapping[str, Any]:
         raise TableError(400, shape)
     unknown = set(body) - allowed
     if unknown:
-        raise TableError(400, f"Unknown field {sorted(unknown)[0]!r}.")
+        raise TableError(400, t("Unknown field {field}.", field=repr(sorted(unknown)[0])))
     return body
 
 
@@ -150,9 +156,10 @@ class Accounts:
     async def _hash(self, password: str) -> str:
         return await self.pool.run(self.hasher.hash, password)
 
-    async def _verify(self, stored: str | None, password: str) -> bool:
+    async def _verify(self, stored: str | None, password: str, reserved: bool = False) -> bool:
         """Whether ``password`` matches ``stored`` (None: an unknown user, checked
-        against a dummy hash so that it takes as long)."""
+        against a dummy hash so that it takes as long); ``reserved``: a known device's
+        check, which may take a reserved place in the pool."""
         if self._dummy is None:
             self._dummy = await self._hash(secrets.token_urlsafe(16))
         target = stored if stored is not None else self._dummy
@@ -163,7 +170,7 @@ class Accounts:
             except (VerifyMismatchError, VerificationError, InvalidHashError):
                 return False
 
-        ok = await self.pool.run(verify)
+        ok = await self.pool.run(verify, reserved=reserved)
         return ok and stored is not None
 
     # ------------------------------------------------------------------ limits
@@ -171,12 +178,12 @@ class Accounts:
     async def _hit(self, kind: str, client: str, sentence: str) -> None:
         """Count one request of ``kind`` for ``client``; 429 with ``sentence`` past it."""
         if not await self.rates.hit(kind, client):
-            raise TableError(429, sentence.format(limit=self.rates.describe(kind)))
+            raise TableError(429, t(sentence, limit=self.rates.describe(kind)))
 
     def _site_full(self, kind: str, sentence: str) -> None:
         """429 at once, counting nothing, while the site is over its rate of ``kind``."""
         if self.rates.retry_after(kind, "site") > 0:
-            raise TableError(429, sentence.format(limit=self.rates.describe(kind)))
+            raise TableError(429, t(sentence, limit=self.rates.describe(kind)))
 
     # ------------------------------------------------------------------ sessions
 
@@ -184,14 +191,14 @@ class Accounts:
         """``POST /api/accounts``: a new account, logged in (its session token). Nothing
         is stored unless every check passes; the hash is computed last."""
         raw_name, raw_password = _credentials(body)
-        await self._hit("signup", f"ip:{address}", "Too many sign-ups: at most {limit} from "
-                        "one address. Wait a moment and try again.")
+        await self._hit("signup", f"ip:{address}", N_("Too many sign-ups: at most {limit} "
+                        "from one address. Wait a moment and try again."))
         username = check_username(raw_name)
         password = check_password(raw_password)
         check_not_common(password, username)
         key = username_key(username)
-        await self._hit("signup", f"user:{key}", "Too many sign-ups for this username: at "
-                        "most {limit}. Wait a moment and try again.")
+        await self._hit("signup", f"user:{key}", N_("Too many sign-ups for this username: "
+                        "at most {limit}. Wait a moment and try again."))
         self._site_full("signup_site", SIGNUPS_FULL)  # no database read for a flood
         if await self.db.read(self.db.store.accounts.by_key, key) is not None:
             raise TableError(409, TAKEN)
@@ -201,28 +208,58 @@ class Accounts:
                                     secrets.token_hex(8), username, key, digest, DEFAULT)
         if account is None:
             raise TableError(409, TAKEN)
+        await self.failures.succeeded(key, address)  # a known good address of it
         return account, await self._new_session(account)
 
-    async def log_in(self, body: Any, address: str) -> tuple[Account, str]:
+    async def _known(self, key: str, address: str, browser: str | None) -> bool:
+        """Whether the log-in comes from a known device or a known good address of the
+        username: a browser (``browser``: its cookie's hash) the account has used, or an
+        address it logged in from within :data:`~..backends.failures.GOOD_FOR`."""
+        if await self.failures.known_good(key, address):
+            return True
+        return browser is not None and bool(
+            await self.db.read(self.db.store.accounts.used_browser, key, browser))
+
+    async def log_in(self, body: Any, address: str,
+                     browser: str | None = None) -> tuple[Account, str]:
         """``POST /api/session``: check the password; the account and a new session
         token. A wrong password and an unknown username get the same 401 sentence; a
         (username, address) pair that has sent several wrong ones waits before its next
-        try (429, saying how long)."""
+        try (429, saying how long).
+
+        The site-wide limit (``login_site``) and the password pool's queue never refuse a
+        known device or a known good address first (:meth:`_known`; ``browser``: the
+        request's browser cookie, hashed): while a flood fills them, such a log-in still
+        goes through (the pool keeps it a reserved place) and the flood is refused. Only
+        then is it asked (a read): a flood costs nothing more."""
         raw_name, raw_password = _credentials(body)
         key = username_key(raw_name) if isinstance(raw_name, str) and len(raw_name) <= 40 \
             else None
-        await self._hit("login", f"ip:{address}", "Too many log-in attempts: at most {limit} "
-                        "from one address. Wait a moment and try again.")
+        await self._hit("login", f"ip:{address}", N_("Too many log-in attempts: at most "
+                        "{limit} from one address. Wait a moment and try again."))
         if key is None or not isinstance(raw_password, str) or len(raw_password) > 200:
             raise TableError(401, WRONG_LOGIN)
-        self._site_full("login_site", LOGINS_FULL)  # no look-up of failures for a flood
+        known: bool | None = None  # asked only when the site is full
+        site_full = self.rates.retry_after("login_site", "site") > 0
+        if site_full or self.pool.full:
+            known = await self._known(key, address, browser)
+            if site_full and not known:  # no look-up of failures for a flood
+                raise TableError(429, t(LOGINS_FULL,
+                                        limit=self.rates.describe("login_site")))
         wait = await self.failures.wait(key, address)
         if wait > 0:
-            raise TableError(429, "Too many wrong passwords for this username from your "
-                             f"address: try again in {math.ceil(wait)} s.")
-        await self._hit("login_site", "site", LOGINS_FULL)
+            raise TableError(429, t("Too many wrong passwords for this username from your "
+                                    "address: try again in {seconds} s.",
+                                    seconds=str(math.ceil(wait))))
+        if not await self.rates.hit("login_site", "site"):
+            if known is None:
+                known = await self._known(key, address, browser)
+            if not known:
+                raise TableError(429, t(LOGINS_FULL,
+                                        limit=self.rates.describe("login_site")))
         account = await self.db.read(self.db.store.accounts.by_key, key)
-        ok = await self._verify(account.password_hash if account else None, raw_password)
+        ok = await self._verify(account.password_hash if account else None, raw_password,
+                                reserved=bool(known))
         if not ok or account is None:
             await self.failures.failed(key, address)
             raise TableError(401, WRONG_LOGIN)
@@ -244,8 +281,9 @@ class Accounts:
             raise TableError(403, NOT_YOUR_PASSWORD)
         wait = await self.failures.wait(key, address)
         if wait > 0:
-            raise TableError(429, "Too many wrong passwords for this account from your "
-                             f"address: try again in {math.ceil(wait)} s.")
+            raise TableError(429, t("Too many wrong passwords for this account from your "
+                                    "address: try again in {seconds} s.",
+                                    seconds=str(math.ceil(wait))))
         stored = await self.db.read(self.db.store.accounts.by_key, key)
         if stored is None or stored.id != account.id or not await self._verify(
                 stored.password_hash, password):
@@ -260,12 +298,13 @@ class Accounts:
         and this browser gets a new one: its token. Nothing changes unless every check
         passes."""
         fields = _fields(body, {"password", "new_password"},
-                         'Send {"password": "...", "new_password": "..."}.')
+                         N_('Send {"password": "...", "new_password": "..."}.'))
         new = check_password(fields.get("new_password"))
         check_not_common(new, account.username)
         stored = await self._confirm(account, fields.get("password"), address)
         if new == fields.get("password"):
-            raise TableError(400, "The new password is the one you have: choose another.")
+            raise TableError(400, N_("The new password is the one you have: choose "
+                                     "another."))
         digest = await self._hash(new)
         await self.db.run(self.db.store.accounts.replace_password, stored.id, digest)
         return await self._new_session(stored)
@@ -275,10 +314,10 @@ class Accounts:
         ``ginrummy db close-account`` does (it can no longer log in or be challenged, its
         sessions end, its API tokens are revoked, its open challenges cancelled; its
         finished matches and its name stay, so nobody else takes the name)."""
-        fields = _fields(body, {"password"}, 'Send {"password": "..."}.')
+        fields = _fields(body, {"password"}, N_('Send {"password": "..."}.'))
         if account.bot:
-            raise TableError(403, "A BOT account is closed by an operator "
-                                  "(ginrummy db close-account).")
+            raise TableError(403, N_("A BOT account is closed by an operator "
+                                     "(ginrummy db close-account)."))
         stored = await self._confirm(account, fields.get("password"), address)
         await self.db.run(self.db.store.tokens.close_account, username_key(stored.username))
 
@@ -322,11 +361,15 @@ class Accounts:
     @staticmethod
     def me(account: Account, token: str, bots: Mapping[str, float] | None = None
            ) -> dict[str, Any]:
-        """What ``GET /api/me`` (and a sign-up or login) answers."""
+        """What ``GET /api/me`` (and a sign-up or login) answers (``"moderator": true``
+        for a moderator)."""
         r = account.rating
-        return {"username": account.username, "rating": round(r.rating),
-                "deviation": round(r.deviation), "volatility": round(r.volatility, 5),
-                "rated_matches": account.rated_matches, "csrf": csrf_of(token)}
+        out = {"username": account.username, "rating": round(r.rating),
+               "deviation": round(r.deviation), "volatility": round(r.volatility, 5),
+               "rated_matches": account.rated_matches, "csrf": csrf_of(token)}
+        if account.moderator:  # the top bar offers the moderators' page
+            out["moderator"] = True
+        return out
 
     async def claim(self, account: Account, body: Any) -> dict[str, Any]:
         """``POST /api/me/matches`` ``{"tokens": [...]}``: put the account on the seats

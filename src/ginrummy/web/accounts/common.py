@@ -15,12 +15,13 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from ...i18n import N_
 from ..errors import TableError
 
 __all__ = ["TOO_EASY", "check_not_common", "is_too_easy"]
 
-TOO_EASY = ("That password is too easy to guess (a common password, a simple pattern or "
-            "your username): choose another, such as a few words together.")
+TOO_EASY = N_("That password is too easy to guess (a common password, a simple pattern or "
+              "your username): choose another, such as a few words together.")
 """The one sentence of the refusal."""
 
 LIST = Path(__file__).with_name("common_passwords.txt")

@@ -8,10 +8,16 @@ token acts as its account on every endpoint and socket with no CSRF token (a cro
 form cannot send the header). Refused tokens are counted per address with the seat
 tokens' limit (``rate_auth``); each refusal is one sentence: malformed, unknown, revoked,
 or its account closed.
+
+**A token is a program.** An account that plays through a token (a seat's move or socket,
+a seek, a challenge or an arena made with one) is marked a program player
+(:meth:`ApiTokens.played`): from then on it is paired like a BOT, never with a person who
+did not ask for BOT opponents, and its seats played through a token are marked bot seats.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import secrets
 import time
@@ -19,6 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...i18n import N_, t
 from ..backends.database import Database
 from ..backends.limits import RateLimits
 from ..errors import TableError
@@ -34,14 +41,17 @@ MAX_TOKENS = 20
 """Live API tokens an account may hold."""
 USED_EVERY = 60.0
 """A token's ``last_used`` is written at most this often (seconds)."""
+LIVE_SECONDS = 1.0
+"""How long a process trusts its last reading that a token is live (seconds), while the
+broker can bring it news of a revocation; with the broker away it reads it every time."""
 
-MALFORMED = ("This API token is malformed: a token is 'ginrummy.' and 43 more characters, "
-             "exactly as it was shown when it was made.")
-UNKNOWN = "This API token is not valid here: it was never issued by this site."
-REVOKED = "This API token has been revoked: make a new one on the account page."
-CLOSED = "This API token's account is closed."
-BY_SESSION = ("API tokens are made and revoked with the account's session (the account "
-              "page), not with another token.")
+MALFORMED = N_("This API token is malformed: a token is 'ginrummy.' and 43 more "
+               "characters, exactly as it was shown when it was made.")
+UNKNOWN = N_("This API token is not valid here: it was never issued by this site.")
+REVOKED = N_("This API token has been revoked: make a new one on the account page.")
+CLOSED = N_("This API token's account is closed.")
+BY_SESSION = N_("API tokens are made and revoked with the account's session (the account "
+                "page), not with another token.")
 
 
 def is_api_token(value: str | None) -> bool:
@@ -66,27 +76,29 @@ class ApiTokens:
         self.on_revoke: list[Callable[[str, str], None]] = []
         """Told (account id, token id) of each token revoked here: its sockets close."""
         self._used: dict[str, float] = {}
+        self._live: dict[str, float] = {}
+        """When each token was last read live (monotonic seconds): :meth:`live`."""
 
     async def create(self, account: Account, body: Any) -> dict[str, Any]:
         """``POST /api/tokens`` ``{"name"}`` (optional): a new token, shown this once."""
         if body is None:
             body = {}
         if not isinstance(body, Mapping):
-            raise TableError(400, "The request body must be a JSON object.")
+            raise TableError(400, N_("The request body must be a JSON object."))
         unknown = set(body) - {"name"}
         if unknown:
-            raise TableError(400, f"Unknown field {sorted(unknown)[0]!r}.")
+            raise TableError(400, t("Unknown field {field}.", field=repr(sorted(unknown)[0])))
         name = body.get("name", "API token")
         if not isinstance(name, str) or not 0 < len(name.strip()) <= 40 \
                 or not name.isprintable():
-            raise TableError(400, "A token's name is 1 to 40 printable characters.")
+            raise TableError(400, N_("A token's name is 1 to 40 printable characters."))
         token = PREFIX + secrets.token_urlsafe(32)
         token_id = secrets.token_hex(6)
         ok = await self.db.run(self.db.store.tokens.add, token_id, account.id,
                                hash_token(token), name.strip(), MAX_TOKENS)
         if not ok:
-            raise TableError(409, f"An account holds at most {MAX_TOKENS} API tokens: "
-                             "revoke one first.")
+            raise TableError(409, t("An account holds at most {n} API tokens: revoke one "
+                                    "first.", n=str(MAX_TOKENS)))
         return {"token": token, "id": token_id, "name": name.strip()}
 
     async def listing(self, account: Account) -> dict[str, Any]:
@@ -100,18 +112,46 @@ class ApiTokens:
         process (its open sockets are closed)."""
         if not 0 < len(token_id) <= 16 or not await self.db.run(
                 self.db.store.tokens.revoke, account.id, token_id):
-            raise TableError(404, "You have no API token with this id.")
+            raise TableError(404, N_("You have no API token with this id."))
+        self._live.pop(token_id, None)  # this process knows at once
         for cb in list(self.on_revoke):
             cb(account.id, token_id)
         return {"revoked": token_id}
+
+    async def live(self, token_id: str, cached: bool = True) -> bool:
+        """Whether the token is still live (not revoked, its account not closed), as the
+        database says: a socket opened with it asks before each move, so a revocation
+        takes effect at once on every process, whether or not the broker's news of it
+        arrives. ``cached``: a reading of this process within :data:`LIVE_SECONDS` is
+        trusted (a revocation made here clears it); without, the database is read."""
+        now = time.monotonic()
+        at = self._live.get(token_id)
+        if cached and at is not None and now - at < LIVE_SECONDS:
+            return True
+        if await self.db.read(self.db.store.tokens.revoked_among, [token_id]):
+            self._live.pop(token_id, None)
+            return False
+        if len(self._live) > 10_000:  # forget old readings: each costs one read again
+            self._live = {k: v for k, v in self._live.items() if now - v < LIVE_SECONDS}
+        self._live[token_id] = now
+        return True
+
+    async def played(self, account: Account) -> Account:
+        """``account``, which is playing through an API token, marked a program player
+        (once: stored, then paired like a BOT); a BOT account is one already."""
+        if account.bot or account.program:
+            return account
+        await self.db.run(self.db.store.tokens.set_program, account.id)
+        return dataclasses.replace(account, program=True)
 
     async def resolve(self, token: str, address: str) -> Bearer:
         """The account an API token acts as; TableError 401 with the sentence saying why
         not (429 once the address has had too many tokens refused)."""
         rates = self.rates
         if not rates.allowed("auth", address):
-            raise TableError(429, f"Too many refused tokens: at most {rates.describe('auth')} "
-                             "from one address. Wait a moment and try again.")
+            raise TableError(429, t("Too many refused tokens: at most {limit} from one "
+                                    "address. Wait a moment and try again.",
+                                    limit=rates.describe("auth")))
         try:
             return await self._resolve(token)
         except TableError as e:

@@ -7,7 +7,9 @@ process can push each of its own connected seats that seat's own view, and that 
 was logged out (its id), so every process closes that account's sockets; it keeps
 computer-turn leases as Redis keys with an expiry, renewed while held, so a process that
 dies (even by kill -9) loses its leases within seconds and another takes the turn over;
-and it counts each seat's open sockets across processes (:meth:`Broker.presence_add`).
+and it counts each seat's open sockets, and each account's notice sockets (who is
+online), across processes (:meth:`Broker.presence_add`); that a match's chat has a new
+message (its id: :meth:`Broker.publish_chat`).
 On a second channel it carries news of accounts (:meth:`Broker.publish_account`: an
 account's challenges changed, one of its API tokens was revoked), again only ids.
 
@@ -96,6 +98,8 @@ class Broker:
         """Broker commands that failed, for ``/metrics``."""
         self.on_logout: list[OnLogout] = []
         """Told when another process logged an account out (its sockets close here too)."""
+        self.on_chat: list[Callable[[str], object]] = []
+        """Told (with the match id) when another process stored a chat message."""
 
     async def start(self, on_change: OnChange, on_reconnect: Callable[[], None],
                     on_account: OnAccount | None = None) -> None:
@@ -150,6 +154,15 @@ class Broker:
 
     async def presence_remove(self, key: str, member: str) -> None:
         """Stop counting ``member`` under ``key`` (its socket closed)."""
+
+    async def presence_counts(self, keys: Sequence[str]) -> dict[str, int] | None:
+        """How many live members each key has across processes (None: nothing is
+        shared, each process knows only its own)."""
+        return None
+
+    async def publish_chat(self, match_id: str) -> None:
+        """Tell the other processes that a match's chat has a new message (its id only:
+        they read the message from the database). Nothing for one process."""
 
     async def close(self) -> None:
         """Stop listening and release connections."""
@@ -286,6 +299,9 @@ class RedisBroker(Broker):
             if data.get("k") == "logout":
                 self._logged_out(data)
                 return
+            if data.get("k") == "chat":
+                self._chat(data)
+                return
             mid, version = data["m"], data["v"]
             if not isinstance(mid, str) or not isinstance(version, int):
                 return
@@ -316,6 +332,17 @@ class RedisBroker(Broker):
                 cb(account, session)
             except Exception:  # noqa: BLE001 - one listener never stops the others
                 log.exception("logout listener failed")
+
+    def _chat(self, data: dict[str, Any]) -> None:
+        match_id = data.get("m")
+        if not isinstance(match_id, str):
+            log.warning("ignored a malformed broker message")
+            return
+        for cb in list(self.on_chat):
+            try:
+                cb(match_id)
+            except Exception:  # noqa: BLE001 - one listener never stops the others
+                log.exception("chat listener failed")
 
     async def publish_logout(self, account_id: str, session: str | None) -> None:
         await self._do(self.redis.publish(CHANNEL, json.dumps(
@@ -374,6 +401,20 @@ class RedisBroker(Broker):
 
     async def presence_remove(self, key: str, member: str) -> None:
         await self._do(self.redis.zrem(PRESENCE_PREFIX + key, member))
+
+    async def presence_counts(self, keys: Sequence[str]) -> dict[str, int] | None:
+        if not keys:
+            return {}
+        now = time.time()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.zcount(PRESENCE_PREFIX + key, now, "+inf")
+            counts = await self._do(pipe.execute())
+        return {k: int(n) for k, n in zip(keys, counts, strict=True)}
+
+    async def publish_chat(self, match_id: str) -> None:
+        await self._do(self.redis.publish(CHANNEL, json.dumps(
+            {"k": "chat", "m": match_id, "p": self.process_id})))
 
     async def close(self) -> None:
         if self._listener is not None:

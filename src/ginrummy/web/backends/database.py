@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from ...i18n import N_, t
 from ..errors import DB_DOWN, DB_ERROR, TableError
 from ..store import Change, StaleVersionError, Store, StoreError
 
@@ -142,12 +143,13 @@ class Database:
             self.went_down()
             return TableError(503, DB_DOWN)
         if isinstance(e, StoreError):
-            return TableError(503, f"The database is not available: {e}")
+            return TableError(503, t("The database is not available: {error}", error=str(e)))
         if isinstance(e, PoolTimeout) or _rolled_back(e):
-            return TableError(503, "The database is busy: try again in a moment.")
+            return TableError(503, N_("The database is busy: try again in a moment."))
         log.error("database error: %s", _one_line(e))  # one line: no traceback spam
         if _bad_data(e):  # a value it cannot store (checks should have refused it first)
-            return TableError(400, "The request holds a value the database cannot store.")
+            return TableError(400, N_("The request holds a value the database cannot "
+                                      "store."))
         return TableError(503, DB_ERROR)
 
     # ------------------------------------------------------------------ writes

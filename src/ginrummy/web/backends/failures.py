@@ -12,8 +12,14 @@ over many addresses), every pair of it gets only :data:`FREE_UNDER_ATTACK` free 
 fresh address (the owner's) is always checked once at no wait, and the guessers are
 slowed from their second try.
 
-With a broker the counts live in Redis (``ginrummy:loginfail:*``), so every process sees
-them; while Redis is away, or with none, each process counts its own.
+Successful log-ins are remembered too, per (username, address), for :data:`GOOD_FOR`
+(:meth:`LoginFailures.known_good`): while a flood of log-ins fills the site's limit, an
+address the account has logged in from recently is still let in (the flood, from
+addresses it never logged in from, is what gets refused).
+
+With a broker the counts live in Redis (``ginrummy:loginfail:*``, ``ginrummy:logingood:*``),
+so every process sees them; while Redis is away, or with none, each process counts its
+own.
 """
 
 from __future__ import annotations
@@ -24,7 +30,8 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-__all__ = ["ATTACK", "FREE", "FREE_UNDER_ATTACK", "MAX_WAIT", "LoginFailures", "wait_after"]
+__all__ = ["ATTACK", "FREE", "FREE_UNDER_ATTACK", "GOOD_FOR", "MAX_WAIT", "LoginFailures",
+           "wait_after"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -43,6 +50,10 @@ FORGET = 86400.0
 MAX_PAIRS = 200_000
 """Pairs kept in one process's memory (the oldest are forgotten first)."""
 PREFIX = "ginrummy:loginfail:"
+GOOD_PREFIX = "ginrummy:logingood:"
+GOOD_FOR = 30 * 86400.0
+"""How long an address that logged in to an account counts as a known good address of it
+(seconds; renewed at each log-in)."""
 
 
 def wait_after(failures: int, free: int = FREE) -> float:
@@ -64,6 +75,8 @@ class LoginFailures:
 
     def __init__(self, storage_uri: str = "memory://") -> None:
         self._pairs: OrderedDict[tuple[str, str], tuple[int, float]] = OrderedDict()
+        self._good: OrderedDict[tuple[str, str], float] = OrderedDict()
+        """(username, address) pairs that logged in, and when (this process's own)."""
         self._users: dict[str, tuple[int, float]] = {}
         self.redis: Any = None
         self._redis_ok = True
@@ -111,15 +124,40 @@ class LoginFailures:
             except Exception:  # noqa: BLE001 - Redis away: this process's count holds
                 self._down()
 
-    async def succeeded(self, key: str, address: str) -> None:
-        """The pair logged in: forget its failures."""
+    async def succeeded(self, key: str, address: str, now: float | None = None) -> None:
+        """The pair logged in: forget its failures, and remember it as a known good
+        address of the username (:meth:`known_good`)."""
+        now = time.time() if now is None else now
         self._pairs.pop((key, address), None)
+        self._good.pop((key, address), None)
+        self._good[(key, address)] = now
+        while len(self._good) > MAX_PAIRS:
+            self._good.popitem(last=False)
         if self.redis is not None:
             try:
-                await self.redis.delete(f"{PREFIX}{key}:{address}")
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.delete(f"{PREFIX}{key}:{address}")
+                    pipe.set(f"{GOOD_PREFIX}{key}:{address}", repr(now), ex=int(GOOD_FOR))
+                    await pipe.execute()
                 self._up()
             except Exception:  # noqa: BLE001 - Redis away: its count expires by itself
                 self._down()
+
+    async def known_good(self, key: str, address: str, now: float | None = None) -> bool:
+        """Whether this address logged in to the username within :data:`GOOD_FOR` (seen by
+        any process through Redis, or by this one)."""
+        now = time.time() if now is None else now
+        at = self._good.get((key, address))
+        if at is not None and now - at < GOOD_FOR:
+            return True
+        if self.redis is not None:
+            try:
+                seen = await self.redis.exists(f"{GOOD_PREFIX}{key}:{address}")
+                self._up()
+                return bool(seen)
+            except Exception:  # noqa: BLE001 - Redis away: this process's record holds
+                self._down()
+        return False
 
     async def close(self) -> None:
         """Release the Redis connection."""

@@ -3,7 +3,9 @@ Redis too, so a limit holds across processes and never lapses while Redis is awa
 
 Every request of a kind (``create``, ``join``, ``lookup``, ``actions``, ``reads``,
 ``pages``, ``sockets``, ``auth``, ``login``, ``signup``, and the site-wide ``login_site`` and
-``signup_site``, whose one client is ``site``, and ``messages``, counted per seat) is
+``signup_site``, whose one client is ``site``, ``messages`` and ``bot_messages``, counted
+per seat or per account's notice sockets, ``coach``, per account or guest address, and
+``chat`` and ``chat_account``, chat messages per seat or spectator and per account) is
 counted here exactly
 (:class:`LocalWindows`, a moving window of timestamps per client). With a broker the
 processes also share their counts (:class:`SharedCounts`): each adds its clients' new
@@ -24,6 +26,7 @@ import time
 from collections import deque
 from typing import Any
 
+from ...i18n import N_, t
 from ..guard import Settings
 
 __all__ = ["KINDS", "LocalWindows", "RateLimits"]
@@ -31,13 +34,36 @@ __all__ = ["KINDS", "LocalWindows", "RateLimits"]
 log = logging.getLogger("ginrummy.web")
 
 KINDS = ("create", "join", "lookup", "actions", "reads", "pages", "sockets", "auth", "login",
-         "signup", "login_site", "signup_site", "messages")
+         "signup", "login_site", "signup_site", "messages", "bot_messages", "coach", "chat",
+         "chat_account")
 """The kinds of request limited apart, each by the setting ``rate_KIND``."""
 
-LEARN_FIRST = frozenset({"login_site", "signup_site", "messages"})
+LEARN_FIRST = frozenset({"login_site", "signup_site", "messages", "bot_messages", "chat",
+                         "chat_account"})
 """Kinds whose keys every process shares (the site; a seat's sockets on several
 processes): a process reads such a key's shared total at its first hit there, instead of
 counting alone until the next sync (a round trip, once per key and window)."""
+
+PER = {
+    "second": N_("{amount} per {multiples} second"),
+    "minute": N_("{amount} per {multiples} minute"),
+    "hour": N_("{amount} per {multiples} hour"),
+    "day": N_("{amount} per {multiples} day"),
+    "month": N_("{amount} per {multiples} month"),
+    "year": N_("{amount} per {multiples} year"),
+}
+"""A limit in words, by the unit of its window (in English as the limits library says it:
+``20 per 1 minute``), for the sentences of the refusals."""
+
+PER_MANY = {
+    "second": N_("{amount} per {multiples} seconds"),
+    "minute": N_("{amount} per {multiples} minutes"),
+    "hour": N_("{amount} per {multiples} hours"),
+    "day": N_("{amount} per {multiples} days"),
+    "month": N_("{amount} per {multiples} months"),
+    "year": N_("{amount} per {multiples} years"),
+}
+"""The same for a window of several units (``5 per 10 seconds``)."""
 
 SWEEP_SECONDS = 10.0
 """How often the local windows drop the clients with nothing left in them."""
@@ -267,5 +293,10 @@ class RateLimits:
         return wait
 
     def describe(self, kind: str) -> str:
-        """The limit in words, for the 429 message (e.g. ``20 per 1 minute``)."""
-        return str(self.items[kind])
+        """The limit in words, for the 429 message (e.g. ``20 per 1 minute``), in the
+        language of the moment."""
+        item = self.items[kind]
+        words = (PER_MANY if item.multiples > 1 else PER).get(item.GRANULARITY.name)
+        if words is None:
+            return str(item)
+        return t(words, amount=str(item.amount), multiples=str(item.multiples))

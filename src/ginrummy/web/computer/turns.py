@@ -30,7 +30,7 @@ from ..tables.registry import TableRegistry
 from ..tables.table import Table
 from .driver import ComputerDriver
 
-__all__ = ["ComputerTurns", "TurnClaims", "bot_seed"]
+__all__ = ["ComputerTurns", "TurnClaims", "bot_seed", "position_seed"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -89,10 +89,23 @@ class TurnClaims:
         return ok
 
 
+def position_seed(seed: int, match_id: str, seq: int) -> int:
+    """The computer's seed in match ``match_id`` (dealt from the secret ``seed``) before
+    its action ``seq``: a pure function of the three, so every process finds the same one.
+
+    The match's id is in it because matches may share a seed: every daily match of a day
+    is dealt from the day's seed (the same deals for everyone), and with the seed alone the
+    ``hard`` computer would play the same line against everyone, so a second account
+    replaying the first's moves would meet the same table. With the id, each match (each
+    player's one daily match) meets a computer whose choices are drawn for it alone; the
+    secret seed keeps them unknown to the players until the seed opens."""
+    return random.Random(f"{seed}:{match_id}:bot:{seq}").randrange(2**62)
+
+
 def bot_seed(t: Table) -> int:
-    """The computer's seed at the table's current position (the same in any process, so a
-    turn taken over elsewhere is decided the same way)."""
-    return random.Random(f"{t.stored.seed}:bot:{t.next_seq}").randrange(2**62)
+    """The computer's seed at the table's current position (:func:`position_seed`: the
+    same in any process, so a turn taken over elsewhere is decided the same way)."""
+    return position_seed(t.stored.seed, t.id, t.next_seq)
 
 
 class ComputerTurns:

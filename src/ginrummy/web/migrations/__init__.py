@@ -57,10 +57,12 @@ HERE = Path(__file__).resolve().parent
 LOCK_KEY = 0x67696E72756D6D79
 """The PostgreSQL advisory lock taken while upgrading (the bytes of "ginrummy")."""
 
-SCHEMA_MODULES = ("ginrummy.web.store.schema",)
+SCHEMA_MODULES = ("ginrummy.web.store.schema", "ginrummy.web.store.schema_people")
 """Modules defining tables of the web table's database, on a module-level MetaData (any
-name; imported by :func:`target_metadata`): every table is in :mod:`ginrummy.web.store.schema`;
-a module defining a table elsewhere would have to be added here."""
+name; imported by :func:`target_metadata`): the site's games, accounts and fair play in
+:mod:`ginrummy.web.store.schema`, its people (chat, follows, blocks) in
+:mod:`ginrummy.web.store.schema_people`; a module defining a table elsewhere would have to
+be added here."""
 
 
 class MigrationError(StoreError):

@@ -25,6 +25,15 @@ is finished once the last one is over, and its winner is the player on top.
 
 **Absent players.** A player who loses a match on time is paused (not paired) until it
 presses Join again, so nobody is paired again and again with someone who left.
+
+**Fair play** (issue 44). A rated arena is rated play like any other (:mod:`.fairplay`):
+a player who must wait after aborting or leaving rated matches can neither join it nor be
+paired in it until the wait is over (an abort in it counts as such an offence), and a
+result between two players who joined from one address (or have used one browser) moves
+each rating by little. A person's arena admits no programs: BOT accounts, and accounts
+that play through an API token, may join only an arena that admits BOTs (made by a BOT or
+a program, or with ``"bots": true``), and one that became a program after joining is no
+longer paired in a person's arena. The scoring cannot be farmed (:mod:`.standings`).
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any
 
+from ...i18n import N_, t, tn
 from ..backends.database import Database
 from ..checks import flag, json_object
 from ..errors import TableError
@@ -46,6 +56,8 @@ from ..tables.lobby import Lobby
 from ..tables.play import Play
 from ..tables.registry import TableRegistry
 from ..tables.table import Table
+from .browsers import address_hash, browser_hash
+from .ratings import PLAY_RATED, check_wait, waits
 from .seeks import QUICK_CLOCK
 from .standings import REMATCH_WAIT, Free, Game, Line, choose_pairs, ranked, tally
 
@@ -63,9 +75,12 @@ MAX_PLAYERS = 500
 KEEP = 86400.0
 """How long a finished arena, or one made and never started, stays in the list (and an
 unstarted one counts against its creator's :data:`MAX_OPEN`)."""
-NOT_FOUND = "No arena has this id."
+NOT_FOUND = N_("No arena has this id.")
 
-_FIELDS = {"name", "minutes", "clock", "target", "gin_only", "oklahoma", "rated"}
+_FIELDS = {"name", "minutes", "clock", "target", "gin_only", "oklahoma", "rated", "bots"}
+FOR_PEOPLE = N_("This arena is for people: BOT accounts and programs (accounts that play "
+                "through an API token) may join only an arena that admits BOTs.")
+"""The refusal of a program's join of a person's arena."""
 
 
 def arena_match(match_id: str, seat: int) -> dict[str, Any]:
@@ -88,6 +103,8 @@ class Arenas:
         self.clock: Callable[[], float] = time.time
         """The time now (tests move it to end an arena without waiting)."""
         self.on_change: list[Callable[[list[str]], None]] = []
+        self.on_created: list[Callable[[str], None]] = []
+        """Told the creator's account id when an arena is made (its followers hear)."""
         """Told the accounts just paired (their notice sockets push their matches)."""
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -99,36 +116,53 @@ class Arenas:
 
     # ------------------------------------------------------------------ making
 
-    def _parse(self, body: Any) -> tuple[str, float, dict[str, Any], bool]:
-        """(name, minutes, table options with their clock, rated); TableError 400."""
+    def _parse(self, body: Any) -> tuple[str, float, dict[str, Any], bool, bool]:
+        """(name, minutes, table options with their clock, rated, admits BOTs); TableError
+        400."""
         body = json_object(body, _FIELDS)
         raw = body.get("name")
         name = " ".join(raw.split()) if isinstance(raw, str) else ""
         if not 0 < len(name) <= MAX_NAME or not name.isprintable():
-            raise TableError(400, f"An arena needs a name: 'name' is 1 to {MAX_NAME} "
-                             "printable characters.")
+            raise TableError(400, t("An arena needs a name: 'name' is 1 to {n} printable "
+                                    "characters.", n=str(MAX_NAME)))
         minutes = body.get("minutes")
         if (isinstance(minutes, bool) or not isinstance(minutes, int | float)
                 or not MIN_MINUTES <= minutes <= MAX_MINUTES):
-            raise TableError(400, f"'minutes' is how long the arena runs: a number from "
-                             f"{MIN_MINUTES:g} to {MAX_MINUTES:g}.")
-        rated = flag(body, "rated")
+            raise TableError(400, t("'minutes' is how long the arena runs: a number from "
+                                    "{least} to {most}.", least=format(MIN_MINUTES, "g"),
+                                    most=format(MAX_MINUTES, "g")))
+        rated, bots = flag(body, "rated"), flag(body, "bots")
         options = self.lobby.check_options(
             {k: v for k, v in body.items() if k in ("clock", "target", "gin_only",
                                                     "oklahoma")},
             default_clock=QUICK_CLOCK)
-        return name, float(minutes), options, rated
+        return name, float(minutes), options, rated, bots
 
-    async def create(self, body: Any, account: Account) -> dict[str, Any]:
-        """``POST /api/tournaments``: a new arena (its creator its first player); 201
-        ``{"id", "url"}``."""
-        name, minutes, options, rated = self._parse(body)
+    async def _note(self, account: Account, browser: str | None) -> None:
+        """Note that ``account`` uses this browser (two accounts that share one are rated
+        as if from one address)."""
+        if browser is not None:
+            await self.db.run(self.db.store.seeks.note_browser, browser_hash(browser),
+                              account.id)
+
+    async def create(self, body: Any, account: Account, address: str | None = None,
+                     browser: str | None = None) -> dict[str, Any]:
+        """``POST /api/tournaments``: a new arena (its creator its first player, from
+        ``address`` and ``browser``); 201 ``{"id", "url"}``. A BOT's or a program's arena
+        admits BOTs, as does one asked with ``"bots": true``."""
+        name, minutes, options, rated, bots = self._parse(body)
+        if rated:
+            await check_wait(self.db, account, PLAY_RATED)
         row = ArenaRow(secrets.token_urlsafe(9), name, account.id, minutes, options, rated,
-                       "created", self.clock())
+                       "created", self.clock(),
+                       bots=bots or account.bot or account.program)
+        await self._note(account, browser)
         if not await self.db.run(self.db.store.arenas.create, row, MAX_OPEN,
-                                 row.created_at - KEEP):
-            raise TableError(429, f"You have {MAX_OPEN} arenas not finished yet: start or "
-                             "finish one before making another.")
+                                 row.created_at - KEEP, address_hash(address)):
+            raise TableError(429, t("You have {n} arenas not finished yet: start or finish "
+                                    "one before making another.", n=str(MAX_OPEN)))
+        for cb in list(self.on_created):
+            cb(account.id)
         return {"id": row.id, "url": f"/tournament/{row.id}", "status": "created"}
 
     # ------------------------------------------------------------------ players
@@ -141,44 +175,57 @@ class Arenas:
             raise TableError(404, NOT_FOUND)
         return snap
 
-    async def join(self, arena_id: str, account: Account) -> dict[str, Any]:
+    async def join(self, arena_id: str, account: Account, address: str | None = None,
+                   browser: str | None = None) -> dict[str, Any]:
         """``POST /api/tournaments/{id}/join``: play in the arena (again, after a
-        withdrawal or a pause); a started arena pairs the player at once."""
+        withdrawal or a pause) from ``address`` and ``browser``; a started arena pairs the
+        player at once. A program may join only an arena that admits BOTs (403), and a
+        player who must wait after aborting rated matches no rated arena (429)."""
         snap = await self._snapshot(arena_id)
         now = self.clock()
+        if (account.bot or account.program) and not snap.arena.bots:
+            raise TableError(403, FOR_PEOPLE)
+        if snap.arena.rated and snap.arena.status != "finished":
+            await check_wait(self.db, account, PLAY_RATED)
+        await self._note(account, browser)
+        where = address_hash(address)
         me = next((p for p in snap.players if p.account_id == account.id), None)
         if (me is not None and me.active and _paused(me, snap.matches)
                 and snap.arena.status != "finished"):
-            await self.db.run(self.db.store.arenas.resume, arena_id, account.id, now)
+            await self.db.run(self.db.store.arenas.resume, arena_id, account.id, now, where)
         else:
             why = await self.db.run(self.db.store.arenas.join, arena_id, account.id, now,
-                                    MAX_PLAYERS)
+                                    MAX_PLAYERS, where)
             if why == "missing":
                 raise TableError(404, NOT_FOUND)
             if why == "over":
-                raise TableError(409, "This arena is over: it takes no more players.")
+                raise TableError(409, N_("This arena is over: it takes no more players."))
             if why == "already":
-                raise TableError(409, "You are already playing in this arena.")
+                raise TableError(409, N_("You are already playing in this arena."))
             if why == "full":
-                raise TableError(409, f"This arena is full: it takes {MAX_PLAYERS} players.")
+                raise TableError(409, t("This arena is full: it takes {n} players.",
+                                        n=str(MAX_PLAYERS)))
         if snap.arena.status == "started":
             await self._pair_quietly(arena_id)
         return {"status": "joined"}
 
     async def withdraw(self, arena_id: str, account: Account) -> dict[str, Any]:
         """``POST /api/tournaments/{id}/withdraw``: no more pairings for this player (a
-        match in play goes on and counts; the score stays; Join comes back)."""
+        match in play goes on and counts; the score stays, the streak ends; Join comes
+        back)."""
         if not 0 < len(arena_id) <= 16:
             raise TableError(404, NOT_FOUND)
-        why = await self.db.run(self.db.store.arenas.withdraw, arena_id, account.id)
+        why = await self.db.run(self.db.store.arenas.withdraw, arena_id, account.id,
+                                self.clock())
         if why == "missing":
             raise TableError(404, NOT_FOUND)
         if why == "over":
-            raise TableError(409, "This arena is over: there is nothing to withdraw from.")
+            raise TableError(409, N_("This arena is over: there is nothing to withdraw "
+                                     "from."))
         if why == "not_joined":
-            raise TableError(409, "You have not joined this arena.")
+            raise TableError(409, N_("You have not joined this arena."))
         if why == "already":
-            raise TableError(409, "You have already withdrawn from this arena.")
+            raise TableError(409, N_("You have already withdrawn from this arena."))
         return {"status": "withdrawn"}
 
     async def start(self, arena_id: str, account: Account) -> dict[str, Any]:
@@ -191,15 +238,16 @@ class Arenas:
         if why == "missing":
             raise TableError(404, NOT_FOUND)
         if why == "not_creator":
-            raise TableError(403, "Only the arena's creator may start it.")
+            raise TableError(403, N_("Only the arena's creator may start it."))
         if why == "started":
-            raise TableError(409, "This arena has already started.")
+            raise TableError(409, N_("This arena has already started."))
         if why == "finished":
-            raise TableError(409, "This arena is over.")
+            raise TableError(409, N_("This arena is over."))
         if why == "few":
-            raise TableError(409, f"An arena needs at least two players to start: {n} "
-                             f"{'has' if n == 1 else 'have'} joined. Wait for more, then "
-                             "start it.")
+            raise TableError(409, tn("An arena needs at least two players to start: {n} "
+                                     "has joined. Wait for more, then start it.",
+                                     "An arena needs at least two players to start: {n} "
+                                     "have joined. Wait for more, then start it.", n))
         await self._pair_quietly(arena_id)
         return {"status": "started"}
 
@@ -222,7 +270,8 @@ class Arenas:
                 continue
             current = unfinished.get(p.match_id or "")
             standings.append({
-                "rank": i + 1, "username": p.username, "bot": p.bot, "score": line.score,
+                "rank": i + 1, "username": p.username, "bot": p.bot or p.program,
+                "score": line.score,
                 "matches": line.matches, "wins": line.wins, "streak": line.streak,
                 "fire": line.on_fire, "sheet": "".join(line.results),
                 "rating": round(p.rating), "active": p.active,
@@ -233,7 +282,7 @@ class Arenas:
         names = await self._names([a.creator])
         out: dict[str, Any] = {
             "id": a.id, "name": a.name, "status": status, "creator": names.get(a.creator),
-            "minutes": a.minutes, "rated": a.rated,
+            "minutes": a.minutes, "rated": a.rated, "bots": a.bots,
             "options": {k: v for k, v in a.options.items() if k != "clock"},
             "clock": a.options.get("clock"), "target": a.options.get("target"),
             "created_at": a.created_at, "started_at": a.started_at, "ends_at": a.ends_at,
@@ -247,6 +296,10 @@ class Arenas:
         }
         if account is not None:
             out["me"] = _me(snap, account.id, lines, now)
+            if a.rated and status != "finished":
+                wait = (await waits(self.db, [account.id], time.time())).get(account.id)
+                if wait:
+                    out["me"]["wait"] = round(wait)
         return out
 
     async def listing(self) -> dict[str, Any]:
@@ -261,6 +314,7 @@ class Arenas:
             out.append({
                 "id": r.id, "name": r.name, "url": f"/tournament/{r.id}", "status": r.status,
                 "creator": names.get(r.creator), "minutes": r.minutes, "rated": r.rated,
+                "bots": r.bots,
                 "clock": r.options.get("clock"), "target": r.options.get("target"),
                 "players": n, "started_at": r.started_at, "ends_at": r.ends_at,
                 "seconds_left": (max(0.0, round(r.ends_at - now, 1))
@@ -319,12 +373,27 @@ class Arenas:
                     await self.db.run(self.db.store.arenas.finish, arena_id, winner, now)
                 return 0
             lines, _ = _standings(snap)
-            free, busy = _free_players(snap, lines, now)
+            kept = await self._kept(snap)
+            free, busy = _free_players(snap, lines, now, kept)
             made = 0
-            for p, q in choose_pairs(free, busy, now, self.rematch_wait):
+            apart = await self.db.read(self.db.store.people.blocks_among,
+                                       [p.account_id for p in free])
+            for p, q in choose_pairs(free, busy, now, self.rematch_wait, apart):
                 if await self._pair_two(snap.arena, p.account_id, q.account_id, snap):
                     made += 1
             return made
+
+    async def _kept(self, snap: ArenaSnapshot) -> set[str]:
+        """The active players not to pair now: in a rated arena, those who must wait after
+        aborting or leaving rated matches; in a person's arena, programs (BOT accounts,
+        and accounts that have played through an API token since joining)."""
+        active = [p for p in snap.players if p.active]
+        kept = set()
+        if not snap.arena.bots:
+            kept |= {p.account_id for p in active if p.bot or p.program}
+        if snap.arena.rated:
+            kept |= set(await waits(self.db, [p.account_id for p in active], time.time()))
+        return kept
 
     async def _pair_two(self, a: ArenaRow, first: str, second: str,
                         snap: ArenaSnapshot) -> bool:
@@ -341,12 +410,14 @@ class Arenas:
             clock = options.pop("clock", None)
             created = await self.lobby.create(
                 {"opponent": "friend", "name": p0.username, "options": options,
-                 "clock": clock}, invite=False, bot_seats=(p0.bot, p1.bot))
+                 "clock": clock}, invite=False,
+                bot_seats=(p0.bot or p0.program, p1.bot or p1.program), no_coach=True)
             mid = str(created["id"])
             t = await self.registry.get(mid)
             await self.lobby.claim_seat(t, p1.username)
+            same = p0.address_hash is not None and p0.address_hash == p1.address_hash
             done = await self.db.run(store.mark_paired, a.id, token, mid, (first, second),
-                                     a.rated, self.clock())
+                                     a.rated, self.clock(), same)
         except BaseException:
             with contextlib.suppress(TableError):
                 await self.db.run(store.release, token)
@@ -388,13 +459,15 @@ class Arenas:
 
 
 def _games(matches: list[ArenaMatchRow]) -> list[Game]:
-    return [Game(m.accounts, m.status == "finished", m.winner, m.end == "aborted")
+    return [Game(m.accounts, m.status == "finished", m.winner, m.end == "aborted", m.end,
+                 m.ended_by, m.loser_moves, m.created_at)
             for m in matches]
 
 
 def _standings(snap: ArenaSnapshot) -> tuple[dict[str, Line], list[Line]]:
     """Every player's line, and the lines best first."""
-    lines = tally(_games(snap.matches), [p.account_id for p in snap.players])
+    lines = tally(_games(snap.matches), [p.account_id for p in snap.players],
+                  {p.account_id: p.withdrawals for p in snap.players if p.withdrawals})
     ratings = {p.account_id: p.rating for p in snap.players}
     names = {p.account_id: p.username for p in snap.players}
     return lines, ranked(lines.values(), ratings, names)
@@ -437,16 +510,17 @@ def _paused(p: EntrantRow, matches: list[ArenaMatchRow]) -> bool:
     return last.ended_by == seat and last.created_at >= p.joined_at
 
 
-def _free_players(snap: ArenaSnapshot, lines: dict[str, Line],
-                  now: float) -> tuple[list[Free], bool]:
-    """The players free to be paired now, and whether any other active player is in a
-    match or being paired (and so may be free soon)."""
+def _free_players(snap: ArenaSnapshot, lines: dict[str, Line], now: float,
+                  kept: set[str] | None = None) -> tuple[list[Free], bool]:
+    """The players free to be paired now (none of ``kept``: waiting after aborting, or a
+    program in a person's arena), and whether any other active player is in a match or
+    being paired (and so may be free soon)."""
     matches = {m.match_id: m for m in snap.matches}
     start = snap.arena.started_at or 0.0
     free: list[Free] = []
     busy = False
     for p in snap.players:
-        if not p.active or _paused(p, snap.matches):
+        if not p.active or _paused(p, snap.matches) or p.account_id in (kept or ()):
             continue
         since = max(p.joined_at, start)
         if p.pending(now):

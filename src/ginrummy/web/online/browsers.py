@@ -24,7 +24,8 @@ from starlette.requests import HTTPConnection
 
 from ..store import hash_token
 
-__all__ = ["COOKIE", "MAX_AGE", "BrowserCookie", "browser_hash", "browser_of", "seek_id"]
+__all__ = ["COOKIE", "MAX_AGE", "BrowserCookie", "address_hash", "browser_hash", "browser_of",
+           "seek_id"]
 
 COOKIE = "gr_browser"
 """The browser cookie's name."""
@@ -48,6 +49,13 @@ def browser_of(conn: HTTPConnection) -> str | None:
 def browser_hash(token: str) -> str:
     """What the database keeps of a browser cookie."""
     return hash_token("browser:" + token)
+
+
+def address_hash(address: str | None) -> str | None:
+    """What the database keeps of a client's address (None for none): two players from
+    one address (a seek's, a challenger's, an arena player's) make a rated result move
+    little (:mod:`.fairplay`)."""
+    return hash_token("address:" + address) if address else None
 
 
 def seek_id(token: str, nonce: str) -> str:

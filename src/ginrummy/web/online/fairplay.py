@@ -9,8 +9,10 @@ who keeps aborting or leaving rated matches waits before the next one. Pure func
   :data:`~ginrummy.ratings.SETTLED_DEVIATION`: a new account, or one back after a long
   time) moves your rating by at most :data:`CAP` points: a fresh account's big Glicko-2
   moves are its own, never a gift to whoever it plays (fresh alts farm nothing);
-* a result between two seeks from one address (two browsers on one machine, one
-  household) moves each rating by at most :data:`CAP` points;
+* a result between two players from one address (two browsers on one machine, one
+  household), or between two accounts that have used one browser, moves each rating by
+  at most :data:`CAP` points, however the match was made: two seeks, a challenge and its
+  acceptor, two arena players (each as it last joined);
 * only the first result between two accounts in :data:`PAIR_WINDOW` seconds moves their
   ratings; later ones are settled with no change ("not rated: repeated pairing").
 
@@ -21,21 +23,23 @@ so accounts that only ever met provisional opponents still settle.
 moved) and leaving one (losing it to the clock) are offences; :data:`FREE` of them in
 :data:`OFFENCE_WINDOW` cost nothing, and each one beyond makes the account wait
 :data:`WAITS` (5 min, 15 min, 1 h, then 3 h each) from that offence before its next rated
-seek, as lichess's playban escalates.
+match, as lichess's playban escalates: meanwhile it may not seek one, make or accept a
+rated challenge, or join or be paired in a rated arena.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...i18n import tn
 from ...ratings import SETTLED_DEVIATION, Rating, match_update
 
 __all__ = ["CAP", "FREE", "OFFENCE_WINDOW", "PAIR_WINDOW", "REPEATED", "WAITS", "capped",
            "provisional", "rated_result", "wait_seconds", "wait_sentence"]
 
 CAP = 5.0
-"""The most a result moves a rating against a provisional opponent, or between two seeks
-from one address (rating points)."""
+"""The most a result moves a rating against a provisional opponent, or between two players
+from one address or browser (rating points)."""
 PAIR_WINDOW = 24 * 3600.0
 """Only the first result between two accounts in this many seconds moves ratings."""
 REPEATED = "repeated pairing"
@@ -95,9 +99,29 @@ def wait_seconds(offences: Sequence[float], now: float) -> float:
     return max(0.0, recent[-1] + wait - now)
 
 
-def wait_sentence(offences: int, seconds: float) -> str:
-    """The refusal of a rated seek during a wait: one sentence, in whole minutes."""
+def wait_sentence(offences: int, seconds: float, doing: str = "seek a rated match") -> str:
+    """The refusal of a rated seek (or of ``doing``: ``"play a rated match"`` for a
+    challenge or an arena) during a wait: one sentence, in whole minutes.
+
+    >>> wait_sentence(3, 61, "play a rated match").split(": ")[1]
+    'you can play a rated match again in 2 minutes (casual matches are open now).'
+    """
     minutes = max(1, int(-(-seconds // 60)))
+    # one whole sentence for each thing refused, in the language of the moment
+    if doing == "seek a rated match":
+        return tn("You aborted or left {offences} rated matches in the last 24 hours: you "
+                  "can seek a rated match again in {n} minute (casual matches are open "
+                  "now).",
+                  "You aborted or left {offences} rated matches in the last 24 hours: you "
+                  "can seek a rated match again in {n} minutes (casual matches are open "
+                  "now).", minutes, offences=str(offences))
+    if doing == "play a rated match":
+        return tn("You aborted or left {offences} rated matches in the last 24 hours: you "
+                  "can play a rated match again in {n} minute (casual matches are open "
+                  "now).",
+                  "You aborted or left {offences} rated matches in the last 24 hours: you "
+                  "can play a rated match again in {n} minutes (casual matches are open "
+                  "now).", minutes, offences=str(offences))
     return (f"You aborted or left {offences} rated matches in the last 24 hours: you can "
-            f"seek a rated match again in {minutes} minute{'s' if minutes != 1 else ''} "
+            f"{doing} again in {minutes} minute{'s' if minutes != 1 else ''} "
             "(casual matches are open now).")

@@ -13,8 +13,13 @@ every :attr:`Notices.refresh_seconds` each account's lists are read again anyway
 nothing meanwhile.
 
 Revoking an API token closes, on every process, each socket (of notices or of a table)
-that authenticated with it, with code 4401 and the reason; the periodic pass also closes
-any whose token it finds revoked, and any session socket whose session has ended.
+that authenticated with it, with code 4401 and the reason; logging out closes the
+account's session sockets (that session's, or every one) here and, through the broker,
+everywhere, as the table sockets are (:meth:`Notices.close_sessions`); the periodic pass
+also closes any whose token it finds revoked, and any session socket whose session has
+ended. A push that carries a seat token (a challenger's accepted challenge names its
+match) is sent only to a socket whose session or token is checked live first: a socket
+whose log-out or revocation never reached this process is closed instead.
 """
 
 from __future__ import annotations
@@ -23,14 +28,16 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from ...i18n import N_, t, using
 from ..accounts.accounts import Accounts
 from ..accounts.tokens import REVOKED
 from ..backends.broker import Broker
 from ..backends.database import Database
 from ..errors import TableError
+from ..store import hash_token
 from ..tables.sockets import SocketHub, Subscriber
 from ..tables.views import dumps
 from .challenges import Challenges
@@ -41,10 +48,16 @@ log = logging.getLogger("ginrummy.web")
 
 MAX_SOCKETS = 10
 """Notice sockets one account may hold open on one process (tabs, bots)."""
+OUTAGE_SECONDS = 1.0
+"""How often, while the broker is away, the sockets of revoked API tokens are looked for."""
 REVOKED_CODE = 4401
 """Close code of a socket whose API token was revoked (4000 + 401, as refusals)."""
 LOGGED_OUT_CODE = 4401
 """Close code of a session's socket once the session has ended."""
+LOGGED_OUT = N_("You are logged out.")
+"""Its reason."""
+RESTARTING = N_("The server is restarting: reconnect.")
+"""The reason of every socket closed when the server stops."""
 
 
 class Notices:
@@ -67,6 +80,9 @@ class Notices:
         """The session token each session-authenticated socket came with (by socket id):
         a socket whose session ended (a log-out, everywhere too) is closed."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self.extras: list[Callable[[str], Awaitable[dict[str, Any]]]] = []
+        """More of an account's picture (by account id), e.g. its followed players'
+        arenas: merged into each push."""
         challenges.on_change.append(self.poke)
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
@@ -78,7 +94,7 @@ class Notices:
         """Close every notice socket (the server is stopping: pages reconnect) and stop."""
         for subs in self._by_account.values():
             for s in subs:
-                s.close(1012, "The server is restarting: reconnect.")
+                s.close(1012, RESTARTING)
         for task in list(self._tasks):
             task.cancel()
 
@@ -89,11 +105,13 @@ class Notices:
         :data:`MAX_SOCKETS` here); ``session``: the session token it came with."""
         subs = self._by_account.setdefault(sub.match_id, set())
         if sum(1 for s in subs if not s.closed) >= MAX_SOCKETS:
-            raise TableError(429, f"At most {MAX_SOCKETS} open notice connections per "
-                             "account: close another tab first.")
+            raise TableError(429, t("At most {n} open notice connections per account: "
+                                    "close another tab first.", n=str(MAX_SOCKETS)))
         subs.add(sub)
         if session is not None:
             self._sessions[sub.id] = session
+            sub.account = sub.match_id  # closed when this session logs out
+            sub.session = hash_token(session)
 
     def remove(self, sub: Subscriber) -> None:
         """Forget a notice socket that closed."""
@@ -110,22 +128,52 @@ class Notices:
         """What an account's notice sockets are shown now."""
         lists = await self.challenges.lists(account_id)
         playing = await self.db.read(self.db.store.tokens.playing, account_id)
-        return {"type": "notices", **lists, "playing": playing}
+        out = {"type": "notices", **lists, "playing": playing}
+        for extra in self.extras:
+            out.update(await extra(account_id))
+        return out
 
     async def refresh(self, account_id: str) -> None:
-        """Push the account's sockets here the lists, where they changed."""
+        """Push the account's sockets here the lists, where they changed (one that carries
+        a seat token only to a socket still live: :meth:`_still_live`), each in its
+        socket's language (a declined challenge's reason is a sentence)."""
         subs = [s for s in self._by_account.get(account_id, ()) if not s.closed]
         if not subs:
             return
+        by_lang: dict[str, list[Subscriber]] = {}
+        for s in subs:
+            by_lang.setdefault(s.lang, []).append(s)
         try:
-            text = dumps(await self.snapshot(account_id))
+            for lang, some in by_lang.items():
+                with using(lang):
+                    snap = await self.snapshot(account_id)
+                text = dumps(snap)
+                secret = any("match" in e for e in snap.get("out", ()))
+                for s in some:
+                    if self._sent.get(s.id) != text:
+                        if secret and not await self._still_live(s):
+                            continue
+                        self._sent[s.id] = text
+                        s.push_text(text)
         except TableError as e:  # database away: the next pass tries again
             log.debug("notices of %s not read: %s", account_id, e.message)
-            return
-        for s in subs:
-            if self._sent.get(s.id) != text:
-                self._sent[s.id] = text
-                s.push_text(text)
+
+    async def _still_live(self, sub: Subscriber) -> bool:
+        """Whether the session or API token ``sub`` authenticated with is live now, read
+        from the database (a log-out or a revocation whose news never came here, the
+        broker being away, must not be handed a seat token); one that is not is closed."""
+        if sub.session is not None:
+            acct = await self.accounts.account_of_session(sub.session)
+            if acct is None or acct.id != sub.account:
+                sub.close(LOGGED_OUT_CODE, LOGGED_OUT)
+                return False
+        if sub.token_id is not None:
+            revoked: list[str] = await self.db.read(self.db.store.tokens.revoked_among,
+                                                    [sub.token_id])
+            if revoked:
+                sub.close(REVOKED_CODE, REVOKED)
+                return False
+        return not sub.closed
 
     # ------------------------------------------------------------------ news
 
@@ -150,6 +198,18 @@ class Notices:
         elif account_id in self._by_account:
             self._spawn(self.refresh(account_id))
 
+    def close_sessions(self, account_id: str, session: str | None = None) -> int:
+        """Close the notice sockets ``account_id`` opened with a session (``session``: only
+        that session's, by its token hash; None: every one): it logged out, here or on
+        another process (the broker's listener). How many."""
+        closed = 0
+        for s in list(self._by_account.get(account_id, ())):
+            if not s.closed and s.session is not None and (
+                    session is None or s.session == session):
+                s.close(LOGGED_OUT_CODE, LOGGED_OUT)
+                closed += 1
+        return closed
+
     def revoked(self, account_id: str, token_id: str) -> None:
         """An API token was revoked here: close its sockets here and everywhere."""
         self._close_token(token_id)
@@ -171,10 +231,21 @@ class Notices:
     async def run_forever(self) -> None:
         """Every :attr:`refresh_seconds`: read each account's lists again, beat the
         sockets sent nothing for a while, and close sockets whose token was revoked
-        without this process hearing of it."""
+        without this process hearing of it. While the broker is away (no news of a
+        revocation can come), the revoked tokens' sockets are looked for every
+        :data:`OUTAGE_SECONDS` (one read), so a revoked token is not pushed its seat's
+        hand for long."""
+        since = 0.0
+        step = min(self.refresh_seconds, OUTAGE_SECONDS)
         while True:
-            await asyncio.sleep(self.refresh_seconds)
+            await asyncio.sleep(step)
+            since += step
             try:
+                if since < self.refresh_seconds:
+                    if self.broker.distributed and not self.broker.healthy:
+                        await self._close_revoked()
+                    continue
+                since = 0.0
                 for account_id in list(self._by_account):
                     await self.refresh(account_id)
                 now = time.monotonic()
@@ -209,7 +280,7 @@ class Notices:
                     except TableError:  # the database away: the next pass
                         return
                 if not live[token]:
-                    s.close(LOGGED_OUT_CODE, "You are logged out.")
+                    s.close(LOGGED_OUT_CODE, LOGGED_OUT)
 
     async def _close_revoked(self) -> None:
         ids = self.hub.token_ids() | {s.token_id for subs in self._by_account.values()

@@ -8,9 +8,11 @@ timeout). Whenever the committed match has an outcome (``match.outcome()`` is no
 the result is settled: a win scores 1, a tie (the hand limit) 0.5, and an ending named
 ``aborted`` (no winner, ``outcome.reason`` ``"aborted"``: any ending before both players
 moved is one) settles the match with no change. What a result moves follows
-:mod:`.fairplay` (capped against provisional opponents and between seeks from one
-address; a pair's repeated results within a day move nothing), and a seat that aborted or
-left a rated match is recorded there for the waits. Settling is one transaction that
+:mod:`.fairplay` (capped against provisional opponents and between two players from one
+address or browser, however the match was made; a pair's repeated results within a day
+move nothing), and a seat that aborted or left a rated match is recorded there for the
+waits, which :func:`check_wait` and :func:`waits` enforce wherever a rated match is made
+(seeks, challenges, arenas). Settling is one transaction that
 applies the result at most once (:meth:`~.store.accounts.AccountStore.settle`); a scan
 every ``scan_seconds`` settles rated matches that finished while their committing process
 stopped before it could.
@@ -22,18 +24,29 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from ...i18n import N_
 from ...match import Outcome, Termination
 from ...ratings import SETTLED_DEVIATION
 from ..backends.database import Database
 from ..errors import TableError
+from ..store.accounts import Account
 from ..tables.registry import TableRegistry
 from ..tables.table import Table
-from .fairplay import PAIR_WINDOW, REPEATED, rated_result
+from .fairplay import (
+    OFFENCE_WINDOW,
+    PAIR_WINDOW,
+    REPEATED,
+    rated_result,
+    wait_seconds,
+    wait_sentence,
+)
 
-__all__ = ["BOT_RATINGS", "Ratings", "offence_of", "score_of"]
+__all__ = ["BOT_RATINGS", "PLAY_RATED", "Ratings", "check_wait", "offence_of", "score_of",
+           "waits"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -70,6 +83,33 @@ def offence_of(outcome: Outcome) -> tuple[int, str] | None:
     return None
 
 
+PLAY_RATED = "play a rated match"
+"""What a player waiting after aborting may not do yet, in the sentence of a refused
+challenge or arena (a seek's sentence says "seek a rated match")."""
+
+
+async def check_wait(db: Database, account: Account, doing: str = PLAY_RATED) -> None:
+    """429 with the wait in the sentence (and ``"wait"``, in seconds) while ``account``
+    must still wait after aborting or leaving rated matches (:func:`.fairplay.wait_seconds`):
+    the one rule for every way a rated match is made, so a wait kept from rated seeks also
+    keeps the account from rated challenges and rated arenas."""
+    now = time.time()
+    times = await db.read(db.store.accounts.offences, account.id, now - OFFENCE_WINDOW)
+    wait = wait_seconds(times, now)
+    if wait > 0:
+        e = TableError(429, wait_sentence(len(times), wait, doing))
+        e.extra["wait"] = round(wait)
+        raise e
+
+
+async def waits(db: Database, account_ids: list[str], now: float) -> dict[str, float]:
+    """The seconds each of these accounts must still wait before a rated match (absent:
+    none), read at once: a rated arena pairs none of its players that must wait."""
+    offences = await db.read(db.store.accounts.offences_of, account_ids, now - OFFENCE_WINDOW)
+    out = {a: wait_seconds(times, now) for a, times in offences.items()}
+    return {a: w for a, w in out.items() if w > 0}
+
+
 class Ratings:
     """Settling rated matches, the leaderboard and profiles (see the module docstring)."""
 
@@ -82,6 +122,8 @@ class Ratings:
         self.level_ratings: Callable[[], Awaitable[dict[str, int]]] | None = None
         """The computer levels' ratings now (their BOT accounts'); None: the published
         :data:`BOT_RATINGS`."""
+        self.level_ids: list[str] = []
+        """The computer levels' account ids (set by the site): not on the bots' ladder."""
 
     async def _bots(self) -> dict[str, int]:
         """The computer levels' ratings (what ``bots`` shows)."""
@@ -159,6 +201,22 @@ class Ratings:
             "bots": await self._bots(),
         }
 
+    async def bot_ladder(self, limit: int = 100) -> dict[str, Any]:
+        """``GET /api/leaderboard/bots``: the programs playing on the site (BOT accounts
+        with a rated match), best rating first, with their rated records, and the computer
+        levels' ratings beside them as the yardstick; a bot whose deviation is not yet
+        settled is ``provisional`` (as on lichess: its rating is a first guess)."""
+        rows = await self.db.read(self.db.store.accounts.bot_ladder, limit, self.level_ids)
+        return {
+            "bots": [{"rank": i + 1, "username": a.username, "rating": round(a.rating.rating),
+                      "deviation": round(a.rating.deviation),
+                      "provisional": a.rating.deviation > SETTLED_DEVIATION,
+                      "matches": a.rated_matches, **r}
+                     for i, (a, r) in enumerate(rows)],
+            "levels": await self._bots(),
+            "settled_deviation": SETTLED_DEVIATION,
+        }
+
     async def profile(self, username: Any, viewer: str | None = None) -> dict[str, Any]:
         """``GET /api/players/{username}``: rating, deviation, volatility, matches (how
         many), the rating ``history``, the record by opponent and recent matches (as
@@ -166,10 +224,10 @@ class Ratings:
         play), each told from the profile's side."""
         store = self.db.store.accounts
         if not isinstance(username, str) or not 0 < len(username) <= 40:
-            raise TableError(404, "No player has that username.")
+            raise TableError(404, N_("No player has that username."))
         rows = await self.db.read(store.profile, username.casefold(), 200, 20, viewer)
         if rows is None:
-            raise TableError(404, "No player has that username.")
+            raise TableError(404, N_("No player has that username."))
         acct = rows["account"]
         history, record, recent, played = (rows["history"], rows["record"], rows["recent"],
                                            rows["matches"])
@@ -187,12 +245,15 @@ class Ratings:
             r["bot"] = r["opponent"] in bot_ids
             r["opponent"] = names.get(r["opponent"], "?")
         out_recent = [_recent_item(m, names)
-                      | {"opponent_bot": m["accounts"][1 - m["seat"]] in bot_ids}
+                      | {"opponent_bot": (m["accounts"][1 - m["seat"]] in bot_ids
+                                          or m["bots"][1 - m["seat"]])}
                       for m in recent]
         rating = acct.rating
         return {
             "username": acct.username,
             "bot": acct.bot,
+            "mark": acct.mark,
+            "program": acct.program,
             "rating": round(rating.rating, 1),
             "deviation": round(rating.deviation, 1),
             "volatility": round(rating.volatility, 6),

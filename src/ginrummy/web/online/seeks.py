@@ -23,11 +23,21 @@ accepts BOTs. The match marks the seats BOT accounts play.
 (:meth:`~.store.seeks.SeekStore.take`): however many processes try, a seek is taken once.
 The match is then created through the :class:`~.lobby.Lobby` (a friend table whose seat 1
 is claimed at once, both through the committer like any table), linked to both accounts
-(rated, and then public), and each waiting seek is marked paired. A seek's seat token is
-derived from the seek's id (:func:`seat_token`), which only its holder knows: the seek
-stores only that token's hash, which the match is created with, so the holder reads its
-seat with its id and the database never holds a usable token. A seek not polled for
-:data:`SEEK_TTL` seconds expires.
+(rated, and then public), and both seeks are marked paired, all only while the take is
+still this pairing's: a process that stalled past the take's life finds the seeks taken by
+another and aborts the match it made (one seek, one match). A seek's seat token is a random
+secret made with the seek, stored as its hash (the match is created with it) and encrypted
+with the site's key (as a challenger's is), never derived from anything: a copy of the
+database seats nobody. A seek not polled for :data:`SEEK_TTL` seconds expires.
+
+**Only the seeker.** A seek's id is a handle, not a secret: it is in the URL polled every
+second, so it is in access logs. ``GET`` and ``DELETE /api/seeks/{id}`` answer only the
+seeker: the account that made it (session or API token), or whoever holds the seeker's
+secret, a random ``gr_seeker`` cookie (HttpOnly, SameSite=Strict, sent only to
+``/api/seeks``) that ``POST /api/seeks`` sets when the request has none, or sent as the
+``X-Seeker`` header by a program without cookies, or the browser whose cookie made it (two
+clicks sent at once from a new browser each get a seeker cookie, and only one seek is
+stored). Anyone else is told there is no such seek.
 
 **Fair pairing** (issue 36). A browser is never paired with itself, accounts that share a
 browser are never paired with each other, and a second identical seek from a browser is
@@ -40,14 +50,15 @@ account that keeps aborting or leaving rated matches waits before its next rated
 from __future__ import annotations
 
 import asyncio
-import base64
-import hashlib
+import contextlib
 import logging
+import re
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from ...i18n import N_
 from ..accounts.accounts import Accounts
 from ..backends.database import Database
 from ..checks import MAX_NAME, clean_name, flag, json_object
@@ -58,12 +69,13 @@ from ..store.seeks import SeekRow
 from ..tables.clock import ClockSettings
 from ..tables.lobby import Lobby
 from ..tables.registry import TableRegistry
+from ..tables.table import Table
 from .browsers import browser_hash
 from .browsers import seek_id as browser_seek_id
-from .fairplay import OFFENCE_WINDOW, wait_seconds, wait_sentence
+from .ratings import check_wait
 
-__all__ = ["BASE_WINDOW", "QUICK_CLOCK", "SEEK_TTL", "WIDEN_PER_SECOND", "Seeks", "seat_token",
-           "window"]
+__all__ = ["BASE_WINDOW", "QUICK_CLOCK", "SEEKER_COOKIE", "SEEK_TTL", "WIDEN_PER_SECOND",
+           "Seeks", "new_seeker", "window"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -88,7 +100,26 @@ QUICK_CLOCK = ClockSettings(move=20, bank=120)
 """A quick match always has a clock: 20 s a decision and a 120 s bank unless the seek asks
 for another (strangers must not be able to stall each other)."""
 
+SEEK_RATED = "seek a rated match"
+"""What a waiting player may not do yet, in a refused seek's sentence."""
 _FIELDS = {"target", "gin_only", "oklahoma", "rated", "clock", "bots", "name"}
+
+SEEKER_COOKIE = "gr_seeker"
+"""The cookie holding the seeker's secret (also accepted as the ``X-Seeker`` header)."""
+NOT_FOUND = N_("No such seek: it was cancelled or has expired.")
+_SEEKER = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
+
+
+def new_seeker() -> str:
+    """A new seeker's secret."""
+    return secrets.token_urlsafe(24)
+
+
+def seeker_hash(seeker: str | None) -> str | None:
+    """What a seek keeps of its seeker's secret (None for a missing or malformed one)."""
+    if seeker is None or not _SEEKER.match(seeker):
+        return None
+    return hash_token("seeker:" + seeker)
 
 
 def window(waited: float) -> float:
@@ -126,11 +157,27 @@ def distinct(name: str, other: str) -> str:
     return f"{name[:MAX_NAME - 4]} (2)"
 
 
-def seat_token(seek_id: str) -> str:
-    """The seat token a seek's holder gets in the match it is paired into: derived from
-    the seek's secret id (as long as a seat token the lobby issues)."""
-    digest = hashlib.sha256(b"ginrummy-seek-seat:" + seek_id.encode()).digest()
-    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+def _seal(db: Database, token: str, id_hash: str) -> str:
+    """A seek's seat token as stored: encrypted with the site's key (bound to the seek)
+    when the site has one, else as it is."""
+    cipher = db.store.cipher
+    if cipher is None:
+        return "plain:" + token
+    return cipher.encrypt_text(token, f"seek:{id_hash}")
+
+
+def _unseal(db: Database, row: SeekRow) -> str:
+    """A seek's seat token back; TableError 410 when this site's key cannot open it."""
+    text = row.token_enc or ""
+    if text.startswith("plain:"):
+        return text.removeprefix("plain:")
+    cipher = db.store.cipher
+    if cipher is not None and text:
+        try:
+            return cipher.decrypt_text(text, f"seek:{row.id_hash}")
+        except ValueError:
+            pass
+    raise TableError(410, N_("This seek's seat cannot be opened here any more: seek again."))
 
 
 def match_object(match_id: str, seat: int, token: str) -> dict[str, Any]:
@@ -146,6 +193,9 @@ class Seeks:
         self.db = db
         self.lobby = lobby
         self.registry = registry
+        self.abort: Callable[[Table], Awaitable[Any]] | None = None
+        """Ends a match a stale pairing made (set by the site: :meth:`Play.abort` of
+        seat 0, before anyone has moved, so nothing is rated)."""
 
     async def sweep_forever(self, seconds: float = 60.0) -> None:
         """Delete expired seeks every ``seconds`` (any process may: it is one statement)."""
@@ -169,14 +219,17 @@ class Seeks:
         return options, rated, bots
 
     async def seek(self, body: Any, account: Account | None, browser: str | None = None,
-                   address: str | None = None) -> dict[str, Any]:
+                   address: str | None = None, seeker: str | None = None) -> dict[str, Any]:
         """``POST /api/seeks``: pair at once (``{"match": ...}``) or wait (``{"seek": ID}``).
         ``browser``: the request's browser cookie (:mod:`.browsers`); ``address``: its
-        client address."""
+        client address; ``seeker``: the seeker's secret (the route makes one for a request
+        without), which with the account is who may read the seek."""
         options, rated, bots = self._parse(body)
-        bot = account is not None and account.bot  # a BOT welcomes BOTs
+        # a BOT, or an account that plays through API tokens, is paired like a BOT
+        bot = account is not None and (account.bot or account.program)
         if rated and account is None:
-            raise TableError(401, "Rated matches need an account: sign up or log in first.")
+            raise TableError(401, N_("Rated matches need an account: sign up or log in "
+                                     "first."))
         if rated and account is not None:
             await self.check_wait(account)
         # an account plays under its username; a guest under its nickname or "Guest 4821"
@@ -185,39 +238,36 @@ class Seeks:
         nonce = secrets.token_urlsafe(12) if browser is not None else None
         seek_id = (browser_seek_id(browser, nonce) if browser is not None and nonce
                    else secrets.token_urlsafe(18))
-        me = SeekRow(hash_token(seek_id), account.id if account else None,
+        id_hash = hash_token(seek_id)
+        token = secrets.token_urlsafe(32)  # the seat it will hold: a secret of its own
+        me = SeekRow(id_hash, account.id if account else None,
                      account.username if account else guest_name(chosen),
                      Accounts.rating_of(account).rating, options, rated, "new", now,
-                     now + SEEK_TTL, hash_token(seat_token(seek_id)), bot=bot,
+                     now + SEEK_TTL, hash_token(token), bot=bot,
                      bots=bots or bot,
                      browser_hash=browser_hash(browser) if browser is not None else None,
                      nonce=nonce,
-                     address_hash=hash_token("address:" + address) if address else None)
+                     address_hash=hash_token("address:" + address) if address else None,
+                     seeker_hash=seeker_hash(seeker),
+                     token_enc=_seal(self.db, token, id_hash))
         same = await self.db.run(self.db.store.seeks.add, me, now - SAME_SEEK_SECONDS)
         if same is not None and browser is not None and same.nonce is not None:
             return self._again(same, browser_seek_id(browser, same.nonce))
-        paired = await self._pair(me, seek_id, stored=True)
+        paired = await self._pair(me, token)
         if paired is not None:
             return {"match": paired}
         return {"seek": seek_id, "status": "waiting"}
 
-    @staticmethod
-    def _again(row: SeekRow, seek_id: str) -> dict[str, Any]:
+    def _again(self, row: SeekRow, seek_id: str) -> dict[str, Any]:
         """The answer to a browser's second identical seek: its first one."""
         if row.status == "paired" and row.match_id is not None and row.seat is not None:
-            return {"match": match_object(row.match_id, row.seat, seat_token(seek_id))}
+            return {"match": match_object(row.match_id, row.seat, _unseal(self.db, row))}
         return {"seek": seek_id, "status": "waiting"}
 
     async def check_wait(self, account: Account) -> None:
-        """429 with the wait when ``account`` must still wait before a rated seek."""
-        now = time.time()
-        times = await self.db.read(self.db.store.accounts.offences, account.id,
-                                   now - OFFENCE_WINDOW)
-        wait = wait_seconds(times, now)
-        if wait > 0:
-            e = TableError(429, wait_sentence(len(times), wait))
-            e.extra["wait"] = round(wait)
-            raise e
+        """429 with the wait when ``account`` must still wait before a rated seek (the
+        one rule of :func:`.ratings.check_wait`, in a seek's words)."""
+        await check_wait(self.db, account, SEEK_RATED)
 
     async def note_browser(self, account: Account, browser: str | None) -> None:
         """Note that ``account`` uses this browser (``GET /api/me`` from a page)."""
@@ -225,45 +275,58 @@ class Seeks:
             await self.db.run(self.db.store.seeks.note_browser, browser_hash(browser),
                               account.id)
 
-    async def status(self, seek_id: str) -> dict[str, Any]:
-        """``GET /api/seeks/{id}``: ``{"status": "waiting"}`` (the seek kept alive, and
-        tried again against the seeks there are now) or ``{"status": "paired", "match":
-        ...}``."""
-        row = await self._row(seek_id)
+    async def status(self, seek_id: str, account: Account | None = None,
+                     seeker: str | None = None, browser: str | None = None
+                     ) -> dict[str, Any]:
+        """``GET /api/seeks/{id}``, for its seeker only (``account`` or ``seeker``: see
+        the module docstring): ``{"status": "waiting"}`` (the seek kept alive, and tried
+        again against the seeks there are now) or ``{"status": "paired", "match": ...}``."""
+        row = await self._row(seek_id, account, seeker, browser)
         if row.status == "paired" and row.match_id is not None and row.seat is not None:
             return {"status": "paired",
-                    "match": match_object(row.match_id, row.seat, seat_token(seek_id))}
+                    "match": match_object(row.match_id, row.seat, _unseal(self.db, row))}
         if row.status == "waiting":
             await self.db.run(self.db.store.seeks.touch, row.id_hash,
                               min(time.time() + SEEK_TTL, row.created_at + MAX_WAIT))
-            paired = await self._pair(row, seek_id, stored=True)
+            paired = await self._pair(row, _unseal(self.db, row))
             if paired is not None:
                 return {"status": "paired", "match": paired}
         return {"status": "waiting"}
 
-    async def cancel(self, seek_id: str) -> dict[str, Any]:
-        """``DELETE /api/seeks/{id}``: the seek is withdrawn (409 once it is paired)."""
-        if not 0 < len(seek_id) <= 64:
-            raise TableError(404, "No such seek: it was cancelled or has expired.")
-        res = await self.db.run(self.db.store.seeks.cancel, hash_token(seek_id))
+    async def cancel(self, seek_id: str, account: Account | None = None,
+                     seeker: str | None = None, browser: str | None = None
+                     ) -> dict[str, Any]:
+        """``DELETE /api/seeks/{id}``, by its seeker only: the seek is withdrawn (409
+        once it is paired)."""
+        row = await self._row(seek_id, account, seeker, browser)
+        res = await self.db.run(self.db.store.seeks.cancel, row.id_hash)
         if res is None:
-            raise TableError(404, "No such seek: it was cancelled or has expired.")
+            raise TableError(404, NOT_FOUND)
         if res != "cancelled":
-            raise TableError(409, "This seek has already been paired: GET it for the match.")
+            raise TableError(409, N_("This seek has already been paired: GET it for the "
+                                     "match."))
         return {"status": "cancelled"}
 
-    async def _row(self, seek_id: str) -> SeekRow:
+    async def _row(self, seek_id: str, account: Account | None, seeker: str | None,
+                   browser: str | None) -> SeekRow:
+        """The seek, if the request is its seeker's (404 otherwise, as for no seek: a
+        handle seen in a log tells nobody whether it exists)."""
         if not 0 < len(seek_id) <= 64:
-            raise TableError(404, "No such seek: it was cancelled or has expired.")
+            raise TableError(404, NOT_FOUND)
         row = await self.db.read(self.db.store.seeks.get, hash_token(seek_id))
         if row is None:
-            raise TableError(404, "No such seek: it was cancelled or has expired.")
+            raise TableError(404, NOT_FOUND)
+        mine = ((row.seeker_hash is not None and seeker_hash(seeker) == row.seeker_hash)
+                or (account is not None and row.account_id == account.id)
+                or (browser is not None and row.browser_hash == browser_hash(browser)))
+        if not mine or row.token_enc is None:
+            raise TableError(404, NOT_FOUND)
         return row
 
-    async def _pair(self, me: SeekRow, seek_id: str, stored: bool
-                    ) -> dict[str, Any] | None:
-        """Pair ``me`` with the best waiting seek, if one is acceptable now; this seat's
-        match object, or None (nothing acceptable, or every try lost a race)."""
+    async def _pair(self, me: SeekRow, my_token: str) -> dict[str, Any] | None:
+        """Pair the stored seek ``me`` (whose seat token is ``my_token``) with the best
+        waiting seek, if one is acceptable now; this seat's match object, or None (nothing
+        acceptable, or every try lost a race)."""
         store = self.db.store.seeks
         cands = await self.db.read(store.candidates, me.options, me.rated, me.id_hash,
                                    me.account_id, me.bot, me.bots, me.browser_hash)
@@ -272,21 +335,26 @@ class Seeks:
               if abs(c.rating - me.rating) <= window(now - min(c.created_at, me.created_at))]
         ok.sort(key=lambda c: (abs(c.rating - me.rating), c.created_at))
         for other in ok[:3]:
-            ids = [other.id_hash] + ([me.id_hash] if stored else [])
-            if not await self.db.run(store.take, ids):
+            ids = [other.id_hash, me.id_hash]
+            pairing = secrets.token_urlsafe(12)
+            if not await self.db.run(store.take, ids, pairing):
                 continue
             try:
-                return await self._create(other, me, seek_id, stored)
+                made = await self._create(other, me, my_token, pairing)
             except BaseException:
-                await self.db.run(store.release, ids)
+                await self.db.run(store.release, ids, pairing)
                 raise
+            if made is not None:
+                return made
         return None
 
-    async def _create(self, other: SeekRow, me: SeekRow, seek_id: str, stored: bool
-                      ) -> dict[str, Any]:
-        """Create the match of two taken seeks (seat 0 the one that waited, with the seat
-        token its seek derives; seat 1 this caller's), link it to the accounts, and mark
-        the seeks paired; this caller's match object."""
+    async def _create(self, other: SeekRow, me: SeekRow, my_token: str, pairing: str
+                      ) -> dict[str, Any] | None:
+        """Create the match of two seeks taken by ``pairing`` (seat 0 the one that waited,
+        seat 1 this caller's, each with its seek's seat token), mark both seeks paired,
+        then link it to the accounts; this caller's match object, or None when the take
+        went stale meanwhile (another process took a seek: the match made here, linked to
+        no account, is aborted, so one seek never makes two matches)."""
         options = dict(me.options)
         clock = options.pop("clock", None)
         # two players never share a name at the table: a guest's gives way (an account
@@ -298,15 +366,21 @@ class Seeks:
             name0 = distinct(name0, name1)
         created = await self.lobby.create(
             {"opponent": "friend", "name": name0, "options": options, "clock": clock},
-            invite=False, token_hash0=other.seat_token_hash, bot_seats=(other.bot, me.bot))
+            invite=False, token_hash0=other.seat_token_hash, bot_seats=(other.bot, me.bot),
+            no_coach=me.rated)
         mid = str(created["id"])
+        t = await self.registry.get(mid)
+        await self.lobby.claim_seat(t, name1, token=my_token)
+        if not await self.db.run(self.db.store.seeks.paired,
+                                 [(other.id_hash, 0), (me.id_hash, 1)], mid, PAIRED_KEEP,
+                                 pairing):
+            # linked to nobody yet: its abort rates nothing and counts against nobody
+            log.warning("a pairing of match %s went stale; the match is given up", mid)
+            if self.abort is not None:
+                with contextlib.suppress(TableError):
+                    await self.abort(t)
+            return None
         same_address = other.address_hash is not None and other.address_hash == me.address_hash
         await self.db.run(self.db.store.accounts.link, mid, (other.account_id, me.account_id),
                           me.rated, me.rated, same_address)
-        t = await self.registry.get(mid)
-        token = seat_token(seek_id)
-        await self.lobby.claim_seat(t, name1, token=token)
-        await self.db.run(self.db.store.seeks.paired, other.id_hash, mid, 0, PAIRED_KEEP)
-        if stored:
-            await self.db.run(self.db.store.seeks.paired, me.id_hash, mid, 1, PAIRED_KEEP)
-        return match_object(mid, 1, token)
+        return match_object(mid, 1, my_token)

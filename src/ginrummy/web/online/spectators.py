@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...i18n import N_
 from ...match import Match
 from ..backends.database import Database
 from ..errors import TableError
@@ -140,7 +141,7 @@ class Spectators:
         """``GET /api/matches/{id}/watch``: the spectator's STATE (404 for a match that is
         not public, exactly as for one that does not exist)."""
         if not 0 < len(match_id) <= 32 or not await self.is_public(match_id):
-            raise TableError(404, "No public match has this id.")
+            raise TableError(404, N_("No public match has this id."))
         t = await self.registry.get(match_id)
         async with t.lock:
             return spectator_state(t)

@@ -20,6 +20,7 @@ from typing import Any
 
 from ...fairness import commitment, seal
 from ...hand import HandResult
+from ...i18n import N_, t
 from ...match import Match
 from ..backends.database import Database
 from ..checks import check_tokens
@@ -83,7 +84,7 @@ class Records:
             raise TableError(409, why)
         async with t.lock:
             if not t.match.is_over():
-                raise TableError(409, "The replay opens once the match is finished.")
+                raise TableError(409, N_("The replay opens once the match is finished."))
             rec = t.match.to_record()
             outcome = t.match.outcome()
             sm = t.stored
@@ -97,7 +98,7 @@ class Records:
         if step is None:
             step = 0
         if step < 0 or step > last:
-            raise TableError(400, f"The step must be from 0 to {last}.")
+            raise TableError(400, _step_refused(last))
         out = dict(frames[step])  # (the cached frames are shared: add to a copy)
         ending = outcome if step == last else None  # told at the last step only
         out["end"] = ending.end if ending else None
@@ -119,7 +120,7 @@ class Records:
         if why is not None:
             return {"commitment": commitment(t.stored.seed, salt),
                     "deal_scheme": t.stored.deal_scheme, "seed": None, "seed_text": None,
-                    "salt": None, "over": over, "withheld": why}
+                    "salt": None, "over": over, "withheld": _said(why)}
         return {
             "commitment": commitment(t.stored.seed, salt),
             "deal_scheme": t.stored.deal_scheme,
@@ -176,6 +177,16 @@ class Records:
         return {"matches": rows, "summary": summarize(rows)}
 
 
+def _said(sentence: str) -> str:
+    """A sentence marked with ``N_``, in the language of the moment."""
+    return t(sentence)
+
+
+def _step_refused(last: int) -> str:
+    """The refusal of a replay step outside ``0..last``."""
+    return t("The step must be from 0 to {last}.", last=str(last))
+
+
 def _seat_rows(full: StoredMatch) -> dict[int, dict[str, Any]]:
     """Both seats' rows of a finished match, for a player's record (replaying the match:
     done off the event loop)."""
@@ -199,15 +210,17 @@ def takewhile_revealed(
 
 
 def match_stats(m: Match, seat: int) -> dict[str, Any]:
-    """One finished match from ``seat``'s side: won, points, hands, gins and undercuts
-    scored (R9)."""
+    """One finished match from ``seat``'s side: won, tied or aborted (no result: never a
+    tie), points, hands, gins and undercuts scored (R9)."""
     hands = [r for r in m.results() if r is not None]
     mine = [r for r in hands if r.scorer == seat]
     outcome = m.outcome()
     winner = outcome.winner if outcome else None
+    aborted = outcome is not None and outcome.end == "aborted"
     return {
         "won": winner == seat,
-        "tie": outcome is not None and winner is None,
+        "tie": outcome is not None and winner is None and not aborted,
+        "aborted": aborted,
         "points": m.scores[seat],
         "against": m.scores[1 - seat],
         "hands": len(hands),
@@ -219,7 +232,9 @@ def match_stats(m: Match, seat: int) -> dict[str, Any]:
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Totals over finished matches in time order (oldest first): wins by opponent level,
-    gins, undercuts, average points per hand, longest and current winning streak.
+    gins, undercuts, average points per hand, longest and current winning streak. An
+    aborted match has no result (as on lichess): it is counted apart (``aborted``), in
+    no other total, and leaves the streak as it was.
 
     >>> r = [{"level": "easy", "won": True, "tie": False, "points": 100, "hands": 4,
     ...       "gins": 1, "undercuts": 0},
@@ -228,7 +243,11 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     >>> s = summarize(r)
     >>> s["by_level"]["easy"], s["points_per_hand"], s["longest_streak"]
     ({'played': 2, 'won': 1, 'lost': 1, 'tied': 0}, 12.0, 1)
+    >>> summarize([{**r[0], "won": False, "tie": False, "aborted": True}])["played"]
+    0
     """
+    aborted = sum(1 for r in rows if r.get("aborted"))
+    rows = [r for r in rows if not r.get("aborted")]
     by_level: dict[str, dict[str, int]] = {}
     streak = longest = 0
     for r in rows:
@@ -244,6 +263,7 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     hands = sum(r["hands"] for r in rows)
     return {
         "played": len(rows),
+        "aborted": aborted,
         "won": sum(1 for r in rows if r["won"]),
         "by_level": by_level,
         "gins": sum(r["gins"] for r in rows),

@@ -28,17 +28,26 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ...cards import SUIT_SYMBOLS, Card
 from ...hand import Hand, View
+from ...i18n import DEFAULT, using
 from ...match import Match
-from ...review import review_match
+from ...review import review_match, said
 from ...review.grade import DEFAULT_SAMPLES, moments
 from ...review.hints import coach_hint
-from ...review.report import Review, account, action_json, action_words, seat_totals
+from ...review.report import (
+    Review,
+    account,
+    action_json,
+    action_words,
+    rating_range_words,
+    rating_words,
+    seat_totals,
+)
 from ..store.engine import open_engine
 from ..store.reviews import ReviewStore
 
@@ -163,10 +172,27 @@ def _worker_store(db_url: str) -> ReviewStore:
 
 def part_of(review: Review, hand: int, seat: int) -> dict[str, Any]:
     """The stored part of one (hand, seat): its graded decisions (as docs/review.md shows
-    them, with the reason) and the seat's luck in that hand."""
+    them, with the reason) and the seat's luck in that hand. A reason is stored twice: in
+    English (``why``, as ``ginrummy review --json`` gives it) and as the sentence still to
+    be said (``why_said``, :mod:`ginrummy.review.said`), which :func:`assemble` says in
+    each reader's language."""
     hands = review.to_json()["hands"]
     decisions = hands[0]["decisions"] if hands else []
+    graded = [g for g in review.graded if g.moment.hand == hand]
+    for d, g in zip(decisions, graded, strict=True):
+        if g.said is not None and not isinstance(g.said, str):
+            d["why_said"] = said.to_json(g.said)
     return {"decisions": decisions, "luck": round(review.luck(seat), 5)}
+
+
+def told(d: dict[str, Any]) -> dict[str, Any]:
+    """A stored decision as a reader gets it: its reason said in the language of the
+    moment (a part stored before reasons were kept as sentences keeps its English)."""
+    if "why_said" not in d:
+        return d
+    out = {k: v for k, v in d.items() if k != "why_said"}
+    out["why"] = str(said.from_json(d["why_said"]))
+    return out
 
 
 def run_job(db_url: str, match_id: str, job: str, record: dict[str, Any],
@@ -213,12 +239,28 @@ class _Lost(Exception):
 # ---------------------------------------------------------------------------- assembly
 
 
+def as_hinted(d: dict[str, Any], hint_best: Any) -> dict[str, Any]:
+    """A hinted decision with the hint's verdict. The hint measured the screen's shortlist
+    (:func:`hint_once`); the review measures the same shortlist on the same samples (the
+    same figures) and the move played besides. So they differ only where the player took
+    a move the screen had left out and it then measured best: the review named that move
+    its best, against the hint ("one hint in 30 disagreed"). It lost nothing and stays
+    unmarked; the best move shown is the hint's, with its figure from the review's own
+    runners-up."""
+    if not isinstance(hint_best, dict) or d["best"] == hint_best or d["loss"] != 0:
+        return d
+    alt = next((a for a in d.get("alternatives", []) if a["action"] == hint_best), None)
+    if alt is None:
+        return d
+    return d | {"best": hint_best, "equity": {**d["equity"], "best": alt["equity"]}}
+
+
 def assemble(match: Match, scope: Scope, parts: dict[str, Any],
-             hinted: Iterable[tuple[int, int]]) -> dict[str, Any]:
+             hinted: Mapping[tuple[int, int], Any]) -> dict[str, Any]:
     """The review object (docs/review.md) of ``scope`` from stored parts, each decision
-    with its ``hinted`` flag; the per-seat summaries as ``ginrummy review --json`` gives
-    them."""
-    hinted = set(hinted)
+    with its ``hinted`` flag (``hinted``: each hinted decision's recorded best move; such
+    a decision is told with the hint's verdict, :func:`as_hinted`); the per-seat summaries
+    as ``ginrummy review --json`` gives them."""
     hands = []
     by_seat: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
     for i in scope.hands:
@@ -228,7 +270,10 @@ def assemble(match: Match, scope: Scope, parts: dict[str, Any],
             if part is None:
                 continue
             for d in part["decisions"]:
-                d = dict(d, hinted=(i, d["action"]) in hinted)
+                key = (i, d["action"])
+                d = dict(told(d), hinted=key in hinted)
+                if key in hinted:
+                    d = as_hinted(d, hinted[key])
                 ds.append(d)
                 by_seat[s].append(d)
         ds.sort(key=lambda d: int(d["action"]))
@@ -251,8 +296,12 @@ def assemble(match: Match, scope: Scope, parts: dict[str, Any],
              float(d.get("loss_unbiased", d.get("loss_normalized", d["loss"]))))
             for d in ds
         ])
+        interval = totals["error_rate_interval"]
         seats.append({
             **totals,
+            # the words a page shows, in the reader's language ("plays_like" names bots)
+            "rating": None if totals["rating"] is None else rating_words(totals["rating"]),
+            "rating_interval": None if interval is None else rating_range_words(*interval),
             "errors": round(errors[s], 4) if reviewed else None,
             "expected": None if acc is None else acc["expected"],
             "skill": None if acc is None else acc["skill"],
@@ -328,17 +377,17 @@ def table_card(c: Card) -> str:
 
 
 def hint_once(view: View, styles: tuple[float, float], samples: int | None,
-              budget_ms: float | None) -> dict[str, Any]:
+              budget_ms: float | None, lang: str = DEFAULT) -> dict[str, Any]:
     """The coach's verdict at ``view`` (a seat's view only, R11; run in a worker): the
     review's own (:func:`ginrummy.review.hints.coach_hint` with the review's samples,
     budget and seed, and the opponent ``styles`` the review samples this decision with),
     so a move made on the hint is never marked by the review. The best action, its win
-    chance, the runner-up, whether either is fine, and the sentence the page shows."""
+    chance, the runner-up, whether either is fine, and the sentence the page shows, in
+    ``lang`` (the asker's: a worker process has no request of its own)."""
     hint = coach_hint(view, styles=styles, samples=samples, seed=REVIEW_SEED,
                       budget_ms=budget_ms)
-    words = hint.words(table_card)
-    text = ("Either" + words[len("either"):] if hint.either
-            else f"Suggestion: {words}") + "."
+    with using(lang):
+        text = hint.sentence(table_card)
     return {
         "best": action_json(hint.best.action),
         "win": round(hint.best.win, 4),

@@ -10,10 +10,12 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from ...i18n import LANGUAGES, N_, t
 from ..accounts.accounts import COOKIE, SESSION_DAYS
 from ..errors import TableError
 from ..guard import cross_site
-from ..online.browsers import browser_of
+from ..language import language_cookie
+from ..online.browsers import browser_hash, browser_of
 from ..site import Site
 from ..store import hash_token
 from ..store.accounts import Account
@@ -23,11 +25,15 @@ __all__ = ["register"]
 
 
 def _with_cookie(request: Request, body: dict[str, Any], token: str,
-                 status: int) -> JSONResponse:
-    """The answer, setting the session cookie (HttpOnly, SameSite=Lax, Secure over TLS)."""
+                 status: int, lang: str | None = None) -> JSONResponse:
+    """The answer, setting the session cookie (HttpOnly, SameSite=Lax, Secure over TLS)
+    and, for an account that chose a language, the language cookie: its pages speak it on
+    any device it logs in on."""
     out = JSONResponse(body, status_code=status)
     out.set_cookie(COOKIE, token, max_age=int(SESSION_DAYS * 86400), httponly=True,
                    samesite="lax", secure=is_tls(request), path="/")
+    if lang in LANGUAGES:
+        language_cookie(out, str(lang), is_tls(request))
     return out
 
 
@@ -40,13 +46,13 @@ def _own_site_json(request: Request, site: Site) -> None:
     another site. A request with neither header (not a browser's) is allowed."""
     media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if media != "application/json":
-        raise TableError(415, "Send the username and password as JSON "
-                              "(Content-Type: application/json).")
+        raise TableError(415, N_("Send the username and password as JSON "
+                                 "(Content-Type: application/json)."))
     if cross_site(request.headers.get("origin"), request.headers.get("sec-fetch-site"),
                   request.headers.get("host"), "https" if is_tls(request) else "http",
                   site.settings.allowed_origins):
-        raise TableError(403, "Signing in or up from another site's page is refused: use "
-                              "this site's own page.")
+        raise TableError(403, N_("Signing in or up from another site's page is refused: "
+                                 "use this site's own page."))
 
 
 def register(app: FastAPI, site: Site) -> None:
@@ -60,7 +66,7 @@ def register(app: FastAPI, site: Site) -> None:
         if isinstance(body, Mapping) and "bot" in body:  # a BOT account (docs/web-api.md)
             bot = body["bot"]
             if not isinstance(bot, bool):
-                raise TableError(400, "'bot' is true or false.")
+                raise TableError(400, t("{field} is true or false.", field="'bot'"))
             body = {k: v for k, v in body.items() if k != "bot"}
         account, token = await site.accounts.sign_up(body, client_address(request))
         if bot:
@@ -70,15 +76,22 @@ def register(app: FastAPI, site: Site) -> None:
                 with contextlib.suppress(Exception):  # not a BOT: not an account at all
                     await site.db.run(site.db.store.tokens.delete_account, account.id)
                 raise
+        await site.seeks.note_browser(account, browser_of(request))  # a known device
         return _with_cookie(request, site.accounts.me(account, token) | {"bot": bot}, token,
                             201)
 
     @app.post("/api/session")
     async def log_in(request: Request) -> JSONResponse:
         _own_site_json(request, site)
-        account, token = await site.accounts.log_in(await json_body(request),
-                                                    client_address(request))
-        return _with_cookie(request, site.accounts.me(account, token), token, 200)
+        browser = browser_of(request)
+        account, token = await site.accounts.log_in(
+            await json_body(request), client_address(request),
+            browser_hash(browser) if browser is not None else None)
+        # this browser is now a known device of the account: a log-in flood never
+        # refuses it first (and quick match never pairs it with another account's)
+        await site.seeks.note_browser(account, browser)
+        return _with_cookie(request, site.accounts.me(account, token), token, 200,
+                            account.lang)
 
     @app.delete("/api/session")
     async def log_out(request: Request, all: int = 0) -> JSONResponse:  # noqa: A002
@@ -97,7 +110,7 @@ def register(app: FastAPI, site: Site) -> None:
     async def me(request: Request) -> dict[str, Any]:
         acct = await account_of(site, request)
         if acct is None:
-            raise TableError(401, "You are not logged in.")
+            raise TableError(401, N_("You are not logged in."))
         if await api_bearer(site, request) is not None:  # a program: no session, no CSRF
             return (site.accounts.me(acct, "") | {"bot": acct.bot, "csrf": None}
                     | await site.puzzles.rating_of(acct))
@@ -109,11 +122,11 @@ def register(app: FastAPI, site: Site) -> None:
         """The account of the request's session (with its CSRF token or a same-origin
         Origin), for a change to the account itself: never through an API token."""
         if await api_bearer(site, request) is not None:
-            raise TableError(403, "An API token cannot change its account: use the account's "
-                                  "own page, signed in.")
+            raise TableError(403, N_("An API token cannot change its account: use the "
+                                     "account's own page, signed in."))
         acct = await account_of(site, request, change=True)
         if acct is None:
-            raise TableError(401, "You are not logged in.")
+            raise TableError(401, N_("You are not logged in."))
         return acct, request.cookies[COOKIE]
 
     @app.post("/api/me/password")
@@ -139,5 +152,5 @@ def register(app: FastAPI, site: Site) -> None:
     async def claim(request: Request) -> dict[str, Any]:
         acct = await account_of(site, request, change=True)
         if acct is None:
-            raise TableError(401, "Log in to keep these matches in an account.")
+            raise TableError(401, N_("Log in to keep these matches in an account."))
         return await site.accounts.claim(acct, await json_body(request))

@@ -15,10 +15,12 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
+from ...i18n import N_
 from ..accounts.accounts import COOKIE
 from ..accounts.tokens import BY_SESSION, is_api_token
 from ..errors import TableError
 from ..guard import JSONError, parse_json
+from ..online.browsers import browser_of
 from ..site import Site
 from ..store.accounts import Account
 from ..tables.sockets import RECONNECT, Subscriber
@@ -26,10 +28,11 @@ from .common import (
     account_of,
     api_bearer,
     bearer,
+    client_address,
     json_body,
     playing_account,
 )
-from .sockets import SESSION, _first_auth, _open, _refuse, _subscriber
+from .sockets import IDLE, SESSION, _first_auth, _open, _refuse, _subscriber, within_budget
 
 __all__ = ["register"]
 
@@ -46,7 +49,7 @@ async def _signed_in(site: Site, request: Request, change: bool) -> Account:
     """The account of the request (token or session); 401 for a guest."""
     acct = await account_of(site, request, change=change)
     if acct is None:
-        raise TableError(401, "You are not logged in: log in, or send an API token.")
+        raise TableError(401, N_("You are not logged in: log in, or send an API token."))
     return acct
 
 
@@ -78,7 +81,8 @@ def register(app: FastAPI, site: Site) -> None:
 
     @app.delete("/api/tokens/{token_id}")
     async def revoke_token(token_id: str, request: Request) -> dict[str, Any]:
-        acct = await _signed_in(site, request, change=True)
+        # the session only: a leaked token must not revoke the owner's other tokens
+        acct = await session_account(request)
         return await site.tokens.revoke(acct, token_id)
 
     # ------------------------------------------------------------------ challenges
@@ -87,7 +91,8 @@ def register(app: FastAPI, site: Site) -> None:
     async def challenge(request: Request) -> JSONResponse:
         body = await _optional_body(request)
         acct = await playing_account(site, request)
-        out = await site.challenges.create(body, acct)
+        out = await site.challenges.create(body, acct, client_address(request),
+                                           browser_of(request))
         return JSONResponse(out, status_code=201)
 
     @app.get("/api/challenges")
@@ -103,7 +108,8 @@ def register(app: FastAPI, site: Site) -> None:
     @app.post("/api/challenges/{challenge_id}/accept")
     async def accept(challenge_id: str, request: Request) -> dict[str, Any]:
         acct = await playing_account(site, request)
-        return await site.challenges.accept(challenge_id, acct)
+        return await site.challenges.accept(challenge_id, acct, client_address(request),
+                                            browser_of(request))
 
     @app.post("/api/challenges/{challenge_id}/decline")
     async def decline(challenge_id: str, request: Request) -> dict[str, Any]:
@@ -139,10 +145,12 @@ def register(app: FastAPI, site: Site) -> None:
             return
         writer = asyncio.get_running_loop().create_task(sub.run())
         try:
+            await site.presence.opened(acct.id, sub.id)  # online while it is open
             await site.notices.refresh(acct.id)
             await _serve(site, websocket, sub)
         finally:
             site.notices.remove(sub)
+            await site.presence.closed(acct.id, sub.id)
             await writer
 
 
@@ -157,7 +165,7 @@ async def _authenticate(site: Site, websocket: WebSocket,
         cookie = websocket.cookies.get(COOKIE)
         acct = await site.accounts.account_of(cookie) if cookie else None
         if acct is None:
-            raise TableError(401, "You are not logged in.")
+            raise TableError(401, N_("You are not logged in."))
         return acct, None
     key = await site.tokens.resolve(token, address)
     return key.account, key.token_id
@@ -165,7 +173,9 @@ async def _authenticate(site: Site, websocket: WebSocket,
 
 async def _serve(site: Site, websocket: WebSocket, sub: Subscriber) -> None:
     """Answer the page's messages (``ping``: ``pong``; ``refresh``: the lists again) until
-    the socket closes or is closed; pushes come from :class:`~.notices.Notices`."""
+    the socket closes or is closed, each counted against the account's message budget
+    (its notice sockets together, as a seat's sockets share theirs: past it 4429); pushes
+    come from :class:`~.notices.Notices`."""
     idle = site.settings.ws_idle_seconds
     try:
         while not sub.closed:
@@ -173,9 +183,13 @@ async def _serve(site: Site, websocket: WebSocket, sub: Subscriber) -> None:
                 async with asyncio.timeout(idle):
                     msg = await websocket.receive()
             except TimeoutError:
-                sub.close(RECONNECT, "Nothing was sent for a long time: reconnect.")
+                sub.close(RECONNECT, IDLE)
                 break
             if msg["type"] == "websocket.disconnect" or sub.closed:
+                break
+            # the table sockets' budget, for all the account's notice sockets together:
+            # a ping flood waits unread, then is closed (4429)
+            if not await within_budget(site, sub, f"notices:{sub.match_id}", "per account"):
                 break
             try:
                 parsed = parse_json(msg.get("text") or "", "message")

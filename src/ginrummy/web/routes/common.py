@@ -8,17 +8,19 @@ from typing import Any
 from fastapi import Request, WebSocket
 from fastapi.responses import JSONResponse
 
+from ...i18n import N_, t
 from ..accounts.accounts import COOKIE, CSRF_REFUSED
 from ..accounts.tokens import Bearer, is_api_token
 from ..errors import TableError
 from ..guard import JSONError, parse_json
+from ..online.browsers import browser_of
 from ..site import Site
 from ..store.accounts import Account
 from ..tables.table import Table
 
 __all__ = ["BOT_SESSION", "MAX_BODY", "account_of", "account_seat", "api_bearer", "bearer",
-           "client_address", "error", "is_tls", "json_body", "playing_account",
-           "request_seat", "seat_table", "seat_with_token"]
+           "client_address", "coach_asker", "coach_budget", "error", "is_tls", "json_body",
+           "playing_account", "program_seat", "request_seat", "seat_table", "seat_with_token"]
 
 MAX_BODY = 16 * 1024
 """Largest request body or socket message accepted (413 beyond)."""
@@ -37,11 +39,12 @@ async def json_body(request: Request) -> Any:
     (or nests deeper than any request needs)."""
     raw = await request.body()
     if not raw.strip():
-        raise TableError(400, "The request needs a JSON body.")
+        raise TableError(400, N_("The request needs a JSON body."))
     try:
         return parse_json(raw)
     except UnicodeDecodeError:
-        raise TableError(400, "The request body is not valid JSON: it is not UTF-8 text.") from None
+        raise TableError(400, N_("The request body is not valid JSON: it is not UTF-8 "
+                                 "text.")) from None
     except JSONError as e:
         raise TableError(400, str(e)) from None
 
@@ -61,13 +64,18 @@ def bearer(request: Request) -> str | None:
     return token.strip()
 
 
+def _refused_tokens(limit: str) -> TableError:
+    """The refusal of an address past its limit of refused seat tokens (429)."""
+    return TableError(429, t("Too many refused seat tokens: at most {limit} from one "
+                             "address. Wait a moment and try again.", limit=limit))
+
+
 async def seat_with_token(site: Site, t: Table, token: str | None, address: str) -> int:
     """The seat of ``t`` this token holds. Refused tokens are counted per address
     (``rate_auth``); past the limit the address's tokens are refused (429) untried."""
     rates = site.rates
     if not rates.allowed("auth", address):
-        raise TableError(429, f"Too many refused seat tokens: at most {rates.describe('auth')} "
-                         "from one address. Wait a moment and try again.")
+        raise _refused_tokens(rates.describe("auth"))
     try:
         return await site.registry.seat_of(t, token)
     except TableError as e:
@@ -81,12 +89,16 @@ async def request_seat(site: Site, t: Table, request: Request) -> int:
     asks (moves, ``next``, resign, abort, rematch, the seat's state). The seat token
     (``Authorization: Bearer TOKEN``) when the request carries one; else a logged-in
     account's seat at this match (its session cookie, and for a change its CSRF token or
-    a same-origin ``Origin``), so an account plays its matches from any browser."""
+    a same-origin ``Origin``), so an account plays its matches from any browser. A change
+    through an API token marks the seat a program's (:func:`program_seat`)."""
     token = bearer(request)
     if is_api_token(token):  # an API token: its account's seat
         key = await api_bearer(site, request)
         assert key is not None
-        return await account_seat(site, t, key.account)
+        seat = await account_seat(site, t, key.account)
+        if request.method not in ("GET", "HEAD"):
+            await program_seat(site, t, seat, key.account)
+        return seat
     if token is None and request.cookies.get(COOKIE):
         acct = await account_of(site, request, change=request.method not in ("GET", "HEAD"))
         if acct is not None:
@@ -94,6 +106,15 @@ async def request_seat(site: Site, t: Table, request: Request) -> int:
                 raise TableError(403, BOT_SESSION)
             return await account_seat(site, t, acct)
     return await seat_with_token(site, t, token, client_address(request))
+
+
+async def program_seat(site: Site, t: Table, seat: int, acct: Account) -> None:
+    """A seat played through an API token (a change, or its socket opened with one) is a
+    program's (INTERFACES 13): the seat is marked a bot seat in the stored match (STATE's
+    ``bots``, the spectators' and the profiles' marks) and the account a program player
+    (paired like a BOT from then on). Each is stored once."""
+    await site.play.mark_bot_seat(t, seat)
+    await site.tokens.played(acct)
 
 
 async def account_seat(site: Site, t: Table, acct: Account) -> int:
@@ -105,8 +126,8 @@ async def account_seat(site: Site, t: Table, acct: Account) -> int:
         for seat in (0, 1):
             if link.accounts[seat] == acct.id:
                 return seat
-    raise TableError(403, "Your account has no seat at this match: open the table's own "
-                          "link in the browser that started or joined it.")
+    raise TableError(403, N_("Your account has no seat at this match: open the table's own "
+                             "link in the browser that started or joined it."))
 
 
 async def seat_table(site: Site, match_id: str, request: Request) -> tuple[Table, int]:
@@ -141,8 +162,8 @@ async def account_of(site: Site, request: Request, change: bool = False) -> Acco
     return acct
 
 
-BOT_SESSION = ("A BOT account plays only through an API token (Authorization: Bearer TOKEN), "
-               "not with a session.")
+BOT_SESSION = N_("A BOT account plays only through an API token (Authorization: Bearer "
+                 "TOKEN), not with a session.")
 
 
 async def api_bearer(site: Site, request: Request) -> Bearer | None:
@@ -160,10 +181,39 @@ async def api_bearer(site: Site, request: Request) -> Bearer | None:
     return key
 
 
+async def coach_asker(site: Site, request: Request) -> tuple[list[str], str | None]:
+    """Who asks the coach (:mod:`ginrummy.web.online.coaching`): the request's account
+    (API token or session), as a list, and its browser cookie."""
+    acct = await account_of(site, request)
+    return ([acct.id] if acct is not None else []), browser_of(request)
+
+
+async def coach_budget(site: Site, request: Request, accounts: list[str]) -> None:
+    """Count one costly request of the coach (an analysis, a hint, a review started)
+    against ``rate_coach``: per account (``accounts``, from :func:`coach_asker`), or for a
+    guest per address; 429 with a sentence past it. So no one client, and no crowd of
+    guests behind one address, keeps the coach's workers busy for everyone else."""
+    client = f"acct:{accounts[0]}" if accounts else f"ip:{client_address(request)}"
+    if not await site.rates.hit("coach", client):
+        limit = site.rates.describe("coach")
+        if accounts:
+            raise TableError(429, t("Too many requests for the coach: at most {limit} per "
+                                    "account. Wait a moment and try again.", limit=limit))
+        raise TableError(429, t("Too many requests for the coach: at most {limit} from one "
+                                "address for guests. Wait a moment and try again.",
+                                limit=limit))
+
+
 async def playing_account(site: Site, request: Request) -> Account | None:
-    """:func:`account_of` for a change that plays (a seek, a challenge, accepting one):
-    a BOT account's session is refused (403), as a BOT plays only through a token."""
+    """:func:`account_of` for a change that plays (a seek, a challenge, accepting one, an
+    arena, the daily deal): a BOT account's session is refused (403), as a BOT plays only
+    through a token; an account playing through an API token is marked a program player
+    (:meth:`~ginrummy.web.accounts.tokens.ApiTokens.played`: paired like a BOT)."""
     acct = await account_of(site, request, change=True)
-    if acct is not None and acct.bot and await api_bearer(site, request) is None:
+    if acct is None:
+        return None
+    if await api_bearer(site, request) is not None:
+        return await site.tokens.played(acct)
+    if acct.bot:
         raise TableError(403, BOT_SESSION)
     return acct

@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from ...i18n import t
 from ..errors import TableError
 from ..site import Site
 from ..store.accounts import Account
@@ -38,9 +39,11 @@ def register(app: FastAPI, site: Site) -> None:
         if isinstance(body, Mapping) and "public" in body:
             public = body["public"]
             if not isinstance(public, bool):
-                raise TableError(400, "'public' is true or false.")
+                raise TableError(400, t("{field} is true or false.", field="'public'"))
             body = {k: v for k, v in body.items() if k != "public"}
         acct = await player(request)
+        if acct is not None and isinstance(body, Mapping):
+            body = {**body, "name": acct.username}  # an account plays under its username
         out = await site.lobby.create(body)
         if public or acct is not None:
             await site.spectators.publish(str(out["id"]), acct.id if acct else None, public)
@@ -53,8 +56,11 @@ def register(app: FastAPI, site: Site) -> None:
     @app.post("/api/matches/{match_id}/join")
     async def join(match_id: str, request: Request) -> dict[str, Any]:
         t = await site.registry.get(match_id)
-        out = await site.lobby.join(t, await json_body(request))
+        body = await json_body(request)
         acct = await player(request)
+        if acct is not None and isinstance(body, Mapping):
+            body = {**body, "name": acct.username}  # an account plays under its username
+        out = await site.lobby.join(t, body)
         if acct is not None:
             await site.db.run(site.db.store.accounts.claim_seats, acct.id, [(t.id, 1)])
         return out

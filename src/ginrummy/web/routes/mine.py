@@ -9,13 +9,17 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
 
+from ...i18n import LANGUAGES, N_, t
 from ..accounts.accounts import COOKIE
+from ..checks import json_object
 from ..errors import TableError
+from ..language import language_cookie
 from ..online.browsers import browser_of
 from ..site import Site
 from ..store.accounts import Account
-from .common import account_of, json_body
+from .common import account_of, is_tls, json_body
 
 __all__ = ["register"]
 
@@ -26,7 +30,7 @@ def register(app: FastAPI, site: Site) -> None:
     async def signed_in(request: Request) -> Account:
         acct = await account_of(site, request)
         if acct is None:
-            raise TableError(401, "You are not logged in.")
+            raise TableError(401, N_("You are not logged in."))
         return acct
 
     @app.get("/api/session")
@@ -37,6 +41,22 @@ def register(app: FastAPI, site: Site) -> None:
         await site.seeks.note_browser(acct, browser_of(request))  # fair pairing, as /api/me
         return {"account": site.accounts.me(acct, request.cookies[COOKIE]) | {"bot": acct.bot}
                 | await site.puzzles.rating_of(acct)}  # the same object as GET /api/me
+
+    @app.post("/api/me/language")
+    async def choose_language(request: Request) -> JSONResponse:
+        """The language picker: ``{"lang": TAG}`` (one of the site's languages) kept in
+        the language cookie and, for a signed-in account, in the account."""
+        body = json_object(await json_body(request), {"lang"})
+        lang = body.get("lang")
+        if not isinstance(lang, str) or lang not in LANGUAGES:
+            raise TableError(400, t("'lang' is one of {langs}.",
+                                    langs=", ".join(LANGUAGES)))
+        acct = await account_of(site, request, change=True)
+        if acct is not None:
+            await site.db.run(site.db.store.accounts.set_language, acct.id, lang)
+        out = JSONResponse({"lang": lang})
+        language_cookie(out, lang, is_tls(request))
+        return out
 
     @app.get("/api/me/matches")
     async def my_matches(request: Request) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
+from ...i18n import t
 from ..site import Site
 from .common import error
 
@@ -76,8 +77,8 @@ def register(app: FastAPI, site: Site) -> None:
     async def metrics(request: Request) -> Response:
         s = site.settings
         if s.metrics == "off":
-            return error(404, "Not found.")
+            return error(404, t("Not found."))
         if not may_read_metrics(s.metrics, s.metrics_token, request):
-            return error(403, "The metrics are readable only from this machine or with "
-                              "the metrics token.")
+            return error(403, t("The metrics are readable only from this machine or "
+                                "with the metrics token."))
         return PlainTextResponse(site.metrics.render(), media_type=PROMETHEUS_TEXT)

@@ -25,6 +25,7 @@ that does not exist is the not-found page (404), as a mistyped address is.
 from __future__ import annotations
 
 import inspect
+import json
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -35,6 +36,8 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ...i18n import LANGUAGES, js_messages, language, plural_rule, translations
+from ...i18n.html import translate as translate_html
 from ..errors import TableError
 from ..site import Site
 
@@ -88,11 +91,39 @@ def render(path: Path, here: str | None = None) -> str:
             text = _INCLUDE.sub(part, text)
         cached = (stamp, text)
         _rendered[path] = cached
-    html = cached[1]
+    html = in_language(path, cached, language())
     if here is not None:
         link = f'small" href="{here}" '
         html = html.replace(link, f'{link}aria-current="page" ', 1)
     return html
+
+
+_translated: dict[tuple[Path, str], tuple[float, str]] = {}
+
+
+def in_language(path: Path, page: tuple[float, str], lang: str) -> str:
+    """A rendered page in ``lang`` (cached while its files are unchanged): its marked
+    sentences translated (:mod:`ginrummy.i18n.html`), ``<html lang>`` set, the language
+    picker's options put in with ``lang`` chosen, and the browser's sentences in that
+    language sent with it (a JSON block ``static/js/i18n.js`` reads)."""
+    stamp, text = page
+    cached = _translated.get((path, lang))
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    gettext = translations(lang).gettext
+    text = translate_html(text, lambda m: gettext(m) or None)
+    text = text.replace('<html lang="en">', f'<html lang="{lang}">', 1)
+    options = "".join(
+        f'<option value="{code}" lang="{code}"{" selected" if code == lang else ""}>'
+        f"{name}</option>" for code, name in LANGUAGES.items())
+    text = text.replace("<!--#languages-->", options)
+    data = json.dumps({"lang": lang, "plural": plural_rule(lang),
+                       "messages": js_messages(lang)}, ensure_ascii=False)
+    data = data.replace("<", "\\u003c")  # (JSON's own escape: nothing ends the block)
+    text = text.replace("</head>", f'<script type="application/json" id="i18n">{data}'
+                        "</script>\n</head>", 1)
+    _translated[(path, lang)] = (stamp, text)
+    return text
 
 
 def page(name: str, what: str, static_dir: Path = STATIC_DIR, here: str | None = None
@@ -105,7 +136,8 @@ def page(name: str, what: str, static_dir: Path = STATIC_DIR, here: str | None =
     return HTMLResponse(_PLACEHOLDER.format(what=what))
 
 
-_MENU = {"/quick": "/quick", "/leaderboard": "/leaderboard", "/live": "/live",
+_MENU = {"/quick": "/quick", "/leaderboard": "/leaderboard",
+         "/leaderboard/bots": "/leaderboard", "/live": "/live",
          "/tournaments": "/tournaments", "/tournament": "/tournaments", "/daily": "/daily",
          "/puzzles": "/puzzles", "/analysis": "/analysis"}
 """The menu link of each page of :func:`register`'s list (by its path up to a parameter)."""
@@ -156,6 +188,7 @@ def register(app: FastAPI, site: Site, static_dir: Path = STATIC_DIR) -> None:
     for path, name, what in (("/account", "account.html", "account"),
                              ("/quick", "quick.html", "Play someone"),
                              ("/leaderboard", "leaderboard.html", "leaderboard"),
+                             ("/leaderboard/bots", "bots.html", "the bots' ladder"),
                              ("/live", "live.html", "live matches"),
                              ("/challenge", "challenge.html", "challenge"),
                              ("/challenge/{challenge_id}", "challenge.html", "challenge"),
@@ -166,7 +199,11 @@ def register(app: FastAPI, site: Site, static_dir: Path = STATIC_DIR) -> None:
                              # training: drawn by static/js/puzzles.js and analysis.js
                              ("/puzzles", "puzzles.html", "puzzles"),
                              ("/puzzles/{puzzle_id}", "puzzles.html", "puzzle"),
-                             ("/analysis", "analysis.html", "analysis board")):
+                             ("/analysis", "analysis.html", "analysis board"),
+                             # the monthly exports (static/js/opendata.js)
+                             ("/open-data", "open-data.html", "open data"),
+                             # moderators (the page asks the API, which refuses others)
+                             ("/mod", "mod.html", "moderators")):
         def online_page(name: str = name, what: str = what,
                         here: str = _MENU.get(path.split("/{")[0], "")) -> Response:
             return page(name, what, static_dir, here or None)

@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from ...i18n import N_
 from ..errors import TableError
 from ..site import Site
 from ..tables.levels import level_list
@@ -17,8 +18,8 @@ from .common import json_body, request_seat
 
 __all__ = ["PRIVATE_WHILE_PLAYED", "register"]
 
-PRIVATE_WHILE_PLAYED = ("This match is private while it is played: only its players can "
-                        "read it until it is over.")
+PRIVATE_WHILE_PLAYED = N_("This match is private while it is played: only its players "
+                          "can read it until it is over.")
 
 
 def register(app: FastAPI, site: Site) -> None:

@@ -12,20 +12,23 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from ...i18n import N_
 from ..errors import TableError
+from ..online.browsers import browser_of
 from ..site import Site
 from ..store.accounts import Account
-from .common import account_of, json_body, playing_account
+from .common import account_of, client_address, json_body, playing_account
 
 __all__ = ["register", "signed_in_player"]
 
 
-async def signed_in_player(site: Site, request: Request, what: str) -> Account:
+async def signed_in_player(site: Site, request: Request, refusal: str) -> Account:
     """The account making a change that plays (:func:`.common.playing_account`); 401
-    for a guest, saying that ``what`` needs an account."""
+    for a guest, with ``refusal``: the sentence saying that the change needs an account
+    (marked with ``N_``)."""
     acct = await playing_account(site, request)
     if acct is None:
-        raise TableError(401, f"{what} needs an account: sign up or log in first.")
+        raise TableError(401, refusal)
     return acct
 
 
@@ -41,8 +44,11 @@ def register(app: FastAPI, site: Site) -> None:
     @app.post("/api/tournaments")
     async def create(request: Request) -> JSONResponse:
         body = await optional_body(request)
-        acct = await signed_in_player(site, request, "Making an arena")
-        return JSONResponse(await site.arenas.create(body, acct), status_code=201)
+        acct = await signed_in_player(site, request, N_(
+            "Making an arena needs an account: sign up or log in first."))
+        out = await site.arenas.create(body, acct, client_address(request),
+                                       browser_of(request))
+        return JSONResponse(out, status_code=201)
 
     @app.get("/api/tournaments")
     async def listing() -> dict[str, Any]:
@@ -54,15 +60,19 @@ def register(app: FastAPI, site: Site) -> None:
 
     @app.post("/api/tournaments/{arena_id}/join")
     async def join(arena_id: str, request: Request) -> dict[str, Any]:
-        acct = await signed_in_player(site, request, "Playing in an arena")
-        return await site.arenas.join(arena_id, acct)
+        acct = await signed_in_player(site, request, N_(
+            "Playing in an arena needs an account: sign up or log in first."))
+        return await site.arenas.join(arena_id, acct, client_address(request),
+                                      browser_of(request))
 
     @app.post("/api/tournaments/{arena_id}/withdraw")
     async def withdraw(arena_id: str, request: Request) -> dict[str, Any]:
-        acct = await signed_in_player(site, request, "Withdrawing from an arena")
+        acct = await signed_in_player(site, request, N_(
+            "Withdrawing from an arena needs an account: sign up or log in first."))
         return await site.arenas.withdraw(arena_id, acct)
 
     @app.post("/api/tournaments/{arena_id}/start")
     async def start(arena_id: str, request: Request) -> dict[str, Any]:
-        acct = await signed_in_player(site, request, "Starting an arena")
+        acct = await signed_in_player(site, request, N_(
+            "Starting an arena needs an account: sign up or log in first."))
         return await site.arenas.start(arena_id, acct)

@@ -9,10 +9,11 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 
+from ...i18n import N_
 from ..errors import TableError
 from ..site import Site
 from ..training.puzzles import puzzle_payload
-from .common import account_of, json_body
+from .common import account_of, coach_asker, coach_budget, json_body
 
 __all__ = ["register"]
 
@@ -22,7 +23,15 @@ def register(app: FastAPI, site: Site) -> None:
 
     @app.post("/api/analysis")
     async def analysis(request: Request) -> dict[str, Any]:
-        return await site.analysis.analyze(await json_body(request))
+        body = await json_body(request)
+        accounts, browser = await coach_asker(site, request)
+        site.analysis.admit(body, guest=not accounts)  # a guests' flood: refused first
+        why = await site.coaching.in_play(accounts, browser)
+        if why is not None:  # no engine beside a rated seat (coaching)
+            raise TableError(409, why)
+        await coach_budget(site, request, accounts)
+        # a guest: fewer deals at most, and the guests' lane of the coach (a fair share)
+        return await site.analysis.analyze(body, guest=not accounts)
 
     @app.get("/api/puzzles/next")
     async def next_puzzle(request: Request, rating: str | None = None,
@@ -37,7 +46,8 @@ def register(app: FastAPI, site: Site) -> None:
     async def mine(request: Request) -> dict[str, Any]:
         acct = await account_of(site, request)
         if acct is None:
-            raise TableError(401, "Log in to practise the decisions your reviews marked.")
+            raise TableError(401, N_("Log in to practise the decisions your reviews "
+                                     "marked."))
         return await site.mistakes.mine(acct)
 
     @app.get("/api/puzzles/history")

@@ -12,7 +12,7 @@ processes settling the same match apply it once).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,7 @@ from ...ratings import Rating
 from .schema import (
     account_matches_table,
     accounts_table,
+    browser_accounts_table,
     matches_table,
     rated_offences_table,
     rating_history_table,
@@ -56,6 +57,15 @@ class Account:
     """A BOT account: it plays only through API tokens, and is marked BOT everywhere."""
     closed: bool = False
     """Closed by an operator: it cannot log in, act or be challenged."""
+    moderator: bool = False
+    """A moderator: it sees flags and reports and marks accounts."""
+    mark: str | None = None
+    """A moderator's mark (``engine`` or ``booster``): off the leaderboard."""
+    program: bool = False
+    """It has played through an API token: paired like a BOT (never with a person who did
+    not ask for BOTs), though a person may still play it with its session."""
+    lang: str | None = None
+    """The language the account chose (None: its browser's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +78,8 @@ class MatchLink:
     public: bool
     settled: bool
     same_address: bool = False
-    """Both seeks came from one address (the result moves each rating by little)."""
+    """Both players came from one address (two seeks, a challenge and its acceptor, two
+    arena players): the result moves each rating by little."""
     rating_note: str | None = None
     """Why a settled rated match moved no rating (``aborted``, ``repeated pairing``)."""
 
@@ -79,7 +90,8 @@ def _account(row: Any, with_hash: bool = False) -> Account:
                    Rating(float(m["rating"]), float(m["deviation"]), float(m["volatility"])),
                    int(m["rated_matches"]), float(m["created_at"]),
                    str(m["password_hash"]) if with_hash else "", bool(m.get("bot")),
-                   m.get("closed_at") is not None)
+                   m.get("closed_at") is not None, bool(m.get("moderator")), m.get("mark"),
+                   bool(m.get("program")), m.get("lang"))
 
 
 def _link(row: Any) -> MatchLink:
@@ -123,6 +135,17 @@ class AccountStore:
                                .where(accounts_table.c.closed_at.is_(None))).first()
         return _account(row, with_hash=True) if row is not None else None
 
+    def used_browser(self, key: str, browser_hash: str) -> bool:
+        """Whether the open account with this folded username has used this browser (by
+        its cookie's hash, ``browser_accounts``): a known device, let in to log in while
+        the site refuses a flood of log-ins."""
+        a, ba = accounts_table, browser_accounts_table
+        q = (select(ba.c.account_id).join(a, a.c.id == ba.c.account_id)
+             .where(a.c.username_key == key).where(a.c.closed_at.is_(None))
+             .where(ba.c.browser_hash == browser_hash).limit(1))
+        with self.engine.connect() as conn:
+            return conn.execute(q).first() is not None
+
     def by_ids(self, ids: list[str]) -> dict[str, Account]:
         """The accounts with these ids (no password hashes)."""
         if not ids:
@@ -131,6 +154,12 @@ class AccountStore:
             rows = conn.execute(select(accounts_table)
                                 .where(accounts_table.c.id.in_(sorted(set(ids))))).all()
         return {str(r.id): _account(r) for r in rows}
+
+    def set_language(self, account_id: str, lang: str) -> None:
+        """Keep the language the account chose."""
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts_table).where(accounts_table.c.id == account_id)
+                         .values(lang=lang))
 
     def set_password_hash(self, account_id: str, password_hash: str) -> None:
         """Store a re-hashed password (the hasher's parameters changed)."""
@@ -148,12 +177,39 @@ class AccountStore:
                                     .where(sessions_table.c.account_id == account_id)).rowcount)
 
     def leaderboard(self, max_deviation: float, limit: int) -> list[Account]:
-        """Accounts with at least one rated match and a settled deviation, best first."""
+        """Accounts with at least one rated match and a settled deviation, best first (a
+        marked account is not on it)."""
         t = accounts_table
         q = (select(t).where(t.c.rated_matches > 0).where(t.c.deviation <= max_deviation)
+             .where(t.c.mark.is_(None))
              .order_by(t.c.rating.desc(), t.c.username_key).limit(limit))
         with self.engine.connect() as conn:
             return [_account(r) for r in conn.execute(q).all()]
+
+    def bot_ladder(self, limit: int, exclude: Sequence[str] = ()
+                   ) -> list[tuple[Account, dict[str, Any]]]:
+        """BOT accounts (programs) with a rated match, best rating first (not marked, not
+        closed, none of the ids ``exclude``: the computer's levels), each with its rated
+        results: ``wins``, ``ties``, ``losses`` and ``last`` (when it last finished one,
+        Unix seconds)."""
+        a, h = accounts_table, rating_history_table
+        q = (select(a).where(a.c.bot.is_(True)).where(a.c.rated_matches > 0)
+             .where(a.c.id.not_in(list(exclude)))
+             .where(a.c.mark.is_(None)).where(a.c.closed_at.is_(None))
+             .order_by(a.c.rating.desc(), a.c.username_key).limit(limit))
+        with self.engine.connect() as conn:
+            bots = [_account(r) for r in conn.execute(q).all()]
+            results: dict[str, dict[str, Any]] = {
+                b.id: {"wins": 0, "ties": 0, "losses": 0, "last": None} for b in bots}
+            if bots:
+                rq = (select(h.c.account_id, h.c.score, func.count(), func.max(h.c.at))
+                      .where(h.c.account_id.in_(list(results)))
+                      .group_by(h.c.account_id, h.c.score))
+                for acct, score, n, last in conn.execute(rq).all():
+                    d = results[str(acct)]
+                    d["wins" if score > 0.5 else "losses" if score < 0.5 else "ties"] += int(n)
+                    d["last"] = max(d["last"] or 0.0, float(last))
+        return [(b, results[b.id]) for b in bots]
 
     # ------------------------------------------------------------------ sessions
 
@@ -195,7 +251,7 @@ class AccountStore:
     def link(self, match_id: str, accounts: tuple[str | None, str | None], rated: bool,
              public: bool, same_address: bool = False) -> None:
         """Record who plays a new match and how it is listed (``same_address``: both
-        seeks came from one address)."""
+        players came from one address)."""
         with self.engine.begin() as conn:
             conn.execute(insert(account_matches_table).values(
                 match_id=match_id, account0=accounts[0], account1=accounts[1], rated=rated,
@@ -258,13 +314,14 @@ class AccountStore:
                         viewer: str | None) -> list[dict[str, Any]]:
         """The account's most recent matches that ``viewer`` (an account id, None for a
         guest) may see: the public ones, and private ones only where the viewer played:
-        id, seat, status, end, winner, scores, players, rated, note, updated_at."""
+        id, seat, status, end, winner, scores, players, rated, note, updated_at, and
+        ``bots`` (which seats BOT accounts or programs played)."""
         t, m = account_matches_table, matches_table
         seen: ColumnElement[bool] = t.c.public.is_(True)
         if viewer is not None:
             seen = or_(seen, t.c.account0 == viewer, t.c.account1 == viewer)
         q = (select(t, m.c.players, m.c.status, m.c.winner, m.c.score0, m.c.score1,
-                    m.c.updated_at, m.c.end_reason)
+                    m.c.updated_at, m.c.end_reason, m.c.bot_seats)
              .join(m, m.c.id == t.c.match_id)
              .where(or_(t.c.account0 == account_id, t.c.account1 == account_id))
              .where(seen)
@@ -274,7 +331,8 @@ class AccountStore:
                  "accounts": [r.account0, r.account1], "players": r.players,
                  "status": str(r.status), "end": r.end_reason, "winner": r.winner,
                  "rated": bool(r.rated), "note": r.rating_note,
-                 "scores": [int(r.score0), int(r.score1)], "updated_at": float(r.updated_at)}
+                 "scores": [int(r.score0), int(r.score1)], "updated_at": float(r.updated_at),
+                 "bots": [bool(r.bot_seats) and r.bot_seats[i:i + 1] == "1" for i in (0, 1)]}
                 for r in rows]
 
     def seats_of(self, account_id: str, limit: int) -> list[tuple[str, int]]:
@@ -328,9 +386,11 @@ class AccountStore:
         ``aborted``); ``rate`` gives both new ratings from both old ones, the score and
         whether both seeks came from one address. A result between two accounts whose
         last counted result is less than ``pair_window`` seconds old is settled with no
-        change (noted ``repeated pairing``). ``offence``: (seat, kind) of a seat that
-        aborted or left, recorded in the same transaction (so once). False when there was
-        nothing to do (not rated, or settled already)."""
+        change (noted ``repeated pairing``). Two accounts that have used one browser
+        (``browser_accounts``) are rated as if from one address, however their match was
+        made. ``offence``: (seat, kind) of a seat that aborted or left, recorded in the
+        same transaction (so once). False when there was nothing to do (not rated, or
+        settled already)."""
         t, a, h = account_matches_table, accounts_table, rating_history_table
         now = time.time()
         with self.engine.begin() as conn:
@@ -365,7 +425,8 @@ class AccountStore:
             if len(accts) != 2:
                 return False
             old = (accts[ids[0]].rating, accts[ids[1]].rating)
-            new = rate(old[0], old[1], score0, link.same_address)
+            same = link.same_address or self._share_browser(conn, ids[0], ids[1])
+            new = rate(old[0], old[1], score0, same)
             for seat in (0, 1):
                 r = new[seat]
                 conn.execute(update(a).where(a.c.id == ids[seat]).values(
@@ -376,6 +437,31 @@ class AccountStore:
                     score=score0 if seat == 0 else 1.0 - score0, rating=r.rating,
                     deviation=r.deviation, volatility=r.volatility, at=now))
         return True
+
+    @staticmethod
+    def _share_browser(conn: Connection, a: str, b: str) -> bool:
+        """Whether two accounts have used one browser (sought, challenged, joined an arena
+        or opened a page signed in from it)."""
+        ba = browser_accounts_table
+        mine = select(ba.c.browser_hash).where(ba.c.account_id == a)
+        q = (select(ba.c.account_id).where(ba.c.account_id == b)
+             .where(ba.c.browser_hash.in_(mine)).limit(1))
+        return conn.execute(q).first() is not None
+
+    def offences_of(self, account_ids: list[str], since: float) -> dict[str, list[float]]:
+        """When each of these accounts aborted or left a rated match, from ``since`` on
+        (oldest first; an account with none is absent): an arena's pairing reads its
+        players' waits at once."""
+        o = rated_offences_table
+        if not account_ids:
+            return {}
+        q = (select(o.c.account_id, o.c.at).where(o.c.account_id.in_(sorted(set(account_ids))))
+             .where(o.c.at >= since).order_by(o.c.at))
+        out: dict[str, list[float]] = {}
+        with self.engine.connect() as conn:
+            for account_id, at in conn.execute(q).all():
+                out.setdefault(str(account_id), []).append(float(at))
+        return out
 
     def offences(self, account_id: str, since: float) -> list[float]:
         """When the account aborted or left a rated match, from ``since`` on (oldest

@@ -6,14 +6,17 @@ on PostgreSQL as on SQLite a player is taken once however many processes try), t
 :meth:`ArenaStore.mark_paired` names the match, links it to both accounts and records it
 in one transaction, again only if the take is still this caller's. A take never completed
 (its process died) reads as free again after :data:`TAKE_SECONDS`. Scores are never
-stored: :meth:`ArenaStore.snapshot` reads the arena's matches with their endings, and
-the standings follow from them.
+stored: :meth:`ArenaStore.snapshot` reads the arena's matches with their endings (and,
+for a match resigned or lost on time, how many moves its loser made itself), and the
+standings follow from them. A player's address when it last joined (hashed) and the times
+it withdrew are kept with it: the first makes a rated result between two players from one
+address move little, the second ends a streak.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
@@ -21,6 +24,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     and_,
+    case,
     exists,
     func,
     insert,
@@ -32,6 +36,7 @@ from sqlalchemy import (
 from .schema import (
     account_matches_table,
     accounts_table,
+    actions_table,
     matches_table,
     tournament_matches_table,
     tournament_players_table,
@@ -64,6 +69,8 @@ class ArenaRow:
     ends_at: float | None = None
     finished_at: float | None = None
     winner: str | None = None
+    bots: bool = False
+    """The arena admits BOT accounts and programs (a person's arena admits neither)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +86,12 @@ class EntrantRow:
     match_id: str | None
     taken_at: float | None
     last_opponent: str | None
+    program: bool = False
+    """The account has played through an API token (paired like a BOT)."""
+    address_hash: str | None = None
+    """The player's address when it last joined, hashed."""
+    withdrawals: tuple[float, ...] = field(default=())
+    """When the player withdrew (each ends its streak)."""
 
     def pending(self, now: float) -> bool:
         """Whether a process is pairing this player now (a take not yet stale)."""
@@ -100,6 +113,9 @@ class ArenaMatchRow:
     ended_by: int | None
     scores: tuple[int, int]
     updated_at: float
+    loser_moves: int | None = None
+    """For a match resigned or lost on time: the moves its ``ended_by`` seat made itself
+    (not those its clock made for it); else None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +132,7 @@ def _arena(r: Any) -> ArenaRow:
     return ArenaRow(str(m["id"]), str(m["name"]), str(m["creator"]), float(m["minutes"]),
                     json.loads(m["options"]), bool(m["rated"]), str(m["status"]),
                     float(m["created_at"]), m["started_at"], m["ends_at"], m["finished_at"],
-                    m["winner"])
+                    m["winner"], bool(m.get("bots")))
 
 
 def _free(now: float) -> ColumnElement[bool]:
@@ -127,6 +143,24 @@ def _free(now: float) -> ColumnElement[bool]:
         p.c.match_id.is_(None),
         and_(p.c.match_id.like(PENDING + "%"), p.c.taken_at < now - TAKE_SECONDS),
         exists().where(m.c.id == p.c.match_id).where(m.c.status == "finished")))
+
+
+def _withdrawals(text: Any) -> tuple[float, ...]:
+    """A player's withdrawal times from their stored JSON list (null: none)."""
+    if not text:
+        return ()
+    return tuple(float(t) for t in json.loads(text))
+
+
+def _loser_moves() -> Any:
+    """A match's column of the moves its ``ended_by`` seat made itself, for a match
+    resigned or lost on time (null otherwise): its actions at that seat, less those the
+    table played for it when its time ran out (stored with ``"timeout": true``)."""
+    m, x = matches_table, actions_table
+    own = (select(func.count()).select_from(x).where(x.c.match_id == m.c.id)
+           .where(x.c.seat == m.c.ended_by)
+           .where(x.c.action.not_like('%"timeout": true%')).scalar_subquery())
+    return case((m.c.end_reason.in_(("resigned", "timeout")), own), else_=None)
 
 
 def _current(since: float) -> ColumnElement[bool]:
@@ -150,10 +184,11 @@ class ArenaStore:
 
     # ------------------------------------------------------------------ arenas
 
-    def create(self, row: ArenaRow, most: int, since: float) -> bool:
-        """Store a new arena with its creator as its first player; False (nothing
-        stored) when the creator already has ``most`` arenas not finished (an arena never
-        started counts only if it was made after ``since``)."""
+    def create(self, row: ArenaRow, most: int, since: float,
+               address_hash: str | None = None) -> bool:
+        """Store a new arena with its creator as its first player (from ``address_hash``);
+        False (nothing stored) when the creator already has ``most`` arenas not finished
+        (an arena never started counts only if it was made after ``since``)."""
         t = tournaments_table
         with self.engine.begin() as conn:
             if not self.is_sqlite:  # one creator's arenas counted one at a time
@@ -166,10 +201,10 @@ class ArenaStore:
             conn.execute(insert(t).values(
                 id=row.id, name=row.name, creator=row.creator, minutes=row.minutes,
                 options=json.dumps(row.options, sort_keys=True), rated=row.rated,
-                status="created", created_at=row.created_at))
+                status="created", created_at=row.created_at, bots=row.bots))
             conn.execute(insert(tournament_players_table).values(
                 tournament_id=row.id, account_id=row.creator, joined_at=row.created_at,
-                active=True))
+                active=True, address_hash=address_hash))
         return True
 
     def get(self, arena_id: str) -> ArenaRow | None:
@@ -217,19 +252,22 @@ class ArenaStore:
             players = [
                 EntrantRow(str(x.account_id), str(x.username), float(x.rating),
                            bool(x.bot), float(x.joined_at), bool(x.active), x.match_id,
-                           x.taken_at, x.last_opponent)
+                           x.taken_at, x.last_opponent, bool(x.program), x.address_hash,
+                           _withdrawals(x.withdrawals))
                 for x in conn.execute(
-                    select(p, a.c.username, a.c.rating, a.c.bot)
+                    select(p, a.c.username, a.c.rating, a.c.bot, a.c.program)
                     .join(a, a.c.id == p.c.account_id)
                     .where(p.c.tournament_id == arena_id).order_by(p.c.joined_at)).all()]
             matches = [
                 ArenaMatchRow(str(x.match_id), (str(x.account0), str(x.account1)),
                               float(x.created_at), str(x.status), x.winner, x.end_reason,
                               x.ended_by, (int(x.score0), int(x.score1)),
-                              float(x.updated_at))
+                              float(x.updated_at),
+                              None if x.loser_moves is None else int(x.loser_moves))
                 for x in conn.execute(
                     select(tm, m.c.status, m.c.winner, m.c.end_reason, m.c.ended_by,
-                           m.c.score0, m.c.score1, m.c.updated_at)
+                           m.c.score0, m.c.score1, m.c.updated_at,
+                           _loser_moves().label("loser_moves"))
                     .join(m, m.c.id == tm.c.match_id)
                     .where(tm.c.tournament_id == arena_id)
                     .order_by(tm.c.created_at)).all()]
@@ -250,14 +288,16 @@ class ArenaStore:
             return "missing", None
         if arena.status == "finished":
             return "over", None
-        me = conn.execute(select(p.c.active).where(p.c.tournament_id == arena_id)
+        me = conn.execute(select(p.c.active, p.c.withdrawals)
+                          .where(p.c.tournament_id == arena_id)
                           .where(p.c.account_id == account_id)).first()
         return None, me
 
-    def join(self, arena_id: str, account_id: str, now: float, most: int) -> str:
-        """Join (or join again after withdrawing, or after a pause): ``joined``, or why
-        not: ``missing``, ``over``, ``already`` (active already) or ``full`` (``most``
-        active players)."""
+    def join(self, arena_id: str, account_id: str, now: float, most: int,
+             address_hash: str | None = None) -> str:
+        """Join (or join again after withdrawing, or after a pause) from ``address_hash``:
+        ``joined``, or why not: ``missing``, ``over``, ``already`` (active already) or
+        ``full`` (``most`` active players)."""
         p = tournament_players_table
         with self.engine.begin() as conn:
             why, me = self._open(conn, arena_id, account_id, lock=True)
@@ -271,26 +311,30 @@ class ArenaStore:
                 return "full"
             if me is None:
                 conn.execute(insert(p).values(tournament_id=arena_id, account_id=account_id,
-                                              joined_at=now, active=True))
+                                              joined_at=now, active=True,
+                                              address_hash=address_hash))
             else:
                 conn.execute(update(p).where(p.c.tournament_id == arena_id)
                              .where(p.c.account_id == account_id)
-                             .values(active=True, joined_at=now))
+                             .values(active=True, joined_at=now, address_hash=address_hash))
         return "joined"
 
-    def resume(self, arena_id: str, account_id: str, now: float) -> bool:
-        """An active player comes back from a pause (lost a match on time): its join
-        time moves to now, which ends the pause; False when it is not an active player."""
+    def resume(self, arena_id: str, account_id: str, now: float,
+               address_hash: str | None = None) -> bool:
+        """An active player comes back from a pause (lost a match on time), from
+        ``address_hash``: its join time moves to now, which ends the pause; False when it
+        is not an active player."""
         p = tournament_players_table
         with self.engine.begin() as conn:
             return conn.execute(
                 update(p).where(p.c.tournament_id == arena_id)
                 .where(p.c.account_id == account_id).where(p.c.active.is_(True))
-                .values(joined_at=now)).rowcount == 1
+                .values(joined_at=now, address_hash=address_hash)).rowcount == 1
 
-    def withdraw(self, arena_id: str, account_id: str) -> str:
-        """Stop being paired: ``withdrawn``, or why not: ``missing``, ``over``,
-        ``not_joined`` or ``already`` (withdrawn before). A match in play goes on."""
+    def withdraw(self, arena_id: str, account_id: str, now: float) -> str:
+        """Stop being paired, noting the time (it ends the player's streak): ``withdrawn``,
+        or why not: ``missing``, ``over``, ``not_joined`` or ``already`` (withdrawn
+        before). A match in play goes on."""
         p = tournament_players_table
         with self.engine.begin() as conn:
             why, me = self._open(conn, arena_id, account_id, lock=False)
@@ -298,9 +342,11 @@ class ArenaStore:
                 return why
             if me is None:
                 return "not_joined"
+            times = list(_withdrawals(me.withdrawals)) + [now]
             n = conn.execute(update(p).where(p.c.tournament_id == arena_id)
                              .where(p.c.account_id == account_id)
-                             .where(p.c.active.is_(True)).values(active=False)).rowcount
+                             .where(p.c.active.is_(True))
+                             .values(active=False, withdrawals=json.dumps(times))).rowcount
             return "withdrawn" if n == 1 else "already"
 
     def start(self, arena_id: str, account_id: str, now: float,
@@ -361,10 +407,12 @@ class ArenaStore:
                          .values(match_id=None, taken_at=None))
 
     def mark_paired(self, arena_id: str, token: str, match_id: str,
-                    accounts: tuple[str, str], rated: bool, now: float) -> bool:
+                    accounts: tuple[str, str], rated: bool, now: float,
+                    same_address: bool = False) -> bool:
         """The taken players' match exists: name it on both players, record it in the
-        arena and link it to both accounts (rated as the arena, public), in one
-        transaction; False (nothing changed) when the take is no longer this caller's."""
+        arena and link it to both accounts (rated as the arena, public; ``same_address``:
+        both players joined from one address), in one transaction; False (nothing
+        changed) when the take is no longer this caller's."""
         p = tournament_players_table
         try:
             with self.engine.begin() as conn:
@@ -377,20 +425,20 @@ class ArenaStore:
                                 last_opponent=accounts[1 - seat])).rowcount
                     if n != 1:
                         raise _Gone
-                self._record(conn, arena_id, match_id, accounts, rated, now)
+                self._record(conn, arena_id, match_id, accounts, rated, now, same_address)
         except _Gone:
             return False
         return True
 
     @staticmethod
     def _record(conn: Connection, arena_id: str, match_id: str, accounts: tuple[str, str],
-                rated: bool, now: float) -> None:
+                rated: bool, now: float, same_address: bool) -> None:
         conn.execute(insert(tournament_matches_table).values(
             match_id=match_id, tournament_id=arena_id, account0=accounts[0],
             account1=accounts[1], created_at=now))
         conn.execute(insert(account_matches_table).values(
             match_id=match_id, account0=accounts[0], account1=accounts[1], rated=rated,
-            public=True, settled=False, created_at=now))
+            public=True, settled=False, created_at=now, same_address=same_address))
 
     def finish(self, arena_id: str, winner: str | None, now: float) -> bool:
         """Mark a started arena finished (with its winner), only if its time is up, every

@@ -2,8 +2,10 @@
 
 A challenge is ``open`` until it is answered. Accepting takes it first (``taking``, by a
 conditional update, so on PostgreSQL as on SQLite exactly one acceptor wins however many
-try at once), then marks it ``accepted`` with its match once that exists; a taker that
-died before that leaves it open again after :data:`TAKE_SECONDS`. Declining and
+try at once, its name kept in ``taken_by``), then marks it ``accepted`` with its match once
+that exists, only if the take is still its own; a taker that died or stalled before that
+leaves it open again after :data:`TAKE_SECONDS`, and a stalled one that wakes up finds it
+taken by another and gives its match up. Declining and
 cancelling are conditional updates of an open challenge too. An open challenge past its
 ``expires_at`` has expired (it is never accepted); :meth:`ChallengeStore.sweep` deletes
 what is long over.
@@ -45,6 +47,9 @@ class ChallengeRow:
     answered_at: float | None = None
     accepted_by: str | None = None
     match_id: str | None = None
+    address_hash: str | None = None
+    """The challenger's address, hashed (None: before revision 0010): an acceptor from
+    the same address makes a rated result move little."""
 
     def state(self, now: float) -> str:
         """``open``, ``accepted``, ``declined``, ``cancelled`` or ``expired`` (a taking
@@ -60,7 +65,8 @@ def _row(r: Any) -> ChallengeRow:
                         json.loads(m["options"]), bool(m["rated"]), str(m["status"]),
                         float(m["created_at"]), float(m["expires_at"]),
                         str(m["seat_token_hash"]), str(m["seat_token_enc"]), m["reason"],
-                        m["answered_at"], m["accepted_by"], m["match_id"])
+                        m["answered_at"], m["accepted_by"], m["match_id"],
+                        m.get("address_hash"))
 
 
 def _open(now: float) -> Any:
@@ -79,18 +85,23 @@ class ChallengeStore:
         self.engine = engine
         self.is_sqlite = engine.dialect.name == "sqlite"
 
-    def add(self, row: ChallengeRow, most: int) -> str | None:
+    def add(self, row: ChallengeRow, most: int, most_in: int | None = None,
+            pair_per_minute: int | None = None) -> str | None:
         """Store a new open challenge; None, or why it was not stored: ``"limit"`` (its
-        account already has ``most`` open challenges) or ``"again"`` (it already has an
-        open challenge to the same player). Guests' open links are not counted here."""
+        account already has ``most`` open challenges), ``"again"`` (it already has an
+        open challenge to the same player), ``"crowded"`` (the challenged player already
+        has ``most_in`` open challenges, from everyone together) or ``"often"`` (this
+        challenger made ``pair_per_minute`` challenges to this player in the last minute,
+        cancelled ones too). Guests' open links are not counted here."""
         c = challenges_table
         now = time.time()
         with self.engine.begin() as conn:
             if row.from_account is not None:
-                if not self.is_sqlite:  # one maker's challenges counted one at a time
-                    conn.execute(select(accounts_table.c.id)
-                                 .where(accounts_table.c.id == row.from_account)
-                                 .with_for_update())
+                if not self.is_sqlite:  # one maker's (and one target's) counted at a time
+                    ids = sorted({row.from_account, row.to_account or row.from_account})
+                    conn.execute(select(accounts_table.c.id)  # in one order: no deadlock
+                                 .where(accounts_table.c.id.in_(ids))
+                                 .order_by(accounts_table.c.id).with_for_update())
                 mine = and_(c.c.from_account == row.from_account, _open(now))
                 n = conn.execute(select(func.count()).select_from(c).where(mine)).scalar()
                 if int(n or 0) >= most:
@@ -99,7 +110,31 @@ class ChallengeStore:
                         select(c.c.id).where(mine).where(c.c.to_account == row.to_account)
                 ).first() is not None:
                     return "again"
+                if row.to_account is not None and (
+                        why := self._crowded(conn, row, now, most_in, pair_per_minute)):
+                    return why
             self._insert(conn, row)
+        return None
+
+    @staticmethod
+    def _crowded(conn: Connection, row: ChallengeRow, now: float, most_in: int | None,
+                 pair_per_minute: int | None) -> str | None:
+        """``"crowded"``, ``"often"`` or None for a challenge to a player (see :meth:`add`):
+        no crowd of challengers, nor one challenger's create-and-cancel loop, floods a
+        player's notices."""
+        c = challenges_table
+        if most_in is not None:
+            n = conn.execute(select(func.count()).select_from(c).where(
+                c.c.to_account == row.to_account).where(_open(now))).scalar()
+            if int(n or 0) >= most_in:
+                return "crowded"
+        if pair_per_minute is not None:
+            n = conn.execute(select(func.count()).select_from(c).where(
+                c.c.to_account == row.to_account).where(
+                c.c.from_account == row.from_account).where(
+                c.c.created_at > now - 60.0)).scalar()
+            if int(n or 0) >= pair_per_minute:
+                return "often"
         return None
 
     def record(self, row: ChallengeRow) -> None:
@@ -117,7 +152,7 @@ class ChallengeStore:
             created_at=row.created_at, expires_at=row.expires_at,
             answered_at=row.answered_at, accepted_by=row.accepted_by,
             match_id=row.match_id, seat_token_hash=row.seat_token_hash,
-            seat_token_enc=row.seat_token_enc))
+            seat_token_enc=row.seat_token_enc, address_hash=row.address_hash))
 
     def get(self, challenge_id: str) -> ChallengeRow | None:
         """The challenge, whatever its state (None: no such challenge, or swept)."""
@@ -142,29 +177,44 @@ class ChallengeStore:
             return ([_row(r) for r in conn.execute(q_in).all()],
                     [_row(r) for r in conn.execute(q_out).all()])
 
-    def take(self, challenge_id: str) -> bool:
-        """Take an open challenge to accept it; False when it is not open (any more)."""
+    def take(self, challenge_id: str, taken_by: str = "") -> bool:
+        """Take an open challenge to accept it (``taken_by``: this acceptance's name,
+        which :meth:`accepted` checks); False when it is not open (any more)."""
         c = challenges_table
         now = time.time()
         with self.engine.begin() as conn:
             n = conn.execute(update(c).where(c.c.id == challenge_id).where(_open(now))
-                             .values(status="taking", taken_at=now)).rowcount
+                             .values(status="taking", taken_at=now,
+                                     taken_by=taken_by or None)).rowcount
         return n == 1
 
-    def release(self, challenge_id: str) -> None:
-        """Put a taken challenge back to open (making its match failed)."""
+    @staticmethod
+    def _mine(taken_by: str) -> Any:
+        """The challenge is being taken by this acceptance."""
         c = challenges_table
-        with self.engine.begin() as conn:
-            conn.execute(update(c).where(c.c.id == challenge_id)
-                         .where(c.c.status == "taking").values(status="open", taken_at=None))
+        return and_(c.c.status == "taking",
+                    c.c.taken_by == taken_by if taken_by else c.c.taken_by.is_(None))
 
-    def accepted(self, challenge_id: str, match_id: str, by: str | None) -> None:
-        """Mark a taken challenge accepted, with its match and acceptor (None: a guest)."""
+    def release(self, challenge_id: str, taken_by: str = "") -> None:
+        """Put a challenge this acceptance took back to open (making its match failed)."""
         c = challenges_table
         with self.engine.begin() as conn:
-            conn.execute(update(c).where(c.c.id == challenge_id).values(
+            conn.execute(update(c).where(c.c.id == challenge_id).where(self._mine(taken_by))
+                         .values(status="open", taken_at=None, taken_by=None))
+
+    def accepted(self, challenge_id: str, match_id: str, by: str | None,
+                 taken_by: str = "") -> bool:
+        """Mark a taken challenge accepted, with its match and acceptor (None: a guest),
+        only while the take is still this acceptance's (``taken_by``): False when another
+        took it since (this one stalled past :data:`TAKE_SECONDS`), and the match made
+        for it must be given up."""
+        c = challenges_table
+        with self.engine.begin() as conn:
+            n = conn.execute(update(c).where(c.c.id == challenge_id)
+                             .where(self._mine(taken_by)).values(
                 status="accepted", match_id=match_id, accepted_by=by,
-                answered_at=time.time()))
+                answered_at=time.time())).rowcount
+        return n == 1
 
     def answer(self, challenge_id: str, status: str, reason: str | None) -> bool:
         """Decline or cancel (``status``) an open, unexpired challenge; False when it is

@@ -47,7 +47,7 @@ _TAIL = (
     "SELECT m.version, m.status, m.joined, m.hands_dealt, m.ready, m.score0, m.score1, "
     "m.winner, m.to_play, m.updated_at, m.token_hash1, m.joined_at, m.players, "
     "a.seq, a.hand, a.seat, a.action, "
-    "m.bank0, m.bank1, m.deadline, m.end_reason, m.ended_by "
+    "m.bank0, m.bank1, m.deadline, m.end_reason, m.ended_by, m.bot_seats "
     "FROM matches m LEFT JOIN actions a ON a.match_id = m.id AND a.seq >= ? "
     "WHERE m.id = ? ORDER BY a.seq"
 )
@@ -245,7 +245,9 @@ class Reader:
 
     def tail(self, known: StoredMatch, from_seq: int) -> StoredMatch | None:
         """The match ``known`` as stored now, with its actions from ``from_seq`` on (the
-        fields that never change are taken from ``known``); None when it is gone."""
+        fields that never change are taken from ``known``; the bot seats are read, as a
+        seat becomes a program's when it is first played through an API token); None when
+        it is gone."""
         rows = self._rows(self.sql, (from_seq, known.id))
         if not rows:
             return None
@@ -263,6 +265,8 @@ class Reader:
             banks=[float(r[17]), float(r[18])] if r[17] is not None and r[18] is not None
             else None,
             deadline=r[19], end_reason=r[20], ended_by=r[21],
+            bot_seats=(bool(r[22]) and r[22][0:1] == "1", bool(r[22]) and r[22][1:2] == "1"),
+            no_coach=known.no_coach,
         )
         sm.actions = [StoredAction(int(x[13]), int(x[14]), int(x[15]), json.loads(x[16]))
                       for x in rows if x[13] is not None]

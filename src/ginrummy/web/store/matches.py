@@ -26,7 +26,10 @@ from .claims import ClaimStore
 from .clocks import ClockStore
 from .daily import DailyStore
 from .engine import DEFAULT_DB_URL, StaleVersionError, StoreError, open_engine
+from .fairplay import FairPlayStore
+from .games import GameStore
 from .hot import Reader, Writer
+from .people import PeopleStore
 from .puzzles import PuzzleStore
 from .rematches import RematchStore
 from .reviews import ReviewStore
@@ -116,6 +119,7 @@ def _row_to_match(row: Any, cipher: SeedCipher | None = None) -> StoredMatch:
         end_reason=m.get("end_reason"),
         ended_by=m.get("ended_by"),
         bot_seats=_bot_seats(m.get("bot_seats")),
+        no_coach=bool(m.get("no_coach")),
     )
 
 
@@ -183,6 +187,9 @@ class Store:
         self.puzzles = PuzzleStore(self.engine)
         # arena tournaments and the daily deal
         self.arenas = ArenaStore(self.engine)
+        self.fairplay = FairPlayStore(self.engine)
+        self.people = PeopleStore(self.engine)
+        self.games = GameStore(self.engine)
         self.daily = DailyStore(self.engine, cipher)
         self._writer: Writer | None = None
         self._reader: Reader | None = None
@@ -253,6 +260,7 @@ class Store:
                     bank1=m.banks[1] if m.banks else None,
                     deadline=m.deadline,
                     bot_seats=ready_text(m.bot_seats) if any(m.bot_seats) else None,
+                    no_coach=True if m.no_coach else None,
                 )
             )
             if salt is not None:
@@ -397,6 +405,26 @@ class Store:
         return out
 
     # ------------------------------------------------------------------ reads
+
+    def mark_bot_seat(self, match_id: str, seat: int) -> tuple[bool, bool] | None:
+        """Mark ``seat`` of the match as played by a BOT or a program (a seat played
+        through an API token), keeping the other seat's mark: the match's bot seats now
+        (None: no such match). The version is not bumped: no card changed; other
+        processes read the mark with the match's next change."""
+        t = matches_table
+        with self.engine.begin() as conn:
+            q = select(t.c.bot_seats).where(t.c.id == match_id)
+            if not self.is_sqlite:
+                q = q.with_for_update()  # two seats marked at once keep both marks
+            row = conn.execute(q).first()
+            if row is None:
+                return None
+            seats = list(_bot_seats(row[0]))
+            if not seats[seat]:
+                seats[seat] = True
+                conn.execute(update(t).where(t.c.id == match_id)
+                             .values(bot_seats=ready_text(seats)))
+        return seats[0], seats[1]
 
     def load(self, match_id: str, from_seq: int = 0) -> StoredMatch | None:
         """The match with its actions in order (those from ``from_seq`` on: a process

@@ -114,11 +114,19 @@ class ReviewStore:
             except IntegrityError:
                 pass  # already recorded (the page asked twice)
 
-    def hinted(self, match_id: str) -> set[tuple[int, int]]:
-        """The (hand, action) of every hinted decision of the match."""
+    def hinted(self, match_id: str) -> dict[tuple[int, int], Any]:
+        """Every hinted decision of the match, (hand, action), with the best move the hint
+        gave (its action object as recorded; None where the row cannot be read)."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(hints_table.c.hand, hints_table.c.action)
+                select(hints_table.c.hand, hints_table.c.action, hints_table.c.hint)
                 .where(hints_table.c.match_id == match_id)
             ).all()
-        return {(int(h), int(a)) for h, a in rows}
+        out: dict[tuple[int, int], Any] = {}
+        for h, a, hint in rows:
+            try:
+                best = json.loads(hint) if hint else None
+            except ValueError:
+                best = None
+            out[(int(h), int(a))] = best
+        return out

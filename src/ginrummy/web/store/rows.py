@@ -104,7 +104,10 @@ class StoredMatch:
     ended_by: int | None = None
     """The seat that resigned or ran out of time."""
     bot_seats: tuple[bool, bool] = (False, False)
-    """Which seats BOT accounts play (every page marks their names BOT)."""
+    """Which seats BOT accounts or programs play (every page marks their names BOT)."""
+    no_coach: bool = False
+    """A rated, arena or daily match: no hints, and its review opens only once it is over
+    (:mod:`ginrummy.web.online.coaching`)."""
     actions: list[StoredAction] = field(default_factory=list)
 
     def token_hash(self, seat: int) -> str:

@@ -23,6 +23,12 @@ from sqlalchemy import (
 
 __all__ = [
     "account_matches_table",
+    "flags_table",
+    "mod_log_table",
+    "refunds_table",
+    "reports_table",
+    "screen_jobs_table",
+    "screenings_table",
     "accounts_table",
     "actions_table",
     "api_tokens_table",
@@ -89,6 +95,7 @@ matches_table = Table(
     Column("end_reason", String(16), nullable=True),
     Column("ended_by", Integer, nullable=True),
     Column("bot_seats", String(2), nullable=True),
+    Column("no_coach", Boolean, nullable=True),
 )
 """One row per match: settings, token hashes, the secret seed (``seed_enc`` encrypted;
 ``seed`` holds older versions' plain seeds, else 0), the version every change bumps, and
@@ -105,7 +112,11 @@ and ``ended_by`` the seat that resigned or ran out of time: a resignation or an 
 not an action, so a rebuilt match learns it from here.
 
 ``bot_seats`` (revision 0007) marks the seats played by BOT accounts ("01": seat 1), so
-every page shows them as such; null for a match of people (and every older match)."""
+every page shows them as such; null for a match of people (and every older match). Since
+revision 0010 a seat that acted through an API token is marked too: a program plays it.
+``no_coach`` (revision 0010) is true for a rated, arena or daily match: no hint is given
+at it, and its review opens only when it is over (a daily's when its day is over).
+"""
 
 actions_table = Table(
     "actions",
@@ -195,13 +206,25 @@ accounts_table = Table(
     Column("rated_at", Float, nullable=True),
     Column("bot", Boolean, nullable=True),
     Column("closed_at", Float, nullable=True),
+    Column("moderator", Boolean, nullable=True),
+    Column("mark", String(16), nullable=True),
+    Column("marked_at", Float, nullable=True),
+    Column("lang", String(8), nullable=True),
+    Column("program", Boolean, nullable=True),
 )
 """One row per account: the username as chosen and folded for uniqueness
 (``username_key``, unique without regard to case), the argon2 hash of the password, and
 the Glicko-2 rating (:mod:`ginrummy.ratings`) with the number of rated matches. ``bot``
 (revision 0007) is true for a BOT account (it plays only through API tokens; the site's
 computer levels are such accounts), ``closed_at`` when an operator closed the account
-(null: open); both null on older rows."""
+(null: open); both null on older rows. ``moderator`` (revision 0010) grants the
+moderators' pages and API; ``mark`` is a moderator's mark (``engine`` or ``booster``;
+null: none), set at ``marked_at``: a marked account is off the leaderboard. ``lang``
+(revision 0011) is the language the account chose (``en``, ``es``, ``pt-BR``, ...; null:
+the browser's). ``program``
+(revision 0010) is true once the account has played through an API token (a seat's move
+or socket, a seek, a challenge or an arena made with one): it is then paired like a BOT
+(never with a person who did not ask for BOTs); null: never."""
 
 sessions_table = Table(
     "account_sessions",
@@ -269,17 +292,24 @@ seeks_table = Table(
     Column("browser_hash", String(64), nullable=True, index=True),
     Column("nonce", String(32), nullable=True),
     Column("address_hash", String(64), nullable=True),
+    Column("seeker_hash", String(64), nullable=True),
+    Column("token_enc", Text, nullable=True),
+    Column("taken_by", String(32), nullable=True),
 )
 """Quick-match requests waiting for an opponent, in the database so that every process
-pairs them. The seek's id is its holder's secret: only its hash is stored, and the seat
-token it will hold is derived from that id, so only its hash is stored too
+pairs them. Only the hash of the seek's id is stored, and of the seat token it will hold
 (``seat_token_hash``, given to the match it is paired into): a copy of the database seats
 nobody. Revision 0006: ``browser_hash`` (the seeker's browser cookie, hashed: a browser is
 never paired with itself), ``nonce`` (with the browser's cookie, it derives the seek's id,
 so a second identical seek from the browser is answered with the first) and
 ``address_hash``.
 ``bot`` (revision 0007): the seeker is a BOT account; ``bots``: the seeker accepts
-BOT opponents (a BOT is paired only with seeks that do); null on older rows (neither)."""
+BOT opponents (a BOT is paired only with seeks that do); null on older rows (neither).
+Revision 0010: the seat token is random, made with the seek and kept hashed and encrypted
+(``token_enc``, like a challenge's), no longer derived from the id; ``seeker_hash`` is
+the hash of the seeker's secret (a cookie, never in a URL), which with the account is who
+may read or cancel the seek; ``taken_by`` names the pairing that took it, so a pairing
+whose take went stale (its process stalled) can tell and gives its match up."""
 
 api_tokens_table = Table(
     "api_tokens",
@@ -315,6 +345,8 @@ challenges_table = Table(
     Column("match_id", String(32), nullable=True),
     Column("seat_token_hash", String(64), nullable=False),
     Column("seat_token_enc", Text, nullable=False),
+    Column("address_hash", String(64), nullable=True),
+    Column("taken_by", String(32), nullable=True),
 )
 """Challenges (revision 0007): from an account (null: a guest's open link) to an account
 (null: an open link anyone may accept), with the table's options (JSON, clock included)
@@ -323,7 +355,10 @@ update, so a challenge is accepted once), ``accepted``, ``declined`` (with ``rea
 ``cancelled``; an open one past ``expires_at`` has expired. The challenger's seat token is
 kept as its hash (the match is created with it) and encrypted with the seed key
 (``seat_token_enc``), so the challenger can be given it again and a copy of the database
-seats nobody."""
+seats nobody. ``address_hash`` (revision 0010): the challenger's address, hashed: a rated
+result between a challenger and an acceptor from one address moves each rating by little.
+``taken_by`` (revision 0010): the acceptance that took it; only that one may mark it
+accepted (an acceptance that stalled past the take's life makes no second match)."""
 
 
 browsers_table = Table(
@@ -439,12 +474,15 @@ tournaments_table = Table(
     Column("ends_at", Float, nullable=True),
     Column("finished_at", Float, nullable=True),
     Column("winner", String(32), nullable=True),
+    Column("bots", Boolean, nullable=True),
 )
 """Arena tournaments (revision 0009): made by an account (``creator``) with a name, how
 long they run once started (``minutes``), the table options every match gets (JSON, clock
 included) and whether those matches are rated. ``status`` is ``created``, ``started``
 (``started_at`` and ``ends_at`` set) or ``finished`` (time up and every match over;
-``winner`` the account on top, null when nobody scored)."""
+``winner`` the account on top, null when nobody scored). ``bots`` (revision 0010): the
+arena admits BOT accounts and programs (made by a BOT or a program, or asked for); null or
+false: a person's arena, which admits neither."""
 
 tournament_players_table = Table(
     "tournament_players",
@@ -456,13 +494,18 @@ tournament_players_table = Table(
     Column("match_id", String(40), nullable=True),
     Column("taken_at", Float, nullable=True),
     Column("last_opponent", String(32), nullable=True),
+    Column("address_hash", String(64), nullable=True),
+    Column("withdrawals", Text, nullable=True),
 )
 """Who plays in an arena (revision 0009): ``active`` until the player withdraws (a player
 who joins again is active again, ``joined_at`` the latest join). ``match_id`` is the
 player's current or last arena match, or ``pending:TOKEN`` while a process is pairing the
 player (taken at ``taken_at`` by a conditional update, so a player is paired once; a take
 never completed reads as free again after a few seconds); ``last_opponent`` is the account
-the player last met, whom the pairing avoids while another player is free."""
+the player last met, whom the pairing avoids while another player is free. Revision 0010:
+``address_hash``, the player's address when it last joined (hashed: a rated result between
+two players from one address moves each rating by little), and ``withdrawals``, when it
+withdrew (a JSON list of Unix seconds: a withdrawal ends the player's streak)."""
 
 tournament_matches_table = Table(
     "tournament_matches",
@@ -501,3 +544,105 @@ daily_plays_table = Table(
 """Each account's one daily deal a day (revision 0009): the row is claimed before the
 match is made (so an account plays once however many requests it sends), then names the
 match. The margins are not stored: they follow from the match's scores."""
+
+
+screen_jobs_table = Table(
+    "screen_jobs",
+    metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("status", String(16), nullable=False, index=True),
+    Column("holder", String(32), nullable=True),
+    Column("beat_at", Float, nullable=True),
+    Column("tries", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+"""Finished rated matches waiting to be screened (revision 0010): ``pending``, ``running``
+(taken by ``holder``, whose heartbeat ``beat_at`` keeps it; a stale one is taken again),
+``done`` or ``failed`` (after three tries)."""
+
+screenings_table = Table(
+    "screenings",
+    metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("account_id", String(32), primary_key=True, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("decisions", Integer, nullable=False),
+    Column("agree", Integer, nullable=False),
+    Column("loss", Float, nullable=False),
+    Column("contested", Integer, nullable=False),
+    Column("contested_agree", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+)
+"""The screening figures of one account's seat in one rated match (revision 0010;
+:mod:`ginrummy.review.screening`): decisions, agreements with the coach's first choice,
+the summed normalized loss, and the same over contested decisions; ``at`` is when it was
+screened."""
+
+flags_table = Table(
+    "flags",
+    metadata,
+    Column("account_id", String(32), primary_key=True),
+    Column("status", String(16), nullable=False, index=True),
+    Column("reason", Text, nullable=False),
+    Column("decisions", Integer, nullable=False),
+    Column("agree", Integer, nullable=False),
+    Column("loss", Float, nullable=False),
+    Column("contested", Integer, nullable=False),
+    Column("contested_agree", Integer, nullable=False),
+    Column("matches", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("closed_at", Float, nullable=True),
+    Column("closed_by", String(32), nullable=True),
+)
+"""An account the screening flagged (revision 0010): ``open`` until a moderator marks the
+account (``marked``) or finds nothing (``cleared``); the figures that raised it and the
+matches behind them (JSON). A cleared account is flagged again only on play after it."""
+
+reports_table = Table(
+    "reports",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("account_id", String(32), nullable=False, index=True),
+    Column("by_account", String(32), nullable=False, index=True),
+    Column("reason", String(16), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("match_id", String(32), nullable=True),
+    Column("context", Text, nullable=True),
+    Column("status", String(16), nullable=False, index=True),
+    Column("created_at", Float, nullable=False),
+    Column("closed_at", Float, nullable=True),
+    Column("closed_by", String(32), nullable=True),
+)
+"""Players' reports of an account (revision 0010): the reason (``engine``, ``boosting``,
+``abuse`` or ``other``), the reporter's words, the match it is about if any and what else
+the moderators need to judge it (``context``, JSON), ``open`` until a moderator closes it."""
+
+mod_log_table = Table(
+    "mod_log",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("account_id", String(32), nullable=False, index=True),
+    Column("moderator_id", String(32), nullable=True),
+    Column("action", String(16), nullable=False),
+    Column("mark", String(16), nullable=True),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+"""What moderators did to an account (revision 0010), newest last: ``mark`` (with the
+mark, null for taking one away), ``note``, ``clear`` (a flag found to be nothing),
+``close`` (a report dealt with), ``mute`` and the like; ``moderator_id`` null for the
+operator's command line."""
+
+refunds_table = Table(
+    "refunds",
+    metadata,
+    Column("account_id", String(32), primary_key=True),
+    Column("match_id", String(32), primary_key=True),
+    Column("marked_id", String(32), nullable=False, index=True),
+    Column("points", Float, nullable=False),
+    Column("at", Float, nullable=False),
+)
+"""Rating points given back (revision 0010): ``account_id`` lost ``points`` in
+``match_id`` to ``marked_id``, an account later marked; one row per match, so a refund is
+given once."""

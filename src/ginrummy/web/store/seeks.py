@@ -21,10 +21,28 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, and_, delete, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    and_,
+    delete,
+    exists,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .schema import browser_accounts_table, browsers_table, matches_table, seeks_table
+from .schema import (
+    accounts_table,
+    browser_accounts_table,
+    browsers_table,
+    matches_table,
+    seeks_table,
+)
+from .schema_people import blocks_table
 
 __all__ = ["SeekRow", "SeekStore", "TAKE_SECONDS"]
 
@@ -58,6 +76,10 @@ class SeekRow:
     """With the browser's cookie, derives the seek's id (None: a random id)."""
     address_hash: str | None = None
     """The seeker's address, hashed."""
+    seeker_hash: str | None = None
+    """The hash of the seeker's secret (None: a seek stored before revision 0010)."""
+    token_enc: str | None = None
+    """The seek's seat token, encrypted (None: before revision 0010)."""
 
 
 def _row(r: Any) -> SeekRow:
@@ -67,7 +89,8 @@ def _row(r: Any) -> SeekRow:
                    float(m["created_at"]), float(m["expires_at"]), str(m["seat_token_hash"]),
                    m["match_id"], m["seat"], bot=bool(m.get("bot")), bots=bool(m.get("bots")),
                    browser_hash=m["browser_hash"], nonce=m["nonce"],
-                   address_hash=m["address_hash"])
+                   address_hash=m["address_hash"], seeker_hash=m.get("seeker_hash"),
+                   token_enc=m.get("token_enc"))
 
 
 def _waiting(now: float) -> Any:
@@ -141,7 +164,8 @@ class SeekStore:
                 expires_at=row.expires_at, seat_token_hash=row.seat_token_hash,
                 bot=row.bot, bots=row.bots,
                 browser_hash=row.browser_hash, nonce=row.nonce,
-                address_hash=row.address_hash))
+                address_hash=row.address_hash, seeker_hash=row.seeker_hash,
+                token_enc=row.token_enc))
         return None
 
     def get(self, id_hash: str) -> SeekRow | None:
@@ -161,9 +185,14 @@ class SeekStore:
                    browser: str | None = None) -> list[SeekRow]:
         """Seeks that could be paired with one of these options now, oldest first: not
         ``exclude`` (the seeker's own), not one of the seeker's ``browser``, and not one of
-        the seeker's account or of an account that shares a browser with it. A BOT's seek
+        the seeker's account or of an account that shares a browser with it, nor of one
+        with a block between it and the seeker's account. A BOT's seek
         (``bot``) is paired only with seeks that accept BOTs; BOTs' seeks are left out
-        unless this seeker accepts them (``bots``)."""
+        unless this seeker accepts them (``bots``). In rated play an account a moderator
+        marked meets only marked accounts, and others never meet it. An account marked a
+        program player
+        (``accounts.program``: it has played through an API token) counts as a BOT on
+        either side, even if it became one after seeking."""
         now = time.time()
         t, ba = seeks_table, browser_accounts_table
         q = (select(t).where(_waiting(now))
@@ -176,18 +205,46 @@ class SeekStore:
             q = q.where(or_(t.c.account_id.is_(None),
                             and_(t.c.account_id != account_id,
                                  t.c.account_id.not_in(shared))))
+        if account_id is not None:  # a block either way: never paired (issue 45)
+            b = blocks_table
+            q = q.where(or_(t.c.account_id.is_(None), and_(
+                t.c.account_id.not_in(select(b.c.blocked_id)
+                                      .where(b.c.account_id == account_id)),
+                t.c.account_id.not_in(select(b.c.account_id)
+                                      .where(b.c.blocked_id == account_id)))))
         if browser is not None:
             q = q.where(or_(t.c.browser_hash.is_(None), t.c.browser_hash != browser))
+        programs = select(accounts_table.c.id).where(accounts_table.c.program.is_(True))
         if bot:
             q = q.where(t.c.bots.is_(True))
+        elif account_id is not None:  # (an account that became a program since it sought)
+            me = exists(programs.where(accounts_table.c.id == account_id))
+            q = q.where(or_(t.c.bots.is_(True), ~me))
         if not bots:
             q = q.where(or_(t.c.bot.is_(None), t.c.bot.is_(False)))
+            q = q.where(or_(t.c.account_id.is_(None), t.c.account_id.not_in(programs)))
+        # a moderator's mark (engine, booster): marked accounts meet only each other in
+        # rated play, as on lichess; casual play is open to all
+        marked = select(accounts_table.c.id).where(accounts_table.c.mark.is_not(None))
+        if rated:
+            if account_id is not None and self._marked(account_id):
+                q = q.where(t.c.account_id.in_(marked))
+            else:
+                q = q.where(or_(t.c.account_id.is_(None), t.c.account_id.not_in(marked)))
         with self.engine.connect() as conn:
             return [_row(r) for r in conn.execute(q).all()]
 
-    def take(self, id_hashes: list[str]) -> bool:
+    def _marked(self, account_id: str) -> bool:
+        """Whether a moderator has marked the account."""
+        a = accounts_table
+        with self.engine.connect() as conn:
+            row = conn.execute(select(a.c.mark).where(a.c.id == account_id)).first()
+        return row is not None and row[0] is not None
+
+    def take(self, id_hashes: list[str], taken_by: str = "") -> bool:
         """Take all these seeks for pairing, or none: True when every one was waiting
-        (or stale-taken) and is now taken by this caller."""
+        (or stale-taken) and is now taken by this caller (``taken_by``: its pairing's
+        name, which :meth:`paired` checks)."""
         now = time.time()
         t = seeks_table
         try:
@@ -196,29 +253,47 @@ class SeekStore:
                 # them crosswise (a deadlock), the second simply finds them taken
                 for h in sorted(id_hashes):
                     n = conn.execute(update(t).where(t.c.id_hash == h).where(_waiting(now))
-                                     .values(status="taken", taken_at=now)).rowcount
+                                     .values(status="taken", taken_at=now,
+                                             taken_by=taken_by or None)).rowcount
                     if n != 1:
                         raise _Gone  # leaving the block rolls the whole take back
         except _Gone:
             return False
         return True
 
-    def release(self, id_hashes: list[str]) -> None:
-        """Put taken seeks back to waiting (pairing them failed)."""
+    def release(self, id_hashes: list[str], taken_by: str = "") -> None:
+        """Put seeks this pairing took back to waiting (pairing them failed)."""
         t = seeks_table
         with self.engine.begin() as conn:
             conn.execute(update(t).where(t.c.id_hash.in_(id_hashes))
-                         .where(t.c.status == "taken").values(status="waiting",
-                                                              taken_at=None))
+                         .where(t.c.status == "taken")
+                         .where(t.c.taken_by == taken_by if taken_by
+                                else t.c.taken_by.is_(None))
+                         .values(status="waiting", taken_at=None, taken_by=None))
 
-    def paired(self, id_hash: str, match_id: str, seat: int, keep_seconds: float) -> None:
-        """Mark a taken seek paired, with its match and seat (kept for ``keep_seconds``
-        so its holder can read it)."""
+    def paired(self, seats: list[tuple[str, int]], match_id: str, keep_seconds: float,
+               taken_by: str = "") -> bool:
+        """Mark taken seeks paired, each (id hash, seat) with the match (kept for
+        ``keep_seconds`` so its holder can read it), all or none, and only while the take
+        is still this pairing's (``taken_by``): False when another process has taken a
+        seek since (this pairing stalled past :data:`TAKE_SECONDS`), and its match must
+        be given up."""
         t = seeks_table
-        with self.engine.begin() as conn:
-            conn.execute(update(t).where(t.c.id_hash == id_hash).values(
-                status="paired", match_id=match_id, seat=seat,
-                expires_at=time.time() + keep_seconds))
+        now = time.time()
+        try:
+            with self.engine.begin() as conn:
+                for id_hash, seat in sorted(seats):
+                    n = conn.execute(update(t).where(t.c.id_hash == id_hash)
+                                     .where(t.c.status == "taken")
+                                     .where(t.c.taken_by == taken_by if taken_by
+                                            else t.c.taken_by.is_(None))
+                                     .values(status="paired", match_id=match_id, seat=seat,
+                                             expires_at=now + keep_seconds)).rowcount
+                    if n != 1:
+                        raise _Gone
+        except _Gone:
+            return False
+        return True
 
     def touch(self, id_hash: str, expires_at: float) -> None:
         """Keep a waiting seek alive until ``expires_at`` (its holder is still there)."""

@@ -125,6 +125,15 @@ class TokenStore:
 
     # ------------------------------------------------------------------ accounts
 
+    def set_program(self, account_id: str) -> None:
+        """Mark an account a program player (it has played through an API token): from
+        now on it is paired like a BOT."""
+        a = accounts_table
+        with self.engine.begin() as conn:
+            conn.execute(update(a).where(a.c.id == account_id)
+                         .where(or_(a.c.program.is_(None), a.c.program.is_(False)))
+                         .values(program=True))
+
     def set_bot(self, account_id: str) -> None:
         """Make an account a BOT account."""
         a = accounts_table

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...i18n import t
 from ...match import Match
 
 __all__ = ["MAX_BANK", "MAX_MOVE", "MIN_MOVE", "ClockSettings", "clock_json", "deal_at",
@@ -51,20 +52,21 @@ def parse_clock(obj: Any) -> ClockSettings | None:
     if obj is None:
         return None
     if not isinstance(obj, Mapping):
-        raise ValueError('The clock must be an object like {"move": 20, "bank": 120} '
-                         "(or null for none).")
+        raise ValueError(t('The clock must be an object like {"move": 20, "bank": 120} '
+                           "(or null for none)."))
     unknown = set(obj) - {"move", "bank"}
     if unknown:
-        raise ValueError(f"Unknown clock field {sorted(unknown)[0]!r}: a clock has 'move' "
-                         "and 'bank'.")
+        raise ValueError(t("Unknown clock field {field}: a clock has 'move' and 'bank'.",
+                           field=repr(sorted(unknown)[0])))
     if "move" not in obj:
-        raise ValueError("The clock needs 'move': the seconds each decision gets.")
+        raise ValueError(t("The clock needs 'move': the seconds each decision gets."))
     move, bank = obj["move"], obj.get("bank", 0)
     for name, value, lo, hi in (("move", move, MIN_MOVE, MAX_MOVE),
                                 ("bank", bank, 0, MAX_BANK)):
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise ValueError(f"The clock's {name!r} must be a whole number of seconds from "
-                             f"{lo} to {hi}, not {value!r}.")
+            raise ValueError(t("The clock's {name} must be a whole number of seconds from "
+                               "{least} to {most}, not {value}.", name=repr(name),
+                               least=str(lo), most=str(hi), value=repr(value)))
     return ClockSettings(move, bank)
 
 

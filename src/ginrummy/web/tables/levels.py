@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...bots import bot_names
+from ...i18n import t
 from ..errors import TableError
 
 __all__ = ["BOT_LEVELS", "level_list", "resolve_bot"]
@@ -27,7 +28,8 @@ def resolve_bot(level: str) -> str:
                     return c
             return sorted(names)[0]
     levels = ", ".join(lv for lv, _, _ in BOT_LEVELS)
-    raise TableError(400, f"Unknown computer level {level!r}: choose one of {levels}.")
+    raise TableError(400, t("Unknown computer level {level}: choose one of {levels}.",
+                            level=repr(level), levels=levels))
 
 
 

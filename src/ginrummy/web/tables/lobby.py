@@ -17,11 +17,12 @@ from dataclasses import replace
 from typing import Any
 
 from ...fairness import DEAL_SCHEME, commitment, deal_for, new_salt, new_seed
+from ...i18n import N_, t
 from ...match import Match
 from ...options import Options, OptionsError
 from ..backends.database import Database
-from ..checks import check_tokens, clean_name
-from ..errors import TableError
+from ..checks import check_tokens, clean_name, unknown_field
+from ..errors import CHANGED_ELSEWHERE, TableError
 from ..store import NO_TOKEN, StoredMatch, hash_token
 from .clock import ClockSettings, parse_clock
 from .committer import Committer, Edit, Stale
@@ -41,8 +42,8 @@ def _no_hands(options: Mapping[str, Any]) -> None:
     """Refuse ``hands`` in a request's options: a fixed number of hands is the daily
     deal's, not a table option (R12)."""
     if "hands" in options:
-        raise TableError(400, "Unknown option: 'hands' (a fixed number of hands is only "
-                              "played in the daily deal).")
+        raise TableError(400, N_("Unknown option: 'hands' (a fixed number of hands is only "
+                                 "played in the daily deal)."))
 
 
 class Lobby:
@@ -68,7 +69,7 @@ class Lobby:
         if options is None:
             options = {}
         if not isinstance(options, Mapping):
-            raise TableError(400, "The options must be a JSON object.")
+            raise TableError(400, N_("The options must be a JSON object."))
         _no_hands(options)
         try:
             out = Options.from_json({k: v for k, v in options.items() if k != "clock"})
@@ -86,7 +87,7 @@ class Lobby:
                      invite: bool = True, token_hash0: str | None = None,
                      bot_seats: tuple[bool, bool] = (False, False),
                      deal: tuple[int, str, int] | None = None,
-                     hands: int | None = None) -> dict[str, Any]:
+                     hands: int | None = None, no_coach: bool = False) -> dict[str, Any]:
         """``POST /api/matches``: a new match against the computer or a friend (201
         answer), with an optional turn clock ``"clock": {"move": S, "bank": S}``
         (:func:`.clock.parse_clock`; none by default). ``first_dealer`` fixes who deals
@@ -97,15 +98,17 @@ class Lobby:
         accounts play (a challenge's or a quick match's); ``deal`` fixes the secret
         (seed, salt, first dealer) instead of new ones, so matches share their deals and
         commitment (the daily deal's), and ``hands`` stops the match after that many hands
-        (``Options.hands``: never taken from a request's options)."""
+        (``Options.hands``: never taken from a request's options); ``no_coach`` makes a
+        match the coach stays away from while it is played (rated, arena and daily
+        matches: :mod:`ginrummy.web.online.coaching`)."""
         if not isinstance(body, Mapping):
-            raise TableError(400, "The request body must be a JSON object.")
+            raise TableError(400, N_("The request body must be a JSON object."))
         unknown = set(body) - {"opponent", "bot", "name", "options", "clock"}
         if unknown:
-            raise TableError(400, f"Unknown field {sorted(unknown)[0]!r}.")
+            raise unknown_field(unknown)
         opponent = body.get("opponent", "computer")
         if opponent not in ("computer", "friend"):
-            raise TableError(400, "The opponent is 'computer' or 'friend'.")
+            raise TableError(400, N_("The opponent is 'computer' or 'friend'."))
         name = clean_name(body.get("name"), "You")
         if isinstance(body.get("options"), Mapping):
             _no_hands(body["options"])
@@ -124,14 +127,15 @@ class Lobby:
         if opponent == "computer":
             lv = body.get("bot", "medium")
             if not isinstance(lv, str):
-                raise TableError(400, "The computer level must be text, e.g. 'medium'.")
+                raise TableError(400, N_("The computer level must be text, e.g. 'medium'."))
             bot_name = resolve_bot(lv)
             level = lv
             label = next(lb for l_, lb, _ in BOT_LEVELS if l_ == lv)
             players = [name, f"{label} computer"]
         else:
             if body.get("bot") is not None:
-                raise TableError(400, "A computer level only applies to a computer opponent.")
+                raise TableError(400, N_("A computer level only applies to a computer "
+                                         "opponent."))
             players = [name, FRIEND_NAME]
         token = secrets.token_urlsafe(32)
         # Seat 1: the computer's gets a token nobody knows; a friend's stays free until the
@@ -170,6 +174,7 @@ class Lobby:
             to_play=match.to_play,
             deal_scheme=DEAL_SCHEME,
             bot_seats=bot_seats,
+            no_coach=no_coach,
         )
         if clock is not None:
             sm.clock_move, sm.clock_bank = clock.move, clock.bank
@@ -196,14 +201,14 @@ class Lobby:
         (stored hashed); a second use is refused, so only the friend holds that seat. An
         optional ``name`` shows the friend under it instead of "Friend"."""
         if not isinstance(body, Mapping) or not isinstance(body.get("invite"), str):
-            raise TableError(400, "Send the invitation code: {\"invite\": \"...\"}.")
+            raise TableError(400, N_("Send the invitation code: {\"invite\": \"...\"}."))
         code = body["invite"]
         if not 0 < len(code) <= 200:
-            raise TableError(400, "The invitation code must be non-empty text.")
+            raise TableError(400, N_("The invitation code must be non-empty text."))
         name = clean_name(body.get("name"), "")
         sm = t.stored
         if sm.invite_hash is None or not hmac.compare_digest(hash_token(code), sm.invite_hash):
-            raise TableError(403, "That invitation does not belong to this match.")
+            raise TableError(403, N_("That invitation does not belong to this match."))
         return await self.claim_seat(t, name or None)
 
     async def claim_seat(self, t: Table, name: str | None = None,
@@ -228,17 +233,17 @@ class Lobby:
                     continue  # changed elsewhere: rebuilt, so check the seat again
             return {"id": sm.id, "seat": 1, "token": token,
                     "url": f"/play/{sm.id}#token={token}"}
-        raise TableError(409, "The table changed elsewhere: try the invitation again.")
+        raise TableError(409, N_("The table changed elsewhere: try the invitation again."))
 
     @staticmethod
     def _claimed(sm: StoredMatch) -> TableError:
         """409 for a used invitation, saying when the seat was taken, so a friend whose
         seat someone else claimed (even the creator, from another browser) can tell."""
-        e = TableError(409, "This invitation has already been used.")
+        e = TableError(409, N_("This invitation has already been used."))
         if sm.joined_at is not None:
             when = time.strftime("%H:%M UTC", time.gmtime(sm.joined_at))
-            e = TableError(409, f"This invitation has already been used. The seat was taken "
-                                f"at {when}.")
+            e = TableError(409, t("This invitation has already been used. The seat was "
+                                  "taken at {time}.", time=when))
             e.extra = {"claimed_at": sm.joined_at}
         return e
 
@@ -258,7 +263,7 @@ class Lobby:
                 except Stale:
                     continue  # changed elsewhere first: rebuilt, try again
                 return
-        raise TableError(409, "The table changed elsewhere: reload the page to see it.")
+        raise TableError(409, CHANGED_ELSEWHERE)
 
     async def lookup(self, body: Any) -> dict[str, Any]:
         """``POST /api/matches/lookup``: summaries of the matches these tokens sit at."""
@@ -299,6 +304,8 @@ def summary(sm: StoredMatch, seat: int, url: str) -> dict[str, Any]:
         "status": sm.status,
         "scores": sm.scores,
         "winner": sm.winner,
+        # how it ended once over (the record's ``end``): an aborted match is no tie
+        "end": sm.end_reason,
         "hands": sm.hands_dealt,
         "my_turn": sm.status == "playing" and sm.to_play == seat,
         # between hands, this seat has still to press "Next hand"

@@ -18,10 +18,11 @@ from typing import Any
 
 from ...fairness import deal_for
 from ...hand import Action, HandOverError, IllegalActionError, NotYourTurnError
+from ...i18n import N_, t
 from ...match import Match, MatchOverError
 from ..backends.database import Database
 from ..checks import version_of
-from ..errors import TableError
+from ..errors import CHANGED_ELSEWHERE, TableError
 from .committer import Committer, Edit, Stale
 from .registry import TableRegistry
 from .table import Table
@@ -31,10 +32,11 @@ __all__ = ["TIME_RAN_OUT", "TOO_LATE_TO_ABORT", "Play", "late", "played_for"]
 
 log = logging.getLogger("ginrummy.web")
 
-TIME_RAN_OUT = "Your time ran out: the table plays the safe move for you."
+TIME_RAN_OUT = N_("Your time ran out: the table plays the safe move for you.")
 """The refusal of a move received after its decision's deadline."""
 
-TOO_LATE_TO_ABORT = "You have already made a move in this match: resign instead."
+TOO_LATE_TO_ABORT = N_("You have already made a move in this match: resign instead.")
+MATCH_OVER = N_("The match is over.")
 """The refusal of an abort after the seat's own first move."""
 
 STALE_RETRIES = 2
@@ -63,6 +65,12 @@ def played_for(m: Match, seat: int) -> bool:
         len(m.hands) - 1, len(history) - 1)
 
 
+def _moved_on(sent: int, now: int) -> str:
+    """The refusal of a request based on a version the table has moved on from."""
+    return t("The table has moved on (you sent version {sent}, it is now at {now}): here "
+             "is the current state.", sent=str(sent), now=str(now))
+
+
 class Play:
     """Moves, ``next`` and state requests of seats (see the module docstring)."""
 
@@ -81,12 +89,7 @@ class Play:
         up to the current version."""
         lo = t.base_version if oldest is None else oldest
         if not lo <= version <= t.version:
-            raise TableError(
-                409,
-                f"The table has moved on (you sent version {version}, it is now at "
-                f"{t.version}): here is the current state.",
-                self.state(t, seat),
-            )
+            raise TableError(409, _moved_on(version, t.version), self.state(t, seat))
 
     async def _fresh_for(self, t: Table, version: int) -> None:
         """Many processes: a request based on a version this copy has not seen yet first
@@ -111,9 +114,9 @@ class Play:
                 raise TableError(409, TIME_RAN_OUT, self.state(t, seat))
         m = t.match
         if m.is_over():
-            raise TableError(409, "The match is over.")
+            raise TableError(409, MATCH_OVER)
         if m.awaiting_deal():
-            raise TableError(409, "This hand is over: start the next hand first.")
+            raise TableError(409, N_("This hand is over: start the next hand first."))
         try:
             m.verify(action, seat)
         except (NotYourTurnError, HandOverError, MatchOverError) as e:
@@ -143,11 +146,11 @@ class Play:
         the request came (default: now), for the clock's one rule (:func:`late`)."""
         received = time.time() if received is None else received
         if not isinstance(body, Mapping):
-            raise TableError(400, "The request body must be a JSON object.")
+            raise TableError(400, N_("The request body must be a JSON object."))
         version = version_of(body)
         if "action" not in body:
             raise TableError(
-                400, "Send the 'action', e.g. {\"act\": \"draw\", \"from\": \"stock\"}."
+                400, N_("Send the 'action', e.g. {\"act\": \"draw\", \"from\": \"stock\"}.")
             )
         try:
             action = Action.from_json(body["action"])
@@ -162,13 +165,13 @@ class Play:
                 except Stale:
                     continue  # rebuilt from the database: check the request again
                 return self.state(t, seat) if want_state else None
-        raise TableError(409, "The table changed elsewhere: reload the page to see it.")
+        raise TableError(409, CHANGED_ELSEWHERE)
 
     async def next_hand(self, t: Table, seat: int, body: Any) -> dict[str, Any]:
         """``POST .../next``: the seat is ready for the next hand; the hand is dealt once
         both are (the computer always is)."""
         if not isinstance(body, Mapping):
-            raise TableError(400, "The request body must be a JSON object.")
+            raise TableError(400, N_("The request body must be a JSON object."))
         version = version_of(body)
         for _ in range(STALE_RETRIES):
             async with t.lock:
@@ -176,7 +179,7 @@ class Play:
                     return await self._next_once(t, seat, version)
                 except Stale:
                     continue  # rebuilt from the database: check the request again
-        raise TableError(409, "The table changed elsewhere: reload the page to see it.")
+        raise TableError(409, CHANGED_ELSEWHERE)
 
     async def _next_once(self, t: Table, seat: int, version: int) -> dict[str, Any]:
         await self._fresh_for(t, version)
@@ -185,9 +188,9 @@ class Play:
         end = t.hand_end_version if m.awaiting_deal() else None
         self._check_version(t, seat, version, end)
         if m.is_over():
-            raise TableError(409, "The match is over.")
+            raise TableError(409, MATCH_OVER)
         if not m.awaiting_deal():
-            raise TableError(409, "The hand is still being played.")
+            raise TableError(409, N_("The hand is still being played."))
         if sm.ready[seat]:
             return self.state(t, seat)
         ready = [r or s == seat for s, r in enumerate(sm.ready)]
@@ -234,7 +237,7 @@ class Play:
                 await self._fresh_for(t, t.version + 1)  # many processes: the latest
                 m = t.match
                 if m.is_over():
-                    raise TableError(409, "The match is over.")
+                    raise TableError(409, MATCH_OVER)
                 if abort and not m.can_abort(seat):
                     raise TableError(409, TOO_LATE_TO_ABORT)
                 try:
@@ -242,7 +245,7 @@ class Play:
                 except Stale:
                     continue  # rebuilt from the database: check the request again
                 return self.state(t, seat)
-        raise TableError(409, "The table changed elsewhere: reload the page to see it.")
+        raise TableError(409, CHANGED_ELSEWHERE)
 
     async def end_locked(self, t: Table, seat: int, abort: bool) -> None:
         """End the match for ``seat`` (under the table lock): an abort, or a resignation,
@@ -273,4 +276,21 @@ class Play:
                     except Stale:
                         continue
                 return self.state(t, seat)
-        raise TableError(409, "The table changed elsewhere: reload the page to see it.")
+        raise TableError(409, CHANGED_ELSEWHERE)
+
+    async def mark_bot_seat(self, t: Table, seat: int) -> None:
+        """Mark ``seat`` as a program's (it is being played through an API token): stored
+        with the match (:meth:`~ginrummy.web.store.Store.mark_bot_seat`), so STATE's
+        ``bots``, the spectators' and the live list show it; this process's sockets of the
+        table are pushed the change at once, other processes show it with the match's next
+        change. Once per seat: a seat marked already costs nothing."""
+        if t.stored.bot_seats[seat] or t.match.is_over():
+            return
+        seats = await self.db.run(self.db.store.mark_bot_seat, t.id, seat)
+        if seats is None:
+            return
+        async with t.lock:
+            t.stored.bot_seats = (t.stored.bot_seats[0] or seats[0],
+                                  t.stored.bot_seats[1] or seats[1])
+            t.forget_views()
+            self.registry.hub.broadcast(t, force=True)

@@ -22,18 +22,23 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from ... import i18n
+from ...i18n import N_
 from ...match import Match
 from ..backends.broker import Broker
 from ..backends.database import Database
 from ..errors import TableError
 from ..guard import Limits
 from ..store import StoredMatch, hash_token
-from .sockets import SocketHub
+from .sockets import RELOADED, SocketHub
 from .table import Table, build_match, catch_up
 
 __all__ = ["TableRegistry"]
 
 log = logging.getLogger("ginrummy.web")
+
+GONE = N_("The match is gone.")
+"""Why the sockets of a match no longer stored are closed."""
 
 OnTable = Callable[[Table], None]
 """A listener told of a table that entered memory or moved on (the computer's turns)."""
@@ -104,7 +109,7 @@ class TableRegistry:
             t.last_used = time.monotonic()
             return t
         if len(match_id) > 64:
-            raise TableError(404, f"There is no match {match_id[:64]!r}.")
+            raise _no_match(match_id[:64])
         fut = self._loading.get(match_id)
         if fut is None:
             self.make_room()
@@ -126,7 +131,7 @@ class TableRegistry:
         else:
             t = await asyncio.shield(fut)
         if t is None:
-            raise TableError(404, f"There is no match {match_id!r}.")
+            raise _no_match(match_id)
         t.last_used = time.monotonic()
         self._tell(t)  # e.g. a computer turn left pending resumes
         return t
@@ -142,7 +147,7 @@ class TableRegistry:
         if len(self.tables) >= self.limits.max_tables:
             self.evict_idle(force=True)
             if len(self.tables) >= self.limits.max_tables:
-                raise TableError(503, "The server is full: try again in a minute.")
+                raise TableError(503, N_("The server is full: try again in a minute."))
 
     async def _load(self, match_id: str) -> Table | None:
         sm = await self.db.read(self.db.store.load, match_id)
@@ -160,7 +165,7 @@ class TableRegistry:
             match = build_match(sm)
         except (ValueError, KeyError, TypeError) as e:
             log.error("Stored match %s cannot be replayed: %s", sm.id, e)
-            raise TableError(500, f"The stored match {sm.id} is damaged: {e}") from None
+            raise _damaged(sm.id, e) from None
         t.stored = sm
         t.match = match
         t.next_seq = len(sm.actions)
@@ -179,8 +184,8 @@ class TableRegistry:
         play it forward; push the seats their new views. Under the table lock."""
         sm = await self.db.read(self.db.store.tail, t.stored, t.next_seq)
         if sm is None:
-            self.evict(t, "The match is gone.")
-            raise TableError(404, f"There is no match {t.id!r}.")
+            self.evict(t, GONE)
+            raise _no_match(t.id)
         t.read_at = time.monotonic()
         if sm.version <= t.version:
             return
@@ -207,8 +212,8 @@ class TableRegistry:
         sockets stay). Under the table lock."""
         sm = await self.db.read(self.db.store.load, t.id)
         if sm is None:
-            self.evict(t, "The match is gone.")
-            raise TableError(404, f"There is no match {t.id!r}.")
+            self.evict(t, GONE)
+            raise _no_match(t.id)
         self._fill(t, sm)
 
     def changed_elsewhere(self, match_id: str, version: int) -> None:
@@ -239,7 +244,7 @@ class TableRegistry:
         except TableError as e:
             log.warning("could not catch up match %s: %s", t.id, e.message)
             if e.status != 503:  # not merely the database away: this copy cannot be
-                self.evict(t, "The table was reloaded: reconnect.")  # kept in step
+                self.evict(t, RELOADED)  # kept in step
         finally:
             self._refreshing.discard(t.id)
         if self.tables.get(t.id) is t:
@@ -335,7 +340,7 @@ class TableRegistry:
         for mid in ids:
             t = self.tables.get(mid)
             if t is not None:
-                self.evict(t, "The match was deleted after a long time unplayed.")
+                self.evict(t, N_("The match was deleted after a long time unplayed."))
         if ids:
             log.info("pruned %d abandoned matches", len(ids))
         return len(ids)
@@ -358,15 +363,27 @@ def authenticate(t: Table, token: str | None) -> int:
     """The seat of ``t`` whose token this is: 401 without a token, 403 with a wrong one
     (both seats compared, in constant time)."""
     if not token:
-        raise TableError(401, "This needs your seat's token (Authorization: Bearer TOKEN).")
+        raise TableError(401, N_("This needs your seat's token (Authorization: Bearer "
+                                 "TOKEN)."))
     h = hash_token(token)
     seat = -1
     for s in (0, 1):
         if hmac.compare_digest(h, t.stored.token_hash(s)):
             seat = s
     if seat < 0:
-        raise TableError(403, "That token does not belong to a seat at this match.")
+        raise TableError(403, N_("That token does not belong to a seat at this match."))
     return seat
+
+
+def _no_match(match_id: str) -> TableError:
+    """The refusal of a match id no match has (404)."""
+    return TableError(404, i18n.t("There is no match {id}.", id=repr(match_id)))
+
+
+def _damaged(match_id: str, e: Exception) -> TableError:
+    """The refusal of a stored match that cannot be replayed (500)."""
+    return TableError(500, i18n.t("The stored match {id} is damaged: {error}", id=match_id,
+                                  error=str(e)))
 
 
 def _hand_end_of(t: Table) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...i18n import N_
 from ..backends.database import Database
 from ..errors import TableError
 from ..store import RematchLink
@@ -43,10 +44,10 @@ class Rematches:
         asked for. Returns ``{"id", "seat", "token", "url", "commitment"}`` for the
         caller's seat in the new match."""
         if not t.match.is_over():
-            raise TableError(409, "A rematch can be asked for once the match is over.")
+            raise TableError(409, N_("A rematch can be asked for once the match is over."))
         if t.match.options.hands is not None:
-            raise TableError(409, "The daily deal has no rematch: the next deal is dealt at "
-                                  "00:00 UTC.")
+            raise TableError(409, N_("The daily deal has no rematch: the next deal is dealt "
+                                     "at 00:00 UTC."))
         store = self.db.store.rematches
         async with t.lock:
             link = await self.db.read(store.get, t.id)
@@ -61,7 +62,7 @@ class Rematches:
                 body["clock"] = {"move": sm.clock_move, "bank": sm.clock_bank or 0}
             if sm.opponent == "computer":
                 if seat != 0:
-                    raise TableError(403, "The computer does not ask for rematches.")
+                    raise TableError(403, N_("The computer does not ask for rematches."))
                 body["bot"] = sm.bot_level or "medium"
                 new_dealer = 1 - first_person
             else:
@@ -74,16 +75,16 @@ class Rematches:
                 await self.lobby.rename(new, 1, sm.players[other])
             if not await self.db.run(store.offer, t.id,
                                      RematchLink(made["id"], seat, pending)):
-                raise TableError(409, "Your opponent asked for a rematch at the same moment: "
-                                 "reload to accept it.")
+                raise TableError(409, N_("Your opponent asked for a rematch at the same "
+                                         "moment: reload to accept it."))
             return made
 
     async def _accept(self, t: Table, seat: int, link: RematchLink) -> dict[str, Any]:
         if link.offered_by == seat:
-            raise TableError(409, "You have already asked for a rematch: it is waiting "
-                             "for your opponent.")
+            raise TableError(409, N_("You have already asked for a rematch: it is waiting "
+                                     "for your opponent."))
         if not link.pending:
-            raise TableError(409, "This rematch has already been accepted.")
+            raise TableError(409, N_("This rematch has already been accepted."))
         new = await self.registry.get(link.new_id)
         out = await self.lobby.claim_seat(new, t.stored.players[seat])
         await self.db.run(self.db.store.rematches.accept, t.id)

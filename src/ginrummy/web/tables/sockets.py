@@ -19,9 +19,11 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
+from ... import i18n
+from ...i18n import N_, language, using
 from ..backends.broker import Broker
 from ..errors import TableError
-from ..guard import Limits
+from ..guard import Limits, close_reason
 from .table import Table
 from .views import dumps, state_text
 
@@ -32,14 +34,19 @@ log = logging.getLogger("ginrummy.web")
 RECONNECT = 1012
 """Close code: reconnect (the page does, and gets the current state)."""
 LOGGED_OUT_CODE = 4401
-LOGGED_OUT = "You were logged out: log in again to play this seat."
+LOGGED_OUT = N_("You were logged out: log in again to play this seat.")
 """Why a socket authenticated by a session that ended is closed."""
+
+
+TOO_FAR_BEHIND = N_("Too far behind: reconnect for the current state.")
+RELOADED = N_("The table was reloaded: reconnect.")
+"""Why the sockets of a table dropped from memory are closed."""
 
 
 class Subscriber:
     """One WebSocket of one seat: messages queue up and a writer task sends them in order,
     so a slow browser never holds up the table; closing it closes the socket itself, with
-    a code and a reason, at once."""
+    a code and a reason (said in the socket's language), at once."""
 
     QUEUE = 256
 
@@ -69,6 +76,9 @@ class Subscriber:
         """The account whose session authenticated this socket (None: a seat token)."""
         self.session: str | None = None
         """That session's token hash: the socket lives only as long as the session."""
+        self.lang = language()
+        """The language of the request that opened the socket: its close reasons and the
+        sentences pushed to it are said in it."""
 
     def push(self, message: dict[str, Any]) -> None:
         """Queue a message (encoded here)."""
@@ -83,7 +93,7 @@ class Subscriber:
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
-            self.close(RECONNECT, "Too far behind: reconnect for the current state.")
+            self.close(RECONNECT, TOO_FAR_BEHIND)
             return
         self.last_sent = time.monotonic()
         if version is not None:
@@ -91,7 +101,8 @@ class Subscriber:
 
     def close(self, code: int = RECONNECT, reason: str = "") -> None:
         """Stop sending; the writer sends what is queued, then closes the socket with
-        ``code`` and ``reason``."""
+        ``code`` and ``reason`` (an English sentence marked with ``N_``, said in the
+        socket's language then, or one already said in it)."""
         if not self.closed:
             self.closed = True
             self.close_code = code
@@ -107,8 +118,10 @@ class Subscriber:
         while True:
             text = await self.queue.get()
             if text is None:
+                with using(self.lang):
+                    reason = close_reason(i18n.t(self.close_reason))
                 with contextlib.suppress(Exception):
-                    await self._close_socket(self.close_code, self.close_reason[:120])
+                    await self._close_socket(self.close_code, reason)
                 return
             try:
                 await self._send_text(text)
@@ -162,14 +175,15 @@ class SocketHub:
         here = sum(1 for s in self.open_at(sub.match_id) if s.seat == sub.seat)
         if here >= lim.max_sockets_per_seat or not await self._present(
                 f"{sub.match_id}:{sub.seat}", sub.id, lim.max_sockets_per_seat):
-            raise TableError(429, f"At most {lim.max_sockets_per_seat} open connections per "
-                             "seat: close another tab of this table first.")
+            raise TableError(429, i18n.t("At most {n} open connections per seat: close "
+                                         "another tab of this table first.",
+                                         n=str(lim.max_sockets_per_seat)))
         if self.address_count(sub.address) >= lim.max_sockets_per_address or \
                 not await self._present(f"addr:{sub.address}", sub.id,
                                         lim.max_sockets_per_address):
             await self._absent(f"{sub.match_id}:{sub.seat}", sub.id)
-            raise TableError(429, f"At most {lim.max_sockets_per_address} open connections "
-                             "from one address.")
+            raise TableError(429, i18n.t("At most {n} open connections from one address.",
+                                         n=str(lim.max_sockets_per_address)))
         self._by_match.setdefault(sub.match_id, set()).add(sub)
         self._by_address[sub.address] = self._by_address.get(sub.address, 0) + 1
 
@@ -291,7 +305,7 @@ class SocketHub:
                     t = lookup(mid)
                     for s in self.open_at(mid):
                         if t is None:
-                            s.close(RECONNECT, "The table was reloaded: reconnect.")
+                            s.close(RECONNECT, RELOADED)
                         elif now - s.last_sent >= self.heartbeat_seconds:
                             s.push_text(dumps({"type": "beat", "version": t.version}))
                 if self.broker.distributed and now - last_refresh >= self._presence_ttl() / 3:

@@ -154,6 +154,7 @@ def _build_state(t: Table, seat: int) -> dict[str, Any]:
         "status": status,
         "players": list(sm.players),
         "bots": list(sm.bot_seats),
+        "coach": not sm.no_coach,
         "opponent": sm.opponent,
         "bot": sm.bot_level,
         "options": m.options.to_json(),

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import secrets
@@ -23,19 +24,22 @@ from typing import Any
 
 from ...actions import Action, IllegalActionError
 from ...hand import Phase
+from ...i18n import N_, t
 from ...ratings import DEFAULT, match_update
 from ...review.report import action_json
-from ...training.puzzles import Answer, Puzzle
+from ...training.puzzles import Answer, Puzzle, why_best, why_not
 from ...training.themes import THEMES
 from ...view import View
 from ..backends.database import Database
 from ..errors import TableError
+from ..reviews.grading import table_card
 from ..store.accounts import Account
 from ..store.puzzles import NewPuzzle, PuzzleRow, PuzzleStore
 
 __all__ = ["STARTER_FILE", "Puzzles", "add_starter_puzzles", "context_of", "new_puzzle",
            "puzzle_id", "puzzle_payload", "puzzle_row", "starter_puzzles"]
 
+NO_SUCH_PUZZLE = N_("There is no such puzzle.")
 NEAREST = 8
 """``next`` picks at random among this many puzzles nearest the rating."""
 HISTORY = 100
@@ -125,15 +129,15 @@ def puzzle_payload(row: PuzzleRow) -> dict[str, Any]:
 def read_answer(body: Any, legal: list[Any]) -> Action:
     """The move an answer names, if legal here; TableError 400 with one sentence else."""
     if not isinstance(body, dict) or "action" not in body:
-        raise TableError(400, 'Send {"action": {...}}: the move to answer with, as in '
-                              "the puzzle's legal list.")
+        raise TableError(400, N_('Send {"action": {...}}: the move to answer with, as in '
+                                 "the puzzle's legal list."))
     try:
         action = Action.from_json(body["action"])
     except IllegalActionError as e:
-        raise TableError(400, f"The answer is not a move: {e}") from None
+        raise TableError(400, t("The answer is not a move: {error}", error=str(e))) from None
     if action not in [Action.from_json(a) for a in legal]:
-        raise TableError(400, f"That move ({action}) is not legal in this puzzle: choose "
-                              "one of its legal moves.")
+        raise TableError(400, t("That move ({action}) is not legal in this puzzle: choose "
+                                "one of its legal moves.", action=str(action)))
     return action
 
 
@@ -156,16 +160,16 @@ class Puzzles:
         """``GET /api/puzzles/next`` (module docstring); 400 for a bad rating or an
         unknown theme, 404 when no puzzle is left to offer."""
         if theme is not None and theme not in THEMES:
-            raise TableError(400, f"Unknown theme {theme!r}: choose one of "
-                                  f"{', '.join(THEMES)}.")
+            raise TableError(400, t("Unknown theme {theme}: choose one of {themes}.",
+                                    theme=repr(theme), themes=", ".join(THEMES)))
         if rating is not None:
             try:
                 target = float(rating)
             except ValueError:
                 target = -1.0
             if not 0 <= target <= 4000:
-                raise TableError(400, f"The rating must be a number from 0 to 4000, not "
-                                      f"{rating!r}.")
+                raise TableError(400, t("The rating must be a number from 0 to 4000, not "
+                                        "{rating}.", rating=repr(rating)))
         elif account is not None:
             target = (await self.db.read(self.store.rating_of, account.id))[0].rating
         else:
@@ -173,9 +177,15 @@ class Puzzles:
         rows = await self.db.read(self.store.nearest, target, theme,
                                   None if account is None else account.id, NEAREST)
         if not rows:
-            what = f" with the theme {theme}" if theme else ""
-            left = " left for you" if account is not None else ""
-            raise TableError(404, f"There is no puzzle{what}{left} yet.")
+            if theme and account is not None:
+                raise TableError(404, t("There is no puzzle with the theme {theme} left for "
+                                        "you yet.", theme=theme))
+            if theme:
+                raise TableError(404, t("There is no puzzle with the theme {theme} yet.",
+                                        theme=theme))
+            if account is not None:
+                raise TableError(404, N_("There is no puzzle left for you yet."))
+            raise TableError(404, N_("There is no puzzle yet."))
         return puzzle_payload(secrets.choice(rows))
 
     async def puzzle(self, puzzle_id: str, account: Account | None) -> PuzzleRow:
@@ -183,7 +193,7 @@ class Puzzles:
         row = await self.db.read(self.store.get, puzzle_id) if len(puzzle_id) <= 32 else None
         if row is None or (row.owner is not None
                            and (account is None or account.id != row.owner)):
-            raise TableError(404, "There is no such puzzle.")
+            raise TableError(404, NO_SUCH_PUZZLE)
         return row
 
     async def solve(self, puzzle_id: str, account: Account | None,
@@ -197,8 +207,13 @@ class Puzzles:
                                  None if account is None else account.id,
                                  action.to_json(), correct, match_update)
         if done is None:
-            raise TableError(404, "There is no such puzzle.")
-        played = answer.value_of(action)
+            raise TableError(404, NO_SUCH_PUZZLE)
+        # the sentences told in the table's card words (7♦, 10♣: a stored puzzle keeps
+        # R1's 9C), worked out off the event loop from the seat's view
+        view = View.from_json(row.body["view"], row.body["legal"])
+        why, mistake = await asyncio.to_thread(
+            lambda: (why_best(view, answer, table_card),
+                     None if correct else why_not(view, answer, action, table_card)))
         out = {
             "correct": correct,
             **{k: v for k, v in answer.to_json().items() if k != "values"},
@@ -208,8 +223,8 @@ class Puzzles:
             "rated": done.rated,
             "puzzle_rating": round(done.puzzle.rating.rating),
             "played": action_json(action),
-            "why": row.body.get("why"),
-            "mistake": None if correct else played.why,
+            "why": why,
+            "mistake": mistake,
             "themes": list(row.themes),
         }
         if row.owner is not None:
@@ -221,11 +236,12 @@ class Puzzles:
         """``GET /api/puzzles/history``: the account's rated answers, newest first, with
         its puzzle rating; 401 for a guest (a guest's history is in its browser)."""
         if account is None:
-            raise TableError(401, "Log in to keep a history of solved puzzles.")
+            raise TableError(401, N_("Log in to keep a history of solved puzzles."))
         rows = await self.db.read(self.store.history, account.id, HISTORY)
         return {"answers": rows, **await self.rating_of(account)}
 
     @staticmethod
     def themes() -> dict[str, Any]:
-        """``GET /api/puzzles/themes``: every theme's name and title."""
-        return {"themes": [{"name": k, "title": v} for k, v in THEMES.items()]}
+        """``GET /api/puzzles/themes``: every theme's name and title (the title in the
+        language of the moment)."""
+        return {"themes": [{"name": k, "title": t(v)} for k, v in THEMES.items()]}

@@ -6,14 +6,18 @@
 // the server's one sentence, naming the card. A page opening the board (a puzzle, a
 // review) passes the seat's facts and history in the fragment: #position=JSON.
 
-import { api } from "./api.js";
+import { api, signedIn } from "./api.js";
 import { RANKS, SUITS, cardElement, cardShort, installSuitSprite } from "./cards.js";
-import { el } from "./dom.js";
+import { decimal, el } from "./dom.js";
+import { number, t } from "./i18n.js";
 import { applyCardPrefs } from "./prefs.js";
 import { actionWords, pct, positionInFragment } from "./training.js";
 
 const $ = (id) => document.getElementById(id);
 const SAMPLES = [256, 1024, 4096, 16384];
+// A guest's analysis stops at 4,096 deals (the server refuses more to guests: its coach's
+// fair share); an account's goes on to 16,384.
+const GUEST_SAMPLES = 4096;
 const ZONES = ["hand", "pile", "opponent_took", "opponent_discarded", "opponent_passed"];
 // A card is in at most one of these (the opponent's discards and passed up-card are
 // facts about cards that also lie on the pile or in a hand).
@@ -77,7 +81,7 @@ function drawDeck() {
   for (const s of SUITS) {
     for (const r of RANKS) {
       const code = r + s;
-      const c = cardElement(code, { tag: "button", extraLabel: used.has(code) ? "placed" : "" });
+      const c = cardElement(code, { tag: "button", extraLabel: used.has(code) ? t("placed") : "" });
       c.dataset.testid = "deck-card";
       if (used.has(code)) c.classList.add("used");
       if (B.picked && B.picked.card === code && B.picked.from === "deck") c.classList.add("picked");
@@ -93,7 +97,7 @@ function drawZones() {
     const box = document.querySelector(`.an-zone[data-zone="${zone}"]`);
     const cards = box.querySelector(".an-cards");
     cards.replaceChildren(...B.zones[zone].map((code) => {
-      const c = cardElement(code, { tag: "button", extraLabel: "click to take it back, or drag it elsewhere" });
+      const c = cardElement(code, { tag: "button", extraLabel: t("click to take it back, or drag it elsewhere") });
       c.dataset.testid = "placed-card";
       if (B.picked && B.picked.card === code && B.picked.from === zone) c.classList.add("picked");
       draggable(c, code, zone);
@@ -107,7 +111,7 @@ function drawZones() {
       });
       return c;
     }));
-    box.querySelector(".an-n").textContent = `(${B.zones[zone].length})`;
+    box.querySelector(".an-n").textContent = `(${number(B.zones[zone].length)})`;
     box.dataset.cards = B.zones[zone].join(" ");
     box.classList.toggle("target", Boolean(B.picked) && B.picked.from !== zone);
   }
@@ -116,9 +120,10 @@ function drawZones() {
 function draw() {
   drawDeck();
   drawZones();
-  $("an-picked").textContent = B.picked
-    ? `${cardShort(B.picked.card)} picked: click a place for it${B.picked.from === "deck" ? "" : ", or the card again to take it back"}`
-    : "";
+  const card = B.picked ? cardShort(B.picked.card) : "";
+  $("an-picked").textContent = !B.picked ? ""
+    : B.picked.from === "deck" ? t("{card} picked: click a place for it", { card })
+      : t("{card} picked: click a place for it, or the card again to take it back", { card });
 }
 
 function wireZones() {
@@ -202,13 +207,14 @@ function stop() {
 
 function showResults(out, final) {
   const rows = out.actions.map((x, i) => el("tr", { class: `${i === 0 ? "best" : ""}${final ? "" : " settling"}`.trim(), "data-testid": "analysis-row" },
-    el("td", { text: actionWords(x.action) + (i === 0 ? " (best)" : "") }),
+    el("td", { text: i === 0 ? t("{move} (best)", { move: actionWords(x.action) }) : actionWords(x.action) }),
     el("td", { class: "num", text: `${pct(x.win)} ± ${pct(x.se)}` }),
-    el("td", { class: "num", text: `${x.points >= 0 ? "+" : ""}${x.points.toFixed(2)} ± ${x.points_se.toFixed(2)}` })));
+    el("td", { class: "num", text: `${x.points >= 0 ? "+" : ""}${decimal(x.points, 2)} ± ${decimal(x.points_se, 2)}` })));
   $("an-results").replaceChildren(el("table", { class: "score-sheet tr-values" },
-    el("thead", {}, el("tr", {}, el("th", { text: "move" }), el("th", { text: "win chance ± s.e." }), el("th", { text: "points this hand ± s.e." }))),
+    el("thead", {}, el("tr", {}, el("th", { text: t("move") }), el("th", { text: t("win chance ± s.e.") }), el("th", { text: t("points this hand ± s.e.") }))),
     el("tbody", {}, ...rows)));
-  $("an-samples").textContent = `on ${out.samples.toLocaleString("en")} deals${final ? "" : ", refining…"}`;
+  const samples = number(out.samples);
+  $("an-samples").textContent = final ? t("on {samples} deals", { samples }) : t("on {samples} deals, refining…", { samples });
   const r = $("an-results");
   r.dataset.samples = String(out.samples);
   r.dataset.best = JSON.stringify(out.actions[0] ? out.actions[0].action : null);
@@ -221,19 +227,21 @@ async function analyse() {
   document.body.dataset.refining = "true";
   say("");
   const base = position();
-  for (let i = 0; i < SAMPLES.length; i++) {
+  const steps = (await signedIn()) ? SAMPLES : SAMPLES.filter((n) => n <= GUEST_SAMPLES);
+  if (run !== B.run) return;
+  for (let i = 0; i < steps.length; i++) {
     let out;
     try {
-      out = await api("/api/analysis", { method: "POST", body: { ...base, samples: SAMPLES[i], seed: 0 } });
+      out = await api("/api/analysis", { method: "POST", body: { ...base, samples: steps[i], seed: 0 } });
     } catch (e) {
       if (run !== B.run) return;
       stop();
       if (e.status === 503 && i > 0) {
-        say(`${e.message} The figures shown are on ${SAMPLES[i - 1].toLocaleString("en")} deals.`);
+        say(e.message + " " + t("The figures shown are on {samples} deals.", { samples: number(steps[i - 1]) }));
       } else {
         say(e.message, "error");
         if (i === 0) {
-          $("an-results").replaceChildren(el("p", { class: "hint", text: "No answer for this position." }));
+          $("an-results").replaceChildren(el("p", { class: "hint", text: t("No answer for this position.") }));
           $("an-samples").textContent = "";
           delete $("an-results").dataset.samples;
         }
@@ -241,9 +249,12 @@ async function analyse() {
       return;
     }
     if (run !== B.run) return; // stopped, or asked again
-    const last = i === SAMPLES.length - 1;
+    const last = i === steps.length - 1;
     showResults(out, last);
     if (last) stop();
+    if (last && steps.length < SAMPLES.length) {
+      say(t("Log in to refine on {samples} deals.", { samples: number(SAMPLES[SAMPLES.length - 1]) }));
+    }
   }
 }
 
@@ -260,7 +271,7 @@ function start() {
   $("an-stop").addEventListener("click", () => {
     stop();
     const n = $("an-results").dataset.samples;
-    if (n) $("an-samples").textContent = `on ${Number(n).toLocaleString("en")} deals (stopped)`;
+    if (n) $("an-samples").textContent = t("on {samples} deals (stopped)", { samples: number(Number(n)) });
   });
   $("an-clear").addEventListener("click", () => {
     for (const z of ZONES) B.zones[z] = [];

@@ -1,23 +1,48 @@
 // Cards drawn in HTML + inline SVG (no images, no web fonts): names, ordering, rendering.
 
+import { lang, t } from "./i18n.js";
+
 export const SUITS = ["C", "D", "H", "S"];
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
-const RANK_NAMES = {
-  A: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
-  8: "Eight", 9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King",
+// TRANSLATORS: a card's rank, as said in a card's name ("seven of clubs")
+export const RANK_WORDS = {
+  A: t("ace"), 2: t("two"), 3: t("three"), 4: t("four"), 5: t("five"), 6: t("six"), 7: t("seven"),
+  8: t("eight"), 9: t("nine"), T: t("ten"), J: t("jack"), Q: t("queen"), K: t("king"),
 };
-const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+// TRANSLATORS: a suit, as said in a card's name ("seven of clubs")
+export const SUIT_WORDS = { C: t("clubs"), D: t("diamonds"), H: t("hearts"), S: t("spades") };
 const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** "7C" -> "seven of clubs": a card's name inside a sentence. */
+export function cardWords(code) {
+  // TRANSLATORS: a card's name ("seven of clubs"); {rank} and {suit} are the words above
+  return t("{rank} of {suit}", { rank: RANK_WORDS[code[0]], suit: SUIT_WORDS[code[1]] });
+}
 
 /** "7C" -> "Seven of clubs" (the accessible name of a card). */
 export function cardName(code) {
-  return `${RANK_NAMES[code[0]]} of ${SUIT_NAMES[code[1]]}`;
+  const words = cardWords(code);
+  return words.charAt(0).toLocaleUpperCase(lang) + words.slice(1);
 }
 
 /** Short label for text: "7♣", "10♥". */
 export function cardShort(code) {
   const r = code[0] === "T" ? "10" : code[0];
   return r + { C: "♣", D: "♦", H: "♥", S: "♠" }[code[1]];
+}
+
+/** "7C" -> a node that shows "7♣" and that a screen reader reads as "seven of clubs" (a
+ *  suit symbol is read out as "black club suit"): for a card inside a sentence. */
+export function cardSpoken(code) {
+  const node = document.createElement("span");
+  const seen = document.createElement("span");
+  seen.setAttribute("aria-hidden", "true");
+  seen.textContent = cardShort(code);
+  const heard = document.createElement("span");
+  heard.className = "visually-hidden";
+  heard.textContent = cardWords(code);
+  node.append(seen, heard);
+  return node;
 }
 
 /** Points of a card (R1): ace 1, faces 10. */
@@ -97,7 +122,8 @@ export function cardElement(code, { tag = "div", small = false, extraLabel = "" 
   } else {
     center.append(suitSvg(code[1], "big"));
   }
-  el.append(corner("tl"), center, corner("br"));
+  // the centre first: its box spans the card, and the indices are drawn over it
+  el.append(center, corner("tl"), corner("br"));
   return el;
 }
 

@@ -5,6 +5,8 @@
 // decline it, with a reason).
 
 import { api, ApiError, rememberSeat } from "./api.js";
+import { durationWords } from "./dom.js";
+import { t } from "./i18n.js";
 import { describe, shownName } from "./notices.js";
 
 const KEY = "ginrummy.challenges"; // challenge id -> the maker's seat token
@@ -38,7 +40,7 @@ async function call(account, path, method = "GET", body = undefined, token = nul
   const res = await fetch(path, { method, headers, cache: "no-store",
     body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await res.json().catch(() => null);
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `Refused (${res.status}).`);
+  if (!res.ok) throw new ApiError(res.status, (data && data.error) || t("Refused ({status}).", { status: String(res.status) }));
   return data;
 }
 
@@ -93,19 +95,19 @@ async function viewPage(account, say, id) {
   view.hidden = false;
   const render = () => {
     $("challenge-title").textContent = c.to
-      ? `${shownName(c.from, c.from_bot)} challenges ${shownName(c.to, c.to_bot)}`
-      : `${shownName(c.from, c.from_bot)}'s open challenge`;
+      ? t("{name} challenges {opponent}", { name: shownName(c.from, c.from_bot), opponent: shownName(c.to, c.to_bot) })
+      : t("{name}'s open challenge", { name: shownName(c.from, c.from_bot) });
     $("challenge-detail").textContent = describe(c);
-    const left = Math.max(0, Math.round((c.expires_at - Date.now() / 1000) / 60));
+    const left = durationWords(c.expires_at - Date.now() / 1000);
     const status = {
       open: maker
-        ? (c.to ? `Waiting for ${c.to} to answer (expires in ${left} min)…`
-          : `Waiting for someone to accept (the link works for ${left} min)…`)
-        : "Open: accept it to play.",
-      accepted: "Accepted: the match has started.",
-      declined: `Declined: ${c.reason_text || ""}`,
-      cancelled: "Cancelled by the challenger.",
-      expired: "This challenge has expired.",
+        ? (c.to ? t("Waiting for {name} to answer (expires in {time})…", { name: c.to, time: left })
+          : t("Waiting for someone to accept (the link works for {time})…", { time: left }))
+        : t("Open: accept it to play."),
+      accepted: t("Accepted: the match has started."),
+      declined: t("Declined: {reason}", { reason: c.reason_text || "" }),
+      cancelled: t("Cancelled by the challenger."),
+      expired: t("This challenge has expired."),
     }[c.status];
     $("challenge-status").textContent = status;
     $("challenge-share").hidden = !(maker && !c.to && c.status === "open");

@@ -6,8 +6,9 @@
 // quarter second from the server's figures; the server alone enforces them.
 
 import { api } from "./api.js";
-import { el } from "./dom.js";
+import { decimal, el } from "./dom.js";
 import { sound } from "./fx.js";
+import { number, t, tn } from "./i18n.js";
 import { base, me, nameOf, opp, store } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,10 +17,10 @@ const PAGE_TITLE = document.title;
 let ticker = 0;
 let skew = 0; // server clock minus this browser's clock, in seconds (from the Date header)
 
-/** Seconds as m:ss (or s.s under ten seconds). */
+/** Seconds as m:ss (or s.s under ten seconds, as the page's language writes a decimal). */
 function fmt(secs) {
   const s = Math.max(0, secs);
-  if (s < 10) return `${s.toFixed(1)}`;
+  if (s < 10) return decimal(s, 1);
   const whole = Math.ceil(s);
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
@@ -62,18 +63,19 @@ function renderClocks() {
     ...[me(), opp()].map((seat) => {
       const r = left[seat];
       const low = r.running && r.move + r.bank < 10;
-      const t = S.clock.timeouts[seat];
+      const timeouts = S.clock.timeouts[seat];
       return el("div", {
         class: `clock${r.running ? " running" : ""}${low ? " low" : ""}`,
         "data-testid": seat === me() ? "clock-me" : "clock-opponent",
-        title: `${nameOf(seat)}: ${S.clock.move} s a move, then the bank`,
+        title: t("{name}: {seconds} s a move, then the bank", { name: nameOf(seat), seconds: number(S.clock.move) }),
       },
-      el("span", { class: "clock-name", text: seat === me() ? "You" : nameOf(seat) }),
+      el("span", { class: "clock-name", text: seat === me() ? t("You") : nameOf(seat) }),
       el("span", { class: "clock-move", "data-testid": "clock-move", text: r.running ? fmt(r.move) : fmt(S.clock.move) }),
-      el("span", { class: "clock-bank", "data-testid": "clock-bank", text: `bank ${fmt(r.bank)}` }),
-      t ? el("span", { class: "clock-timeouts", "data-testid": "clock-timeouts", text: `out of time ${t}/3` }) : null);
+      el("span", { class: "clock-bank", "data-testid": "clock-bank", text: t("bank {time}", { time: fmt(r.bank) }) }),
+      timeouts ? el("span", { class: "clock-timeouts", "data-testid": "clock-timeouts",
+        text: t("out of time {count}/3", { count: number(timeouts) }) }) : null);
     }),
-    left.next != null ? el("div", { class: "clock-next", text: `next hand in ${fmt(left.next)}` }) : "",
+    left.next != null ? el("div", { class: "clock-next", text: t("next hand in {time}", { time: fmt(left.next) }) }) : "",
   );
 }
 
@@ -110,10 +112,10 @@ export async function toggleNotify() {
     localStorage.setItem("ginrummy.notify", "0");
     return false;
   }
-  if (!("Notification" in window)) throw new Error("This browser cannot show notifications.");
+  if (!("Notification" in window)) throw new Error(t("This browser cannot show notifications."));
   let p = Notification.permission;
   if (p === "default") p = await Notification.requestPermission();
-  if (p !== "granted") throw new Error("Notifications are blocked for this site: allow them in the browser's settings.");
+  if (p !== "granted") throw new Error(t("Notifications are blocked for this site: allow them in the browser's settings."));
   localStorage.setItem("ginrummy.notify", "1");
   return true;
 }
@@ -121,12 +123,12 @@ export async function toggleNotify() {
 /** Tab title, sound and (optional) notification when it becomes this seat's move. */
 function signalTurn(prev, S) {
   const mine = myMove(S);
-  document.title = mine ? `● Your move — ${BASE_TITLE}` : PAGE_TITLE;
+  document.title = mine ? t("● Your move — {site}", { site: BASE_TITLE }) : PAGE_TITLE;
   if (!prev || myMove(prev) || !mine) return;
   if (!S.hand_over) sound("turn");
   if (document.hidden && notifyOn()) {
     try {
-      const n = new Notification("Your move", { body: `${nameOf(opp())} has played: it is your turn.`, tag: `ginrummy-${S.id}` });
+      const n = new Notification(t("Your move"), { body: t("{name} has played: it is your turn.", { name: nameOf(opp()) }), tag: `ginrummy-${S.id}` });
       n.onclick = () => window.focus();
     } catch {
       /* some browsers only notify from a service worker */
@@ -141,8 +143,8 @@ function timeoutNews(prev, S) {
   const fresh = (S.view.history || []).slice(old).filter((h) => h.timeout);
   if (!fresh.length) return "";
   const seat = fresh[0].seat;
-  const who = seat === me() ? "You" : nameOf(seat);
-  return `${who} ran out of time: the table played for ${seat === me() ? "you" : "them"}.`;
+  return seat === me() ? t("You ran out of time: the table played for you.")
+    : t("{name} ran out of time: the table played for them.", { name: nameOf(seat) });
 }
 
 /** Every new STATE: the clocks, the tab title, the turn signals; returns a message to show. */
@@ -171,11 +173,11 @@ let asking = null; // "resign" or "abort"
 
 export function askEnd(what) {
   asking = what;
-  $("end-ask-title").textContent = what === "resign" ? "Resign the match?" : "Abort the match?";
+  $("end-ask-title").textContent = what === "resign" ? t("Resign the match?") : t("Abort the match?");
   $("end-ask-text").textContent = what === "resign"
-    ? `${nameOf(opp())} wins the match at once, whatever the score.`
-    : "The match ends with no result (allowed until your own first move).";
-  $("end-ask-yes").textContent = what === "resign" ? "Resign" : "Abort";
+    ? t("{name} wins the match at once, whatever the score.", { name: nameOf(opp()) })
+    : t("The match ends with no result (allowed until your own first move).");
+  $("end-ask-yes").textContent = what === "resign" ? t("Resign") : t("Abort");
   $("end-ask").hidden = false;
   $("end-ask-cancel").focus();
 }
@@ -202,14 +204,17 @@ export function endLine(S) {
   const by = S.ended_by;
   switch (S.end) {
     case "resigned":
-      return by === me() ? `You resigned: ${nameOf(opp())} wins the match.` : `${nameOf(by)} resigned: you win the match.`;
+      return by === me() ? t("You resigned: {name} wins the match.", { name: nameOf(opp()) })
+        : t("{name} resigned: you win the match.", { name: nameOf(by) });
     case "timeout":
-      return by === me() ? "You ran out of time on three turns in a row: the match is lost on time."
-        : `${nameOf(by)} ran out of time on three turns in a row: you win on time.`;
+      return by === me() ? t("You ran out of time on three turns in a row: the match is lost on time.")
+        : t("{name} ran out of time on three turns in a row: you win on time.", { name: nameOf(by) });
     case "aborted":
-      return "The match was aborted before both players had moved: no result.";
-    case "hand-cap":
-      return "The 60-hand limit was reached.";
+      return t("The match was aborted before both players had moved: no result.");
+    case "hand-cap": // a match of a fixed number of hands (the daily deal), else R10's 60
+      return S.options && S.options.hands
+        ? tn("The daily deal's {n} hand is played.", "The daily deal's {n} hands are played.", S.options.hands)
+        : t("The 60-hand limit was reached.");
     default:
       return "";
   }

@@ -1,5 +1,6 @@
 // The table's coach: the "Review" link on every finished hand and match (opens the game
-// review, review.js), and the "Hint" toggle at tables against the computer (off at the
+// review, review.js), and the "Hint" toggle at casual tables against the computer (never at
+// a rated, arena or daily match, whose review opens only once it is over; off at the
 // start of every match, remembered for that match by this browser): when on, the
 // evaluator's suggestion for the decision at hand, asked of the server (computed from this
 // seat's view only, R11), shown in the message line above the hand. The server records
@@ -7,6 +8,7 @@
 // match never carries into the next.
 
 import { api } from "./api.js";
+import { t } from "./i18n.js";
 import { base, store } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -48,14 +50,16 @@ export function renderCoach() {
   if (link) {
     // (played through the account's session, the review opens with the session too)
     link.href = `/review/${encodeURIComponent(S.id)}${store.token ? `#token=${encodeURIComponent(store.token)}` : ""}`;
-    link.hidden = !S.hand_over && S.status !== "finished";
+    // at a rated, arena or daily match the review opens only once the match is over
+    link.hidden = S.coach === false ? S.status !== "finished" : !S.hand_over && S.status !== "finished";
   }
   const b = $("hint-button");
   const line = $("coach-line");
   if (!b || !line) return;
-  const vsComputer = S.opponent === "computer";
-  b.hidden = !vsComputer;
-  const want = vsComputer && hintsOn() && S.status === "playing" && S.my_turn &&
+  // no hints where a result counts (rated, arena and daily matches: S.coach is false)
+  const offered = S.opponent === "computer" && S.coach !== false;
+  b.hidden = !offered;
+  const want = offered && hintsOn() && S.status === "playing" && S.my_turn &&
     !S.hand_over && S.legal.length >= 2;
   if (!want) {
     line.hidden = true;
@@ -68,7 +72,7 @@ export function renderCoach() {
     return;
   }
   line.hidden = false;
-  line.textContent = "The coach is thinking…";
+  line.textContent = t("The coach is thinking…");
   clearPick();
   if (coach.asked === key) return;
   coach.asked = key;
@@ -79,7 +83,7 @@ export function renderCoach() {
     })
     .catch((e) => {
       if (store.S && `${store.S.id}:${store.S.version}` === key) {
-        line.textContent = `No hint: ${e.message}`;
+        line.textContent = t("No hint: {reason}", { reason: e.message });
       }
     });
 }

@@ -4,13 +4,15 @@
 // commitment, the play button and the leaderboard (and yesterday's deal, opened); the
 // lobby lists the arenas being played. The top bar and notices come from online.js.
 
-import { api, rememberSeat } from "./api.js";
-import { el, table } from "./dom.js";
+import { api, busy, rememberArena, rememberSeat, retryWait } from "./api.js";
+import { durationWords, el, table, withNodes } from "./dom.js";
+import { number, t, tn } from "./i18n.js";
 import { change, me } from "./online.js";
 
 const $ = (id) => document.getElementById(id);
 const page = document.body.dataset.page || "";
 const POLL_MS = 2000;
+const HIDDEN_POLL_MS = 20000; // an arena's tab in the background
 
 const link = (href, text, testid) => el("a", { href, text, "data-testid": testid });
 
@@ -36,20 +38,24 @@ function duration(secs) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
 }
 
-function minutesText(min) {
-  return min >= 60 && min % 60 === 0 ? `${min / 60} h` : `${min} min`;
-}
+/** How long an arena runs, in words: "30 minutes", "2 hours", "1 day". */
+const minutesText = (min) => durationWords(min * 60);
 
 function arenaLine(a) {
-  const clock = a.clock ? `${a.clock.move} s + ${Math.round(a.clock.bank / 60)} min` : "no clock";
-  return `${minutesText(a.minutes)} · to ${a.target} · ${clock} · ${a.rated ? "rated" : "casual"}`;
+  const clock = a.clock
+    ? t("{seconds} s + {minutes} min", { seconds: number(a.clock.move), minutes: number(Math.round(a.clock.bank / 60)) })
+    : t("no clock");
+  return [minutesText(a.minutes), t("to {target}", { target: number(a.target) }), clock,
+    a.rated ? t("rated") : t("casual")].join(" · ");
 }
 
 function arenaState(a) {
-  if (a.status === "created") return `waiting to start · ${a.players} joined`;
-  if (a.status === "finished") return a.winner ? `finished · ${a.winner} won` : "finished";
-  if (a.seconds_left > 0) return `${duration(a.seconds_left)} left · ${a.players} playing`;
-  return "time is up: the last matches are being played";
+  if (a.status === "created") return tn("waiting to start · {n} joined", "waiting to start · {n} joined", a.players);
+  if (a.status === "finished") return a.winner ? t("finished · {name} won", { name: a.winner }) : t("finished");
+  if (a.seconds_left > 0) {
+    return tn("{time} left · {n} playing", "{time} left · {n} playing", a.players, { time: duration(a.seconds_left) });
+  }
+  return t("time is up: the last matches are being played");
 }
 
 // ------------------------------------------------------------------ the list
@@ -65,10 +71,10 @@ async function arenasPage(account) {
     const box = $("arena-list");
     box.textContent = "";
     if (!data.tournaments.length) {
-      box.append(el("p", { class: "empty", text: "No arena right now: make one below." }));
+      box.append(el("p", { class: "empty", text: t("No arena right now: make one below.") }));
       return;
     }
-    box.append(table(["Arena", "", "", "By"], data.tournaments.map((a) => [
+    box.append(table([t("Arena"), "", "", t("By")], data.tournaments.map((a) => [
       link(a.url, a.name, "arena-link"), arenaLine(a), arenaState(a), a.creator || ""])));
   };
   await list().catch((err) => say(err.message));
@@ -94,29 +100,30 @@ async function arenasPage(account) {
 
 // ------------------------------------------------------------------ one arena
 
-function inPlay(n) {
-  return `${n} ${n === 1 ? "match" : "matches"} in play`;
-}
-
 function opponentOf(a, matchId, username) {
   const other = a.standings.find((x) => x.playing === matchId && x.username !== username);
-  return other ? other.username : "your opponent";
+  return other ? other.username : null;
 }
 
 function renderArena(a, account, fetchedAt) {
   $("arena-title").textContent = a.name;
-  $("arena-detail").textContent = `${arenaLine(a)} · made by ${a.creator || "?"}`;
+  $("arena-detail").textContent = arenaLine(a) + " · " + t("made by {name}", { name: a.creator || "?" });
   const left = a.seconds_left === null ? null
     : a.seconds_left - (Date.now() - fetchedAt) / 1000;
   let status;
-  if (a.status === "created") status = `Not started yet: ${a.players} joined. Its creator starts it.`;
-  else if (a.status === "finished") status = "The arena is over.";
-  else if (left > 0) status = `${duration(left)} left · ${inPlay(a.in_play)}`;
-  else status = `Time is up: no new pairings; ${inPlay(a.in_play)} finish and count.`;
+  if (a.status === "created") {
+    status = tn("Not started yet: {n} joined. Its creator starts it.", "Not started yet: {n} joined. Its creator starts it.", a.players);
+  } else if (a.status === "finished") status = t("The arena is over.");
+  else if (left > 0) {
+    status = tn("{time} left · {n} match in play", "{time} left · {n} matches in play", a.in_play, { time: duration(left) });
+  } else {
+    status = tn("Time is up: no new pairings; {n} match in play finish and count.",
+      "Time is up: no new pairings; {n} matches in play finish and count.", a.in_play);
+  }
   $("arena-status").textContent = status;
   const win = $("arena-winner");
   win.hidden = a.status !== "finished";
-  win.textContent = a.winner ? `🏆 ${a.winner} wins the arena.` : "Nobody scored.";
+  win.textContent = a.winner ? t("🏆 {name} wins the arena.", { name: a.winner }) : t("Nobody scored.");
 
   const mine = a.me || null;
   const live = a.status !== "finished";
@@ -129,35 +136,43 @@ function renderArena(a, account, fetchedAt) {
   box.hidden = !mine || !mine.joined;
   if (mine && mine.joined) {
     if (mine.match) {
-      box.append(`Your match against ${opponentOf(a, mine.match.id, account.username)} is on: `,
-        link(mine.match.url, "play it now", "arena-play-link"), ".");
+      rememberArena(mine.match.id, `/tournament/${encodeURIComponent(a.id)}`); // (its end leads back)
+      const name = opponentOf(a, mine.match.id, account.username);
+      const play = link(mine.match.url, t("play it now"), "arena-play-link");
+      box.append(...(name ? withNodes(t("Your match against {name} is on: {link}."), { name, link: play })
+        : withNodes(t("Your match against your opponent is on: {link}."), { link: play })));
     } else {
       box.textContent = {
         waiting: live && a.status === "started"
-          ? "Waiting for a free opponent: you are paired as soon as one is free."
-          : live ? "You are in: wait for the start." : "",
-        pairing: "Pairing you now…",
-        paused: "You are paused (you lost a match on time): press Join to play again.",
-        withdrawn: "You have withdrawn: press Join to come back.",
+          ? t("Waiting for a free opponent: you are paired as soon as one is free.")
+          : live ? t("You are in: wait for the start.") : "",
+        pairing: t("Pairing you now…"),
+        paused: t("You are paused (you lost a match on time): press Join to play again."),
+        withdrawn: t("You have withdrawn: press Join to come back."),
       }[mine.state] || "";
     }
   }
   const standings = $("arena-standings");
   standings.textContent = "";
   if (!a.standings.length) return;
-  standings.append(table(["#", "Player", "Score", "Results", "Matches", "Rating", ""],
+  if (a.standings.some((x) => x.fire)) {
+    standings.append(el("p", { class: "hint", "data-testid": "streak-legend",
+      text: t("🔥 streak: two wins in a row, so the player's matches count double (a win scores 4, "
+        + "a tie 2) until they fail to win.") }));
+  }
+  standings.append(table(["#", t("Player"), t("Score"), t("Results"), t("Matches"), t("Rating"), ""],
     a.standings.map((x) => {
-      const score = el("span", {}, el("span", { text: String(x.score), "data-testid": "arena-score" }));
-      if (x.fire) {
-        const mark = el("span", { class: "streak-mark", text: "×2",
-          title: "Two wins in a row: the next win scores 4" });
-        score.append(" ", mark);
+      const score = el("span", {}, el("span", { text: number(x.score), "data-testid": "arena-score" }));
+      if (x.fire) { // said in words: a "×2" beside the score read as the score doubled
+        score.append(" ", el("span", { class: "streak-mark", text: t("🔥 streak"),
+          "data-testid": "streak-mark",
+          title: t("On a streak: two wins in a row, so each match now counts double (a win scores 4)") }));
       }
-      const now = x.playing ? link(`/watch/${encodeURIComponent(x.playing)}`, "playing")
-        : x.paused ? "paused" : x.active ? "" : "withdrawn";
+      const now = x.playing ? link(`/watch/${encodeURIComponent(x.playing)}`, t("playing"))
+        : x.paused ? t("paused") : x.active ? "" : t("withdrawn");
       const who = named(x.username, x.bot);
       who.dataset.testid = "arena-player";
-      return [x.rank, who, score, x.sheet, x.matches, x.rating, now];
+      return [number(x.rank), who, score, x.sheet, number(x.matches), x.rating, now];
     }), "arena-row"));
 }
 
@@ -166,21 +181,31 @@ async function arenaPage(account, id) {
   let last = null;
   let fetchedAt = Date.now();
   let timer = null;
+  let busyTries = 0;
   const refresh = async () => {
+    clearTimeout(timer);
+    let wait = document.hidden ? HIDDEN_POLL_MS : POLL_MS;
     try {
       last = await api(`/api/tournaments/${encodeURIComponent(id)}`);
       fetchedAt = Date.now();
       renderArena(last, account, fetchedAt);
       say("");
+      busyTries = 0;
     } catch (err) {
       say(err.message);
+      if (busy(err)) wait = Math.max(wait, retryWait(err, busyTries++)); // ask again later
     }
-    if (!last || last.status !== "finished") timer = setTimeout(refresh, POLL_MS);
+    if (!last || last.status !== "finished") timer = setTimeout(refresh, wait);
   };
+  // a tab in the background reads the standings seldom (four tabs of one household must
+  // not spend the address's reads); shown again, it reads them at once
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && (!last || last.status !== "finished")) refresh();
+  });
   setInterval(() => { if (last) renderArena(last, account, fetchedAt); }, 1000);
   const act = (what) => async () => {
     if (!account) {
-      say("Log in to play in an arena.");
+      say(t("Log in to play in an arena."));
       return;
     }
     try {
@@ -200,27 +225,29 @@ async function arenaPage(account, id) {
 // ------------------------------------------------------------------ the daily deal
 
 function board(entries) {
-  if (!entries.length) return el("p", { class: "empty", text: "Nobody has finished this deal yet." });
-  return table(["#", "Player", "Margin", "Score", ""], entries.map((e) => [
-    e.rank, named(e.username, e.bot), e.margin > 0 ? `+${e.margin}` : String(e.margin),
-    `${e.scores[0]}–${e.scores[1]}`, e.forfeit ? (e.end === "timeout" ? "lost on time" : "resigned") : "",
+  if (!entries.length) return el("p", { class: "empty", text: t("Nobody has finished this deal yet.") });
+  return table(["#", t("Player"), t("Margin"), t("Score"), ""], entries.map((e) => [
+    number(e.rank), named(e.username, e.bot), e.margin > 0 ? `+${number(e.margin)}` : number(e.margin),
+    `${number(e.scores[0])}–${number(e.scores[1])}`, e.forfeit ? (e.end === "timeout" ? t("lost on time") : t("resigned")) : "",
   ]), "daily-row");
 }
 
 async function dailyPage(account) {
   const show = (d) => {
-    $("daily-title").textContent = `The daily deal · ${d.date}`;
-    $("daily-hands").textContent = `${d.hands}`;
+    $("daily-title").textContent = t("The daily deal · {date}", { date: d.date });
+    $("daily-hands").textContent = number(d.hands);
     $("daily-commitment").textContent = d.commitment;
     const box = $("daily-me");
     box.textContent = "";
     const play = $("daily-play");
     play.hidden = true;
     if (!account) {
-      box.append(link("/account", "Log in"), " to play today's deal (once per account).");
+      box.append(...withNodes(t("{link} to play today's deal (once per account)."), { link: link("/account", t("Log in")) }));
     } else if (d.me && d.me.played) {
-      box.append("You have played today's deal: ", link(d.me.match.url, "your match", "daily-match"),
-        ". The next deal is dealt at 00:00 UTC.");
+      box.append(...withNodes(t("You have played today's deal: {link}. The next deal is dealt at 00:00 UTC."),
+        { link: link(d.me.match.url, t("your match"), "daily-match") }));
+    } else if (d.me && d.me.refused) { // the entry rule (established accounts): say what is missing
+      box.append(el("span", { "data-testid": "daily-refused", text: d.me.refused }));
     } else {
       play.hidden = false;
     }
@@ -252,15 +279,16 @@ async function dailyPage(account) {
       /* the next round tries again */
     }
   }, 10000);
-  const y = new Date(`${today.date}T00:00:00Z`);
-  y.setUTCDate(y.getUTCDate() - 1);
+  if (!today.yesterday) return; // no deal was dealt yesterday (a new site): nothing to ask
   try {
-    const old = await api(`/api/daily/${y.toISOString().slice(0, 10)}`);
+    const old = await api(`/api/daily/${encodeURIComponent(today.yesterday)}`);
     $("daily-yesterday").hidden = false;
     const seed = $("daily-yesterday-seed");
-    seed.append(`${old.date}: seed ${old.seed_text}, salt `, el("code", { text: old.salt }),
-      ", committed as ", el("code", { text: old.commitment }),
-      ". Download any of its records and run ", el("code", { text: "ginrummy verify RECORD" }), ".");
+    seed.append(...withNodes(t("{date}: seed {seed}, salt {salt}, committed as {commitment}. "
+      + "Download any of its records and run {command}."), {
+      date: old.date, seed: old.seed_text, salt: el("code", { text: old.salt }),
+      commitment: el("code", { text: old.commitment }), command: el("code", { text: "ginrummy verify RECORD" }),
+    }));
     $("daily-yesterday-board").append(board(old.leaderboard.slice(0, 10)));
   } catch {
     /* no deal was dealt yesterday */
@@ -278,7 +306,7 @@ async function lobbyList() {
     const open = data.tournaments.filter((a) => a.status !== "finished").slice(0, 5);
     if (!open.length) {
       const li = el("li", { class: "empty" });
-      li.append("No arena right now: ", link("/tournaments", "make one"), ".");
+      li.append(...withNodes(t("No arena right now: {link}."), { link: link("/tournaments", t("make one")) }));
       box.append(li);
     }
     for (const a of open) {

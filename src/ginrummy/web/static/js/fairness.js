@@ -3,6 +3,9 @@
 // the revealed seed and salt against it (SHA-256, as `ginrummy verify` does).
 
 import { api } from "./api.js";
+import { withNodes } from "./dom.js";
+import { renderEnding } from "./ending.js";
+import { t } from "./i18n.js";
 import { $, el } from "./render.js";
 import { base, store } from "./state.js";
 
@@ -31,6 +34,8 @@ export async function renderFairness() {
     return;
   }
   const line = $("fair-line");
+  store.withheld = f.withheld || null; // a daily match while its day lasts
+  renderEnding();
   if (!f.commitment) {
     line.textContent = "";
     return;
@@ -44,13 +49,13 @@ export async function renderFairness() {
       /* private mode: checked against what the server says now */
     }
   }
-  line.replaceChildren(
-    "Deals sealed before the first card: SHA-256 ",
-    el("code", { text: kept, title: "The server's commitment to this match's secret seed" }),
-    finished && f.salt
-      ? ". The match is over: the seed and salt are revealed in the result."
-      : ". The seed and salt are shown when the match ends.",
-  );
+  const commitment = el("code", { text: kept, title: t("The server's commitment to this match's secret seed") });
+  line.replaceChildren(...withNodes(finished && f.salt
+    ? t("Deals sealed before the first card: SHA-256 {commitment}. The match is over: the seed and salt are revealed in the result.")
+    : f.withheld ? t("Deals sealed before the first card: SHA-256 {commitment}. {withheld}")
+      : t("Deals sealed before the first card: SHA-256 {commitment}. The seed and salt are shown when the match ends."),
+  { commitment, withheld: f.withheld || "" }));
+  if (finished && f.withheld) revealedFor = S.id; // (asked once: it opens at 00:00 UTC)
   if (!finished || !f.salt) return;
   revealedFor = S.id;
   const hash = await sha256Hex(`ginrummy-commit/1:${f.seed_text}:${f.salt}`);
@@ -58,13 +63,11 @@ export async function renderFairness() {
   const box = $("fair-reveal");
   box.hidden = false;
   box.replaceChildren(
-    el("strong", { text: ok === false ? "The deals do NOT match the seal!" : "Fair deal: " }),
-    `seed ${f.seed_text}, salt `,
-    el("code", { text: f.salt }),
-    ok === null ? "." : ok ? " give exactly the commitment shown at the start ✓. " : ". ",
-    "Check every deal yourself: download the record and run ",
-    el("code", { text: "ginrummy verify RECORD" }),
-    ".",
+    el("strong", { text: ok === false ? t("The deals do NOT match the seal!") : t("Fair deal:") + " " }),
+    ...withNodes(ok
+      ? t("seed {seed}, salt {salt} give exactly the commitment shown at the start ✓. Check every deal yourself: download the record and run {command}.")
+      : t("seed {seed}, salt {salt}. Check every deal yourself: download the record and run {command}."),
+    { seed: f.seed_text, salt: el("code", { text: f.salt }), command: el("code", { text: "ginrummy verify RECORD" }) }),
   );
   box.dataset.verified = String(ok);
 }

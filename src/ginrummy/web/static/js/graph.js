@@ -2,6 +2,9 @@
 // graded decision (the reviewing seat's chance to win the match after it), marks colored,
 // hands separated; clicking a point jumps to that decision.
 
+import { number, t } from "./i18n.js";
+import { percent } from "./training.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const W = 600;
 const H = 220;
@@ -20,7 +23,7 @@ function svg(tag, attrs = {}) {
 export function drawGraph(box, points, current, onPick) {
   const root = svg("svg", {
     viewBox: `0 0 ${W} ${H}`, class: "rv-graph", role: "group",
-    "aria-label": "Your chance to win the match after each graded decision",
+    "aria-label": t("Your chance to win the match after each graded decision"),
   });
   const x0 = PAD.l;
   const x1 = W - PAD.r;
@@ -32,14 +35,14 @@ export function drawGraph(box, points, current, onPick) {
 
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
     root.append(svg("line", { x1: x0, x2: x1, y1: yOf(v), y2: yOf(v), class: v === 0.5 ? "rv-g-mid" : "rv-g-grid" }));
-    const t = svg("text", { x: x0 - 6, y: yOf(v) + 4, class: "rv-g-axis", "text-anchor": "end" });
-    t.textContent = `${Math.round(v * 100)}%`;
-    root.append(t);
+    const tick = svg("text", { x: x0 - 6, y: yOf(v) + 4, class: "rv-g-axis", "text-anchor": "end" });
+    tick.textContent = percent(Math.round(v * 100), 0);
+    root.append(tick);
   }
   if (!n) {
-    const t = svg("text", { x: (x0 + x1) / 2, y: (y0 + y1) / 2, class: "rv-g-axis", "text-anchor": "middle" });
-    t.textContent = "No graded decisions yet";
-    root.append(t);
+    const none = svg("text", { x: (x0 + x1) / 2, y: (y0 + y1) / 2, class: "rv-g-axis", "text-anchor": "middle" });
+    none.textContent = t("No graded decisions yet");
+    root.append(none);
     box.replaceChildren(root);
     return;
   }
@@ -49,9 +52,10 @@ export function drawGraph(box, points, current, onPick) {
     if (p.hand !== prev) {
       const x = i === 0 ? x0 : (xOf(i - 1) + xOf(i)) / 2;
       if (i > 0) root.append(svg("line", { x1: x, x2: x, y1: y0, y2: y1, class: "rv-g-hand" }));
-      const t = svg("text", { x: x + 3, y: H - 6, class: "rv-g-axis" });
-      t.textContent = `H${p.hand + 1}`;
-      root.append(t);
+      const label = svg("text", { x: x + 3, y: H - 6, class: "rv-g-axis" });
+      // TRANSLATORS: a hand's short label on the graph's axis ("H3": hand 3)
+      label.textContent = t("H{hand}", { hand: number(p.hand + 1) });
+      root.append(label);
       prev = p.hand;
     }
   });
@@ -72,12 +76,12 @@ export function drawGraph(box, points, current, onPick) {
     const g = svg("g", {
       class: `rv-g-pt ${p.mark || "none"}${i === cur ? " current" : ""}`,
       tabindex: p.mark ? "0" : "-1", role: "button", "data-step": p.step,
-      "data-testid": "graph-point", "aria-label": `${p.label}: ${Math.round(p.y * 100)}%`,
+      "data-testid": "graph-point", "aria-label": `${p.label}: ${percent(Math.round(p.y * 100), 0)}`,
     });
     g.append(svg("circle", { cx: xOf(i), cy: yOf(p.y), r: 11, class: "rv-g-hit" }));
     g.append(svg("circle", { cx: xOf(i), cy: yOf(p.y), r }));
     const title = svg("title");
-    title.textContent = `${p.label} · ${Math.round(p.y * 100)}%`;
+    title.textContent = `${p.label} · ${percent(Math.round(p.y * 100), 0)}`;
     g.append(title);
     g.addEventListener("click", () => onPick(p.step));
     g.addEventListener("keydown", (ev) => {

@@ -2,8 +2,10 @@
 // so when the site cannot be reached, and the sentence every page uses when offline. The
 // game itself always plays on the server: nothing of a match is kept for offline use.
 
+import { t } from "./i18n.js";
+
 export const OFFLINE =
-  "You are offline. Gin Rummy plays on its server: the table comes back when your connection does.";
+  t("You are offline. Gin Rummy plays on its server: the table comes back when your connection does.");
 
 /** Register the service worker (where the browser has them and the page is secure). */
 export function installApp() {

@@ -9,16 +9,17 @@
 
 import { api, rememberSeat } from "./api.js";
 import { cardShort } from "./cards.js";
+import { number, t } from "./i18n.js";
 import { lessonProgress, saveProgress } from "./progress.js";
 import { $, el, showMessage } from "./render.js";
 import { store } from "./state.js";
 
 /** The lessons, in the order offered (the list on the lesson panel). */
 export const LESSONS = [
-  { name: "", title: "Your first hand" },
-  { name: "knock", title: "When to knock and when to play on" },
-  { name: "safe-discards", title: "Safe discards late in the stock" },
-  { name: "pile-takes", title: "What the opponent's pile takes tell you" },
+  { name: "", title: t("Your first hand") },
+  { name: "knock", title: t("When to knock and when to play on") },
+  { name: "safe-discards", title: t("Safe discards late in the stock") },
+  { name: "pile-takes", title: t("What the opponent's pile takes tell you") },
 ];
 
 const PAUSE = 650; // ms each in-between position shows (the computer "thinking")
@@ -33,9 +34,10 @@ const SPOTS = {
 
 /** The move a step waits for, in words (for a click that is not it). */
 function wanted(w) {
-  if (w.act === "pass") return "press Pass";
-  if (w.act === "draw") return w.from === "stock" ? "click the stock" : "click the discard pile";
-  return `click the ${cardShort(w.card)}${w.knock ? "" : " and just discard it"}`;
+  if (w.act === "pass") return t("press Pass");
+  if (w.act === "draw") return w.from === "stock" ? t("click the stock") : t("click the discard pile");
+  const card = cardShort(w.card);
+  return w.knock ? t("click the {card}", { card }) : t("click the {card} and just discard it", { card });
 }
 
 function same(a, w) {
@@ -51,10 +53,11 @@ export async function startLesson({ applyState, stop }) {
   document.body.classList.add("lesson-mode");
   const asked = new URLSearchParams(location.search).get("lesson") || "";
   const lesson = LESSONS.find((l) => l.name === asked) || LESSONS[0];
-  document.title = `${lesson.name ? lesson.title : "Learn to play"} · Gin Rummy`;
+  document.title = `${lesson.name ? lesson.title : t("Learn to play")} · Gin Rummy`;
+  $("page-title").textContent = t("Learn to play");
   document.body.dataset.lesson = lesson.name || "first";
   const list = $("lesson-list");
-  list.replaceChildren(el("span", { class: "lesson-list-label", text: "Lessons:" }), ...LESSONS.map((l) => el("a", {
+  list.replaceChildren(el("span", { class: "lesson-list-label", text: t("Lessons:") }), ...LESSONS.map((l) => el("a", {
     href: l.name ? `/learn?lesson=${l.name}` : "/learn",
     text: l.title,
     "aria-current": l === lesson ? "page" : null,
@@ -65,8 +68,11 @@ export async function startLesson({ applyState, stop }) {
     const res = await fetch(`/static/learn/${lesson.name || "lesson"}.json`, { cache: "no-cache" });
     if (!res.ok) throw new Error(String(res.status));
     data = await res.json();
+    // The prepared positions' player names in the page's language, like every text of
+    // the lesson (messages of the browser's catalog: src/ginrummy/i18n/lessons.py).
+    for (const st of data.states) st.players = (st.players || []).map((name) => t(name));
   } catch {
-    stop("The lesson could not be loaded. Check your connection, then reload this page.");
+    stop(t("The lesson could not be loaded. Check your connection, then reload this page."));
     return;
   }
   const steps = data.steps;
@@ -113,9 +119,9 @@ export async function startLesson({ applyState, stop }) {
     if (st.hand_over) $("hand-over").querySelector(".dialog-body").prepend(panel);
     else if (panel.parentElement !== home.parent) home.parent.insertBefore(panel, home.next);
     panel.hidden = false;
-    $("lesson-title").textContent = step.title;
-    $("lesson-text").textContent = step.text;
-    $("lesson-count").textContent = `Step ${i + 1} of ${total}`;
+    $("lesson-title").textContent = t(step.title);
+    $("lesson-text").textContent = t(step.text);
+    $("lesson-count").textContent = t("Step {step} of {steps}", { step: number(i + 1), steps: number(total) });
     document.body.dataset.lessonStep = String(i);
     $("lesson-back").disabled = i === 0;
     const last = i === total - 1;
@@ -157,11 +163,11 @@ export async function startLesson({ applyState, stop }) {
       if (moving) return Promise.resolve(false);
       const w = steps[at].await;
       if (!w) {
-        showMessage("Press Next to go on.");
+        showMessage(t("Press Next to go on."));
         return Promise.resolve(false);
       }
       if (!same(action, w)) {
-        showMessage(`Not this time: in the lesson, ${wanted(w)}.`);
+        showMessage(t("Not this time: in the lesson, {move}.", { move: wanted(w) }));
         return Promise.resolve(false);
       }
       return go(at + 1, { moved: true }).then(() => true);
@@ -171,7 +177,7 @@ export async function startLesson({ applyState, stop }) {
       if (moving) return;
       const w = steps[at].await;
       if (w) {
-        showMessage(`This step waits for your move: ${wanted(w)}.`);
+        showMessage(t("This step waits for your move: {move}.", { move: wanted(w) }));
         return;
       }
       if (at < total - 1) go(at + 1);
@@ -188,7 +194,7 @@ export async function startLesson({ applyState, stop }) {
   if (data.finish) {
     // a lesson after the first ends with the puzzles of its themes
     $("lesson-play").href = data.finish.href;
-    $("lesson-play").textContent = data.finish.text;
+    $("lesson-play").textContent = t(data.finish.text);
   }
   $("lesson-play").addEventListener("click", async (e) => {
     if (data.finish) return; // the link
@@ -201,7 +207,7 @@ export async function startLesson({ applyState, stop }) {
       rememberSeat({ id: made.id, token: made.token, seat: made.seat ?? 0, opponent: "computer" });
       location.assign(made.url);
     } catch (err) {
-      $("lesson-text").replaceChildren(err.message, " ", el("a", { href: "/", text: "Go to the lobby" }), ".");
+      $("lesson-text").replaceChildren(err.message, " ", el("a", { href: "/", text: t("Go to the lobby") }), ".");
     }
   });
 

@@ -1,6 +1,7 @@
 // The lobby: start a table (computer or friend) and list this browser's matches and, for
 // a signed-in account, the account's matches on any device (its session is its seat).
 
+import { number, t, tn } from "./i18n.js";
 import { api, forgetSeat, loadSeats, playUrl, rememberSeat, signedIn } from "./api.js";
 import { cardElement, installSuitSprite } from "./cards.js";
 import { installApp, watchOffline } from "./install.js";
@@ -27,6 +28,9 @@ function fan() {
   });
 }
 
+/** The computer's levels by name, in the page's language (the API's labels are English). */
+const LEVEL_LABELS = { easy: t("Easy"), medium: t("Medium"), hard: t("Hard") };
+
 async function loadBots() {
   const box = $("bots");
   let bots = [];
@@ -35,7 +39,7 @@ async function loadBots() {
   } catch (e) {
     say(e.message, "error");
   }
-  if (!bots.length) bots = [{ name: "medium", label: "Medium" }];
+  if (!bots.length) bots = [{ name: "medium", label: t("Medium") }];
   const preferred = localStorage.getItem("ginrummy.bot");
   const chosen = bots.some((b) => b.name === preferred) ? preferred : (bots.find((b) => b.name === "medium") || bots[0]).name;
   box.replaceChildren();
@@ -47,7 +51,7 @@ async function loadBots() {
     input.value = b.name;
     input.checked = b.name === chosen;
     input.dataset.testid = `bot-${b.name}`;
-    label.append(input, ` ${b.label || b.name}`);
+    label.append(input, ` ${LEVEL_LABELS[b.name] || b.label || b.name}`);
     box.append(label);
   }
 }
@@ -62,7 +66,7 @@ function syncForm() {
 
 async function create(ev) {
   ev.preventDefault();
-  const name = $("name").value.trim() || "Player";
+  const name = $("name").value.trim() || t("Player");
   localStorage.setItem("ginrummy.name", name);
   const body = {
     opponent: opponent(),
@@ -84,7 +88,7 @@ async function create(ev) {
   }
   const btn = $("start-button");
   btn.disabled = true;
-  say("Shuffling…");
+  say(t("Shuffling…"));
   try {
     const made = await api("/api/matches", { method: "POST", body });
     const url = made.url || playUrl(made.id, made.token);
@@ -126,7 +130,7 @@ function renderList() {
   if (!rows.length) {
     const li = document.createElement("li");
     li.className = "empty";
-    li.textContent = filter === "finished" ? "No finished matches yet." : "No open matches. Start one!";
+    li.textContent = filter === "finished" ? t("No finished matches yet.") : t("No open matches. Start one!");
     list.append(li);
     return;
   }
@@ -140,34 +144,38 @@ function renderList() {
     const who = document.createElement("div");
     who.className = "who";
     const mark = (i) => (s.bots && s.bots[i] ? `BOT ${players[i]}` : players[i]); // BOT accounts
-    who.textContent = `${mark(seat)} v ${mark(opp)}`;
+    who.textContent = t("{first} v {second}", { first: mark(seat), second: mark(opp) });
     const meta = document.createElement("div");
     meta.className = "meta";
-    const target = s.options && s.options.target ? ` · to ${s.options.target}` : "";
-    meta.textContent = `${scores[seat]}–${scores[opp]}${target}`;
+    // a match of a fixed number of hands (the daily deal) is that, not its nominal target
+    const target = s.options && s.options.hands ? " · " + tn("{n} hand", "{n} hands", s.options.hands)
+      : s.options && s.options.target ? " · " + t("to {target}", { target: number(s.options.target) }) : "";
+    meta.textContent = `${number(scores[seat])}–${number(scores[opp])}${target}`;
     left.append(who, meta);
     const right = document.createElement("div");
     right.className = "right";
     const tag = document.createElement("span");
     tag.className = "tag";
     if (s.status === "finished") {
-      const won = s.winner === seat;
-      tag.textContent = s.winner == null ? "tie" : won ? "won" : "lost";
-      tag.classList.add(s.winner == null ? "tie" : won ? "won" : "lost");
+      // an aborted match has no result: not a tie (its `end` says so)
+      const result = s.end === "aborted" ? "aborted" : s.winner == null ? "tie" : s.winner === seat ? "won" : "lost";
+      tag.textContent = { aborted: t("aborted"), tie: t("tie"), won: t("won"), lost: t("lost") }[result];
+      tag.classList.add(result);
     } else if (s.status === "waiting") {
-      tag.textContent = "waiting for friend";
+      tag.textContent = t("waiting for friend");
     } else if (s.my_turn || s.next_hand) {
       // A hand over and this seat not yet ready for the next one is a move of theirs too.
-      tag.textContent = s.next_hand ? "your move: next hand" : "your turn";
+      tag.textContent = s.next_hand ? t("your move: next hand") : t("your turn");
       tag.classList.add("turn-tag");
     } else {
-      tag.textContent = "in play";
+      tag.textContent = t("in play");
     }
     const open = document.createElement("a");
     open.className = "btn small";
     open.href = s.url || playUrl(s.id, st.token || s.token);
-    open.textContent = s.status === "finished" ? "View" : "Play";
-    open.setAttribute("aria-label", `${open.textContent}: ${who.textContent}`);
+    open.textContent = s.status === "finished" ? t("View") : t("Play");
+    open.setAttribute("aria-label", s.status === "finished" ? t("View: {match}", { match: who.textContent })
+      : t("Play: {match}", { match: who.textContent }));
     const token = st.token || s.token;
     let remove = null;
     if (token) { // a seat this browser keeps (an account's match stays in the account)
@@ -175,7 +183,7 @@ function renderList() {
       remove.type = "button";
       remove.className = "btn ghost small";
       remove.textContent = "✕";
-      remove.setAttribute("aria-label", `Remove ${who.textContent} from this list`);
+      remove.setAttribute("aria-label", t("Remove {match} from this list", { match: who.textContent }));
       remove.addEventListener("click", () => {
         forgetSeat(token);
         summaries = summaries.filter((x) => x !== s);
@@ -187,9 +195,9 @@ function renderList() {
       review = document.createElement("a");
       review.className = "btn ghost small";
       review.href = `/review/${encodeURIComponent(s.id)}${token ? `#token=${encodeURIComponent(token)}` : ""}`;
-      review.textContent = "Review";
+      review.textContent = t("Review");
       review.dataset.testid = "lobby-review";
-      review.setAttribute("aria-label", `Review: ${who.textContent}`);
+      review.setAttribute("aria-label", t("Review: {match}", { match: who.textContent }));
     }
     right.append(...[tag, open, review, remove].filter(Boolean));
     li.append(left, right);
@@ -220,8 +228,8 @@ async function refreshList() {
     const here = new Set(summaries.map((m) => `${m.id}:${m.seat}`));
     summaries.push(...theirs.filter((m) => !here.has(`${m.id}:${m.seat}`)));
     const when = (m) => {
-      const t = m.updated_at ?? m.created_at;
-      return typeof t === "number" ? t : Date.parse(t || "") || 0;
+      const at = m.updated_at ?? m.created_at;
+      return typeof at === "number" ? at : Date.parse(at || "") || 0;
     };
     summaries.sort((a, b) => when(b) - when(a));
   } catch (e) {
@@ -235,8 +243,9 @@ async function refreshList() {
 function showLesson() {
   const p = lessonProgress();
   if (p && !p.done && p.step > 0) {
-    $("learn-link").textContent = "Resume the lesson";
-    $("learn-note").textContent = `You stopped at step ${p.step + 1} of ${p.total} of Learn to play.`;
+    $("learn-link").textContent = t("Resume the lesson");
+    $("learn-note").textContent = t("You stopped at step {step} of {total} of Learn to play.",
+      { step: number(p.step + 1), total: number(p.total) });
   }
 }
 
@@ -253,13 +262,13 @@ function wire() {
   $("copy-invite").addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText($("invite-link").value);
-      $("copy-invite").textContent = "Copied!";
+      $("copy-invite").textContent = t("Copied!");
     } catch {
       $("invite-link").select();
     }
   });
   $("share-invite").addEventListener("click", () => {
-    navigator.share({ title: "Gin Rummy", text: "Join my Gin Rummy table", url: $("invite-link").value }).catch(() => {});
+    navigator.share({ title: "Gin Rummy", text: t("Join my Gin Rummy table"), url: $("invite-link").value }).catch(() => {});
   });
   document.querySelectorAll("[data-filter]").forEach((b) =>
     b.addEventListener("click", () => {

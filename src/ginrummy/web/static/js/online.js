@@ -5,7 +5,12 @@
 import { api, ApiError, loadSeats, rememberSeat, signedIn } from "./api.js";
 import { cardShort } from "./cards.js";
 import { challengePage } from "./challenge.js";
+import { startWatchChat } from "./chat.js";
+import { decimal, withNodes } from "./dom.js";
+import { profileActions } from "./friends.js";
+import { lang, number, t, tn } from "./i18n.js";
 import { shownName, startNotices } from "./notices.js";
+import { privacySettings } from "./privacy.js";
 
 /** Cards as the table writes them: 7♦ 10♣. */
 const cards = (codes) => codes.map(cardShort).join(" ");
@@ -19,9 +24,6 @@ function el(tag, text, cls) {
   if (cls) n.className = cls;
   return n;
 }
-
-/** "1 match", "3 matches". */
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 function link(href, text, testid) {
   const a = el("a", text);
@@ -50,7 +52,7 @@ export async function change(path, { method = "POST", body = undefined, csrf } =
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await res.json().catch(() => null);
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `Refused (${res.status}).`);
+  if (!res.ok) throw new ApiError(res.status, (data && data.error) || t("Refused ({status}).", { status: String(res.status) }));
   return data;
 }
 
@@ -62,9 +64,20 @@ async function topBar() {
   account = await me();
   bar.textContent = "";
   if (account) {
-    bar.append(link(`/player/${encodeURIComponent(account.username)}`,
-      `${account.username} · ${account.rating} ± ${account.deviation}`, "account-name"));
-    const out = el("button", "Log out", "btn ghost small");
+    const who = link(`/player/${encodeURIComponent(account.username)}`,
+      `${account.username} · ${account.rating} ± ${account.deviation}`, "account-name");
+    if (account.bot) who.prepend(botMark("account-bot-mark"), " "); // a BOT sees itself marked
+    bar.append(who);
+    if (account.moderator) { // the moderators' page (docs/fair-play.md), last of the pages
+      const mod = link("/mod", t("Moderators"), "mod-link");
+      mod.className = "btn ghost small";
+      if (page === "mod") mod.setAttribute("aria-current", "page");
+      const pages = $("pages-menu");
+      const lang = pages && pages.querySelector(".pages-menu-lang");
+      if (lang) lang.before(mod);
+      else bar.append(mod);
+    }
+    const out = el("button", t("Log out"), "btn ghost small");
     out.type = "button";
     out.dataset.testid = "logout-top";
     out.addEventListener("click", async () => {
@@ -73,37 +86,65 @@ async function topBar() {
     });
     bar.append(out);
   } else {
-    const a = link("/account", "Log in", "login-link");
+    const a = link("/account", t("Log in"), "login-link");
     a.className = "btn ghost small";
-    const b = link("/account#signup", "Sign up", "signup-link");
+    const b = link("/account#signup", t("Sign up"), "signup-link");
     b.className = "btn ghost small";
     bar.append(a, b);
   }
-  // a menu that scrolls sideways (a phone) shows the link to this page, scrolled no
-  // further than that takes: Log in and Sign up, first in it, stay in sight where they can
-  const here = document.querySelector('.topbar [aria-current="page"]');
-  const nav = here && here.parentElement;
-  if (nav && nav.scrollWidth > nav.clientWidth) {
-    const right = here.offsetLeft - nav.offsetLeft + here.offsetWidth;
-    nav.scrollLeft = right > nav.clientWidth ? right + 16 - nav.clientWidth : 0;
-  }
+}
+
+/** The mark of a BOT account (a program plays it), wherever its name is shown. */
+function botMark(testid = "bot-mark") {
+  const mark = el("span", "BOT", "bot-mark");
+  mark.dataset.testid = testid;
+  mark.title = t("A BOT account: a program plays it");
+  return mark;
 }
 
 // ------------------------------------------------------------------ account page
+
+/**
+ * The form logs in or signs up: at /account#signup (the bar's Sign up) Sign up is its
+ * primary button and what Enter does, and the password is a new one; at /account, Log in.
+ * Both buttons submit the form, each for itself.
+ */
+function formMode() {
+  const up = location.hash === "#signup";
+  const [first, second] = up ? [$("signup"), $("login")] : [$("login"), $("signup")];
+  first.className = "btn primary";
+  second.className = "btn";
+  first.parentElement.insertBefore(first, second); // the first submit button takes Enter
+  $("account-form-title").textContent = up ? t("Sign up") : t("Log in");
+  $("account-switch").replaceChildren(...withNodes(up ? t("Have an account? {link}") : t("New here? {link}"),
+    { link: link(up ? "#login" : "#signup", up ? t("Log in") : t("Sign up"), "account-switch-link") }));
+  $("password").autocomplete = up ? "new-password" : "current-password";
+}
 
 async function accountPage() {
   const show = () => {
     $("account-in").hidden = !account;
     $("account-out").hidden = !!account;
     if (account) {
-      $("account-who").textContent =
-        `Logged in as ${account.username}: rating ${account.rating} ± ${account.deviation}.`;
+      const who = $("account-who");
+      const name = account.bot ? el("span") : account.username;
+      if (account.bot) name.append(botMark("account-bot-mark"), " ", account.username);
+      who.replaceChildren(...withNodes(t("Logged in as {name}: rating {rating} ± {deviation}."),
+        { name, rating: account.rating, deviation: account.deviation }));
     }
   };
   show();
+  formMode();
+  window.addEventListener("hashchange", formMode);
   const creds = () => ({ username: $("username").value.trim(), password: $("password").value });
   $("account-form").addEventListener("submit", async (e) => {
     e.preventDefault();
+    const up = e.submitter ? e.submitter.id === "signup" : location.hash === "#signup";
+    say("");
+    if (up) {
+      await signUp();
+      return;
+    }
     try {
       await api("/api/session", { method: "POST", body: creds() });
       location.href = "/";
@@ -111,7 +152,7 @@ async function accountPage() {
       say(err.message);
     }
   });
-  $("signup").addEventListener("click", async () => {
+  const signUp = async () => {
     try {
       const body = $("bot-account").checked ? { ...creds(), bot: true } : creds();
       const made = await api("/api/accounts", { method: "POST", body });
@@ -125,7 +166,7 @@ async function accountPage() {
     } catch (err) {
       say(err.message);
     }
-  });
+  };
   const logout = async (all) => {
     try {
       await change(`/api/session${all ? "?all=1" : ""}`, { method: "DELETE", csrf: account.csrf });
@@ -137,6 +178,7 @@ async function accountPage() {
   if (account) {
     await tokens();
     settings();
+    privacySettings(account); // chat, privacy and blocks (privacy.js)
   }
   $("logout").addEventListener("click", () => logout(false));
   $("logout-all").addEventListener("click", () => logout(true));
@@ -155,14 +197,14 @@ function settings() {
       });
       account = r;
       $("current-password").value = $("new-password").value = "";
-      say("Your password is changed: your other devices are logged out.", "info");
+      say(t("Your password is changed: your other devices are logged out."), "info");
     } catch (err) {
       say(err.message);
     }
   });
   $("close-form").addEventListener("submit", async (e) => {
     e.preventDefault();
-    if (!confirm(`Close the account ${account.username} for good?`)) return;
+    if (!confirm(t("Close the account {name} for good?", { name: account.username }))) return;
     try {
       await change("/api/me/close", { body: { password: $("close-password").value }, csrf: account.csrf });
       location.href = "/";
@@ -178,18 +220,21 @@ async function tokens() {
   const show = async () => {
     const data = await api("/api/tokens").catch(() => ({ tokens: [] }));
     list.textContent = "";
-    for (const t of data.tokens) {
+    for (const tok of data.tokens) {
       const li = el("li");
-      const used = t.last_used ? `last used ${new Date(t.last_used * 1000).toLocaleString()}` : "never used";
-      li.append(`${t.name} (${used}) `);
-      const revoke = el("button", "Revoke", "btn ghost small");
+      const used = tok.last_used ? t("last used {date}", { date: new Date(tok.last_used * 1000).toLocaleString(lang) })
+        : t("never used");
+      li.append(`${tok.name} (${used}) `);
+      const revoke = el("button", t("Revoke"), "btn ghost small");
       revoke.type = "button";
       revoke.dataset.testid = "token-revoke";
       revoke.addEventListener("click", async () => {
+        if (!confirm(t("Revoke the token \"{name}\"? A program using it stops at once.", { name: tok.name }))) return;
         try {
-          await change(`/api/tokens/${encodeURIComponent(t.id)}`, { method: "DELETE", csrf: account.csrf });
+          await change(`/api/tokens/${encodeURIComponent(tok.id)}`, { method: "DELETE", csrf: account.csrf });
           $("token-new").hidden = true;
           await show();
+          say(t("The token \"{name}\" is revoked: it no longer works.", { name: tok.name }), "info");
         } catch (err) {
           say(err.message);
         }
@@ -198,12 +243,23 @@ async function tokens() {
       list.append(li);
     }
   };
+  $("token-copy").addEventListener("click", async () => {
+    const b = $("token-copy");
+    try {
+      await navigator.clipboard.writeText($("token-value").textContent);
+      b.textContent = t("Copied");
+    } catch { // no clipboard here: the token is selected, for the keyboard's copy
+      getSelection().selectAllChildren($("token-value"));
+      b.textContent = t("Selected: copy it");
+    }
+  });
   $("token-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const name = $("token-name").value.trim();
     try {
       const made = await change("/api/tokens", { body: name ? { name } : {}, csrf: account.csrf });
       $("token-value").textContent = made.token;
+      $("token-copy").textContent = t("Copy");
       $("token-new").hidden = false;
       $("token-name").value = "";
       await show();
@@ -217,7 +273,7 @@ async function tokens() {
 // ------------------------------------------------------------------ play someone
 
 const COMPUTER_AFTER_MS = 5000; // "or play the computer now" after this long unpaired
-const LEVEL_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard" };
+const LEVEL_NAMES = { easy: t("Easy"), medium: t("Medium"), hard: t("Hard") };
 
 /** The computer's levels as buttons, the one nearest the player's rating first; each
  *  withdraws the seek and challenges that level (it accepts at once). */
@@ -272,7 +328,7 @@ async function quickPage() {
         go(r.match);
         return;
       }
-      $("seek-time").textContent = `${Math.round((Date.now() - started) / 1000)} s`;
+      $("seek-time").textContent = t("{seconds} s", { seconds: number(Math.round((Date.now() - started) / 1000)) });
       if (Date.now() - started >= COMPUTER_AFTER_MS) offerComputer(asked, withdraw);
     } catch (err) {
       seek = null;
@@ -350,19 +406,25 @@ async function quickPage() {
     }
   };
   $("seek-cancel").addEventListener("click", async () => {
-    if (await withdraw()) say("Cancelled.", "info");
+    if (await withdraw()) say(t("Cancelled."), "info");
   });
 }
 
 // ------------------------------------------------------------------ ratings
 
-const BOT_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
+const COMPUTERS = {
+  easy: t("Easy computer"), medium: t("Medium computer"), hard: t("Hard computer"), expert: t("Expert computer"),
+};
 
 function table(head, rows) {
-  const t = el("table", undefined, "score-sheet");
+  const box = el("table", undefined, "score-sheet");
   const thead = el("thead");
   const tr = el("tr");
-  for (const h of head) tr.append(el("th", h));
+  for (const h of head) {
+    const th = el("th", typeof h === "string" ? h : undefined);
+    if (typeof h !== "string") th.append(h); // (a heading only a screen reader reads)
+    tr.append(th);
+  }
   thead.append(tr);
   const body = el("tbody");
   for (const r of rows) {
@@ -375,13 +437,13 @@ function table(head, rows) {
     }
     body.append(row);
   }
-  t.append(thead, body);
-  return t;
+  box.append(thead, body);
+  return box;
 }
 
 function botTable(bots) {
-  return table(["Computer", "Rating"],
-    Object.entries(bots).map(([k, v]) => [`${BOT_NAMES[k] || k} computer`, v]));
+  return table([t("Computer"), t("Rating")],
+    Object.entries(bots).map(([k, v]) => [COMPUTERS[k] || t("{level} computer", { level: k }), v]));
 }
 
 async function leaderboardPage() {
@@ -389,13 +451,35 @@ async function leaderboardPage() {
   const board = $("board");
   board.textContent = "";
   if (!data.players.length) {
-    board.append(el("p", "Nobody has a settled rating yet: play rated matches to be listed.", "empty"));
+    board.append(el("p", t("Nobody has a settled rating yet: play rated matches to be listed."), "empty"));
   } else {
-    board.append(table(["#", "Player", "Rating", "Matches"], data.players.map((p) => [
-      p.rank, link(`/player/${encodeURIComponent(p.username)}`, shownName(p.username, p.bot)),
-      `${p.rating} ± ${p.deviation}`, p.matches])));
+    board.append(table(["#", t("Player"), t("Rating"), t("Matches")], data.players.map((p) => [
+      number(p.rank), link(`/player/${encodeURIComponent(p.username)}`, shownName(p.username, p.bot)),
+      `${p.rating} ± ${p.deviation}`, number(p.matches)])));
   }
   $("bots").append(botTable(data.bots));
+}
+
+// ------------------------------------------------------------------ the bots' ladder
+
+/** The programs playing on the site (BOT accounts), best first, with their rated records;
+ *  the computer's levels beside them as the yardstick. */
+async function botsPage() {
+  const data = await api("/api/leaderboard/bots");
+  const board = $("bot-ladder");
+  board.textContent = "";
+  if (!data.bots.length) {
+    board.append(el("p", t("No program has played a rated match here yet: connect yours with ginrummy connect."), "empty"));
+  } else {
+    board.append(table(["#", t("Bot"), t("Rating"), t("Matches"), t("Won"), t("Tied"), t("Lost"), t("Last played")],
+      data.bots.map((b) => [
+        number(b.rank), link(`/player/${encodeURIComponent(b.username)}`, shownName(b.username, true)),
+        // TRANSLATORS: a provisional rating, as lichess writes it: "1500?"
+        b.provisional ? t("{rating}?", { rating: b.rating }) : `${b.rating} ± ${b.deviation}`,
+        number(b.matches), number(b.wins), number(b.ties), number(b.losses),
+        b.last ? new Date(b.last * 1000).toLocaleDateString(lang) : "–"])));
+  }
+  $("levels").append(botTable(data.levels));
 }
 
 /** Round ticks covering lo..hi: about `count` of them, on 1, 2 or 5 times a power of ten. */
@@ -421,7 +505,7 @@ function graph(history) {
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "Rating after each rated match, with its deviation band");
+  svg.setAttribute("aria-label", t("Rating after each rated match, with its deviation band"));
   svg.style.width = "100%";
   svg.style.maxWidth = `${w}px`;
   const node = (tag, attrs, text) => {
@@ -444,15 +528,15 @@ function graph(history) {
       node("text", { x: m.left - 7, y: y(v) + 4, "text-anchor": "end", "data-testid": "graph-y-tick" }, String(v)));
   }
   yAxis.append(node("text", { x: 14, y: (m.top + h - m.bottom) / 2, "text-anchor": "middle",
-    transform: `rotate(-90 14 ${(m.top + h - m.bottom) / 2})` }, "Rating"));
+    transform: `rotate(-90 14 ${(m.top + h - m.bottom) / 2})` }, t("Rating")));
   const xAxis = node("g", { "data-testid": "graph-x-axis", "font-size": 12, fill: ink });
   xAxis.append(node("line", { x1: m.left, y1: h - m.bottom, x2: w - m.right, y2: h - m.bottom, stroke: ink }));
   for (const i of ticks(0, n, Math.min(n, 8)).filter((v) => Number.isInteger(v))) {
     xAxis.append(node("line", { x1: x(i), y1: h - m.bottom, x2: x(i), y2: h - m.bottom + 4, stroke: ink }),
-      node("text", { x: x(i), y: h - m.bottom + 17, "text-anchor": "middle", "data-testid": "graph-x-tick" }, String(i)));
+      node("text", { x: x(i), y: h - m.bottom + 17, "text-anchor": "middle", "data-testid": "graph-x-tick" }, number(i)));
   }
   xAxis.append(node("text", { x: (m.left + w - m.right) / 2, y: h - 6, "text-anchor": "middle" },
-    "Rated matches played"));
+    t("Rated matches played")));
   const up = pts.map((p, i) => `${x(i)},${y(p.rating + p.deviation)}`);
   const down = pts.map((p, i) => `${x(i)},${y(p.rating - p.deviation)}`).reverse();
   const band = node("path", { d: `M${up.join("L")}L${down.join("L")}Z`, fill: "rgba(255,255,255,0.12)" });
@@ -460,11 +544,19 @@ function graph(history) {
     fill: "none", stroke: "#f5c542", "stroke-width": 3 });
   const dots = pts.map((p, i) => node("circle", { cx: x(i), cy: y(p.rating), r: 3.5, fill: "#f5c542" },
     undefined));
-  dots.forEach((d, i) => d.append(node("title", {}, i === 0 ? "Start: 1500 ± 350"
-    : `After match ${i}: ${Math.round(pts[i].rating)} ± ${Math.round(pts[i].deviation)}`)));
+  dots.forEach((d, i) => d.append(node("title", {}, i === 0 ? t("Start: 1500 ± 350")
+    : t("After match {match}: {rating} ± {deviation}",
+      { match: number(i), rating: Math.round(pts[i].rating), deviation: Math.round(pts[i].deviation) }))));
   svg.append(yAxis, xAxis, band, line, ...dots);
   return svg;
 }
+
+/** A recent match's result (or status, while it is played) and note, in words. */
+const RESULTS = {
+  win: t("win"), loss: t("loss"), tie: t("tie"), aborted: t("aborted"),
+  playing: t("playing"), waiting: t("waiting"), finished: t("finished"),
+};
+const NOTES = { "not rated: repeated pairing": t("not rated: repeated pairing") };
 
 async function playerPage() {
   const name = decodeURIComponent(location.pathname.split("/").pop() || "");
@@ -477,50 +569,50 @@ async function playerPage() {
   }
   document.title = `${p.username} · Gin Rummy`;
   $("player-name").textContent = p.username;
-  if (p.bot) {
-    const mark = el("span", "BOT", "bot-mark");
-    mark.dataset.testid = "bot-mark";
-    mark.title = "A BOT account: a program plays it";
-    $("player-name").prepend(mark);
-  }
+  if (p.bot) $("player-name").prepend(botMark());
   const mine = account && account.username.toLowerCase() === p.username.toLowerCase();
   if (account && !mine) {
-    const c = link(`/challenge?to=${encodeURIComponent(p.username)}`, "Challenge", "challenge-player");
+    const c = link(`/challenge?to=${encodeURIComponent(p.username)}`, t("Challenge"), "challenge-player");
     c.className = "btn primary small";
     $("player-actions").append(c);
   }
+  profileActions(p, account, $("player-actions")); // presence, Follow, Block (friends.js)
   const hard = p.bots && p.bots.hard;
-  $("player-rating").textContent =
-    `${Math.round(p.rating)} ± ${Math.round(p.deviation)}` +
-    (p.settled ? "" : " (provisional)") +
-    (hard ? `; the Hard computer plays at about ${hard}.` : ".") +
-    ` ${p.rated_matches} rated of ${plural(p.matches, "match", "matches")}.`;
+  const r = { rating: Math.round(p.rating), deviation: Math.round(p.deviation), hard };
+  const rating = p.settled
+    ? (hard ? t("{rating} ± {deviation}; the Hard computer plays at about {hard}.", r) : t("{rating} ± {deviation}.", r))
+    : hard ? t("{rating} ± {deviation} (provisional); the Hard computer plays at about {hard}.", r)
+      : t("{rating} ± {deviation} (provisional).", r);
+  $("player-rating").textContent = rating + " " + tn("{rated} rated of {n} match.", "{rated} rated of {n} matches.",
+    p.matches, { rated: number(p.rated_matches) });
   $("player-graph").append(graph(p.history));
   $("player-record").append(p.record.length
-    ? table(["Opponent", "Won", "Tied", "Lost"], p.record.map((r) => [
-      link(`/player/${encodeURIComponent(r.opponent)}`, shownName(r.opponent, r.bot)), r.wins,
-      r.ties, r.losses]))
-    : el("p", "No rated matches yet.", "empty"));
+    ? table([t("Opponent"), t("Won"), t("Tied"), t("Lost")], p.record.map((x) => [
+      link(`/player/${encodeURIComponent(x.opponent)}`, shownName(x.opponent, x.bot)), number(x.wins),
+      number(x.ties), number(x.losses)]))
+    : el("p", t("No rated matches yet."), "empty"));
   $("player-recent").append(p.recent.length
-    ? table(["Opponent", "Result", "Score", ""], p.recent.map((m) => {
+    ? table([t("Opponent"), t("Result"), t("Score"), el("span", t("Links"), "visually-hidden")], p.recent.map((m) => {
       const links = el("span");
       if (m.status === "finished") {
         // the review opens for the account that played it (its session is its seat) and,
         // for a public match, for anyone; the replay is the page, not the JSON
         const id = encodeURIComponent(m.id);
-        links.append(link(`/review/${id}`, "Review", "profile-review"), " · ",
-          link(`/replay/${id}`, "Replay", "profile-replay"));
+        links.append(link(`/review/${id}`, t("Review"), "profile-review"), " · ",
+          link(`/replay/${id}`, t("Replay"), "profile-replay"));
       } else if (mine) {
         // your own match: play your seat from this browser too (the session is the seat)
-        links.append(link(`/play/${encodeURIComponent(m.id)}`, "Continue", "continue-match"));
+        links.append(link(`/play/${encodeURIComponent(m.id)}`, t("Continue"), "continue-match"));
       } else {
-        links.append(link(m.watch, "Watch"));
+        links.append(link(m.watch, t("Watch")));
       }
       // told from this profile's side: its own score first; an aborted match is "aborted"
-      return [shownName(m.opponent, m.opponent_bot), (m.result || m.status) +
-        (m.rated ? " (rated)" : "") + (m.note ? ` (${m.note})` : ""), m.scores.join("–"), links];
+      const word = m.result || m.status;
+      const note = m.note ? NOTES[m.note] || m.note : "";
+      return [shownName(m.opponent, m.opponent_bot), (RESULTS[word] || word) +
+        (m.rated ? " " + t("(rated)") : "") + (note ? ` (${note})` : ""), m.scores.map(number).join("–"), links];
     }))
-    : el("p", "No matches yet.", "empty"));
+    : el("p", t("No matches yet."), "empty"));
 }
 
 // ------------------------------------------------------------------ watching
@@ -530,12 +622,13 @@ async function livePage() {
   const refresh = async () => {
     const data = await api("/api/live").catch(() => ({ matches: [] }));
     list.textContent = "";
-    if (!data.matches.length) list.append(el("li", "No public match is being played now.", "empty"));
+    if (!data.matches.length) list.append(el("li", t("No public match is being played now."), "empty"));
     for (const m of data.matches) {
       const li = el("li");
       const who = (i) => shownName(m.players[i], m.bots && m.bots[i]);
-      li.append(link(m.url, `${who(0)} v ${who(1)}: ${m.scores.join("–")}`
-        + (m.rated ? " (rated)" : ""), "live-match"));
+      const p = { first: who(0), second: who(1), score: m.scores.map(number).join("–") };
+      li.append(link(m.url, m.rated ? t("{first} v {second}: {score} (rated)", p) : t("{first} v {second}: {score}", p),
+        "live-match"));
       list.append(li);
     }
   };
@@ -545,18 +638,20 @@ async function livePage() {
 
 /** How a watched match ended, in a sentence (the record's `end`, STATE's `ended_by`). */
 function watchEnding(s) {
-  if (s.end === "aborted") return "The match was aborted: no result.";
+  if (s.end === "aborted") return t("The match was aborted: no result.");
   const won = s.winner === null ? null : s.players[s.winner];
   const by = s.ended_by === null || s.ended_by === undefined ? "" : s.players[s.ended_by];
-  if (s.end === "resigned") return `${by} resigned: ${won} won the match.`;
-  if (s.end === "timeout") return `${by} ran out of time three turns in a row: ${won} won the match.`;
-  return won === null ? "The match is over: a tie." : `The match is over: ${won} won.`;
+  if (s.end === "resigned") return t("{name} resigned: {winner} won the match.", { name: by, winner: won });
+  if (s.end === "timeout") {
+    return t("{name} ran out of time three turns in a row: {winner} won the match.", { name: by, winner: won });
+  }
+  return won === null ? t("The match is over: a tie.") : t("The match is over: {winner} won.", { winner: won });
 }
 
 /** Seconds as m:ss (s.s under ten). */
 function clockText(secs) {
   const s = Math.max(0, secs);
-  if (s < 10) return s.toFixed(1);
+  if (s < 10) return decimal(s, 1);
   const whole = Math.ceil(s);
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
@@ -579,11 +674,15 @@ function watchClocks(s) {
     const item = el("div", undefined, `clock${running ? " running" : ""}`);
     item.dataset.testid = `watch-clock-${seat}`;
     item.append(el("span", s.players[seat], "clock-name"), el("span", clockText(move), "clock-move"),
-      el("span", `bank ${clockText(bank)}`, "clock-bank"));
-    if (c.timeouts[seat]) item.append(el("span", `out of time ${c.timeouts[seat]}/3`, "clock-timeouts"));
+      el("span", t("bank {time}", { time: clockText(bank) }), "clock-bank"));
+    if (c.timeouts[seat]) item.append(el("span", t("out of time {count}/3", { count: number(c.timeouts[seat]) }), "clock-timeouts"));
     return item;
   }));
 }
+
+/** How a hand ended, in a word (a hand's `result`). */
+// TRANSLATORS: how a hand ended, after "Hand over:" (a dead hand: nobody scores)
+const HAND_RESULTS = { gin: t("gin"), knock: t("knock"), undercut: t("undercut"), dead: t("dead") };
 
 async function watchPage() {
   const id = decodeURIComponent(location.pathname.split("/").pop() || "");
@@ -594,19 +693,32 @@ async function watchPage() {
     const s = { ...raw, players: raw.players.map((n, i) => shownName(n, raw.bots && raw.bots[i])) };
     last = s;
     watchClocks(s);
-    $("watch-title").textContent = `${s.players[0]} v ${s.players[1]}`;
-    $("watch-score").textContent = `Scores ${s.scores[0]}–${s.scores[1]} (to ${s.options.target}); hand ${s.hand_index + 1}`;
+    $("watch-title").textContent = t("{first} v {second}", { first: s.players[0], second: s.players[1] });
+    $("watch-score").textContent = t("Scores {score} (to {target}); hand {hand}", {
+      score: `${number(s.scores[0])}–${number(s.scores[1])}`, target: number(s.options.target),
+      hand: number(s.hand_index + 1),
+    });
     // who is to play now, as the clocks show it (the cards are shown a few moves behind)
-    const who = s.to_play === null ? "" : `${s.players[s.to_play]} to play`;
-    const behind = s.behind ? ` (the cards are shown ${plural(s.behind, "move", "moves")} behind)` : "";
-    $("watch-status").textContent = s.status === "finished" ? watchEnding(s) : `${who}${behind}`;
+    const name = s.to_play === null ? null : s.players[s.to_play];
+    let status;
+    if (name !== null && s.behind) {
+      status = tn("{name} to play (the cards are shown {n} move behind)",
+        "{name} to play (the cards are shown {n} moves behind)", s.behind, { name });
+    } else if (name !== null) status = t("{name} to play", { name });
+    else if (s.behind) {
+      status = " " + tn("(the cards are shown {n} move behind)", "(the cards are shown {n} moves behind)", s.behind);
+    } else status = "";
+    $("watch-status").textContent = s.status === "finished" ? watchEnding(s) : status;
     $("watch-pile").textContent = cards(s.discards);
-    $("watch-stock").textContent = `${s.stock_count} cards in the stock.`;
+    $("watch-stock").textContent = tn("{n} card in the stock.", "{n} cards in the stock.", s.stock_count);
     const ho = $("watch-hand-over");
     ho.textContent = "";
     if (s.hand_over) {
       const r = s.hand_over.result;
-      ho.append(el("p", `Hand over: ${r.result}${r.scorer !== null && r.scorer !== undefined ? `, ${s.players[r.scorer]} scores ${r.points}` : ""}.`));
+      const result = HAND_RESULTS[r.result] || r.result;
+      ho.append(el("p", r.scorer !== null && r.scorer !== undefined
+        ? t("Hand over: {result}, {name} scores {points}.", { result, name: s.players[r.scorer], points: number(r.points) })
+        : t("Hand over: {result}.", { result })));
       if (s.hand_over.hands) {
         s.hand_over.hands.forEach((h, i) => ho.append(el("p", `${s.players[i]}: ${cards(h)}`)));
       }
@@ -615,9 +727,9 @@ async function watchPage() {
       const l = $("watch-links");
       l.hidden = false;
       l.textContent = "";
-      l.append(link(s.review, "Review", "watch-review"), " · ",
-        link(`/replay/${encodeURIComponent(s.id)}`, "Replay", "watch-replay"), " · ",
-        link(s.record, "Record"));
+      l.append(link(s.review, t("Review"), "watch-review"), " · ",
+        link(`/replay/${encodeURIComponent(s.id)}`, t("Replay"), "watch-replay"), " · ",
+        link(s.record, t("Record")));
     }
   };
   const poll = async () => {
@@ -630,11 +742,12 @@ async function watchPage() {
       setTimeout(poll, 5000);
     }
   };
+  startWatchChat(id, $("watch-chat")); // the spectators' chat (chat.js)
   await poll();
 }
 
 const PAGES = {
-  account: accountPage, quick: quickPage, leaderboard: leaderboardPage,
+  account: accountPage, quick: quickPage, leaderboard: leaderboardPage, bots: botsPage,
   player: playerPage, live: livePage, watch: watchPage,
   challenge: () => challengePage(account, say),
 };

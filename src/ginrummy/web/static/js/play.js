@@ -3,27 +3,33 @@
 // R6) and this page only ever holds what its seat may see (R11).
 
 import { downloadFile, loadSeats, rememberSeat, signedIn, useSession } from "./api.js";
-import { cardShort, installSuitSprite } from "./cards.js";
+import { cardSpoken, installSuitSprite } from "./cards.js";
+import { chatSocketClosed, chatSocketMessage, chatSocketOpened, startTableChat } from "./chat.js";
 import { initCoach, renderCoach } from "./coach.js";
 import { nudge } from "./arrange.js";
 import {
   MODALS, closeOverlay, loadReplay, openOverlay, openReplay, renderHandOver, renderRematch,
   renderSheet, replay, showHistory, trapFocus,
 } from "./dialogs.js";
+import { noRematch, renderEnding } from "./ending.js";
 import { renderFairness } from "./fairness.js";
 import { askEnd, cancelEnd, clockState, confirmEnd, notifyOn, syncClock, toggleNotify } from "./clock.js";
+import { withNodes } from "./dom.js";
 import { sound } from "./fx.js";
+import { number, t } from "./i18n.js";
 import { OFFLINE, installApp } from "./install.js";
 import { applyCardPrefs, cardPref, setCardPref } from "./prefs.js";
 import {
   $, clearRefusal, el, renderHand, renderTable, setHandlers as setRenderHandlers, showMessage, snapshot,
 } from "./render.js";
+import { readHand, sayTable, speak } from "./speech.js";
 import {
   base, canDrawPile, canDrawStock, canPass, discardOptions, inDiscardPhase, me, motionOn, nameOf,
   saveOrder, setMotion, setSound, soundOn, store,
 } from "./state.js";
 import {
-  askRematch, connect, joinWithCode, rematchStatus, refresh, sendAction, sendNext, setHandlers, stopPolling,
+  askRematch, connect, joinWithCode, rematchStatus, refresh, sendAction, sendNext, setHandlers, setSocketHooks,
+  stopPolling,
 } from "./transport.js";
 
 // ------------------------------------------------------------------ state in
@@ -36,6 +42,12 @@ function applyState(st) {
   store.S = st;
   if (!prev && !store.lesson) {
     rememberSeat({ id: st.id, token: store.token, seat: st.seat, players: st.players, opponent: st.opponent });
+    // the players' chat (chat.js): beside the table, or in a drawer on a phone; none
+    // against the computer
+    if (st.opponent !== "computer") {
+      startTableChat({ path: base(), token: store.token, seat: st.seat, match: st.id, panel: $("chat"),
+        toggleHost: document.querySelector("#table .turn-row") });
+    }
   }
   if (prev && st.version > prev.version && !st.my_turn) clearRefusal(); // the turn moved on
   if (!st.my_turn || st.view.phase !== "discard") store.knockMode = false;
@@ -44,11 +56,13 @@ function applyState(st) {
   const news = clockState(prev, st); // the clocks, the tab title, "your move" (sound too)
   if (news) showMessage(news);
   renderHandOver(prev);
+  speak(prev); // the news in words, for a screen reader (speech.js)
   // A new position (the turn moved on, or the page caught up): the question no longer stands.
   if (!$("knock-ask").hidden && (!prev || prev.version !== st.version)) closeKnockAsk();
   if (!$("sheet-overlay").hidden) renderSheet($("sheet-body"));
   if (store.lesson) return; // Learn to play has no coach, rematch or sealed deals
   renderCoach();
+  renderEnding(); // (after the coach's Review link: a withheld daily match has none yet)
   watchRematch();
   renderFairness();
 }
@@ -68,7 +82,7 @@ function stop(text) {
   c.className = "panel";
   c.replaceChildren(
     el("p", { text }),
-    el("p", {}, el("a", { href: "/", text: "Go to the lobby" }), " to start a new table."),
+    el("p", {}, ...withNodes(t("{link} to start a new table."), { link: el("a", { href: "/", text: t("Go to the lobby") }) })),
   );
 }
 
@@ -92,17 +106,17 @@ function drawStock() {
   if (!S() || S().hand_over) return;
   clearRefusal();
   if (canDrawStock()) act({ act: "draw", from: "stock" });
-  else if (!S().my_turn) showMessage(`It is ${nameOf(S().view.to_play)}'s turn.`);
-  else if (S().view.phase === "offer") showMessage("First take the up-card or pass.");
-  else if (S().view.phase === "discard") showMessage("You have drawn already: now discard a card.");
+  else if (!S().my_turn) showMessage(t("It is {name}'s turn.", { name: nameOf(S().view.to_play) }));
+  else if (S().view.phase === "offer") showMessage(t("First take the up-card or pass."));
+  else if (S().view.phase === "discard") showMessage(t("You have drawn already: now discard a card."));
 }
 
 function drawPile() {
   if (!S() || S().hand_over) return;
   clearRefusal();
   if (canDrawPile()) act({ act: "draw", from: "discard" });
-  else if (!S().my_turn) showMessage(`It is ${nameOf(S().view.to_play)}'s turn.`);
-  else if (S().view.phase === "discard") showMessage("You have drawn already: now discard a card.");
+  else if (!S().my_turn) showMessage(t("It is {name}'s turn.", { name: nameOf(S().view.to_play) }));
+  else if (S().view.phase === "discard") showMessage(t("You have drawn already: now discard a card."));
 }
 
 function pass() {
@@ -112,9 +126,9 @@ function pass() {
 function discard(card, knock) {
   if (!S() || S().hand_over) return;
   clearRefusal();
-  if (!S().my_turn) return showMessage(`Wait for your turn: it is ${nameOf(S().view.to_play)}'s.`);
-  if (S().view.phase === "offer") return showMessage("First take the up-card or pass.");
-  if (S().view.phase === "draw") return showMessage("Draw first: click the stock or the discard pile.");
+  if (!S().my_turn) return showMessage(t("Wait for your turn: it is {name}'s.", { name: nameOf(S().view.to_play) }));
+  if (S().view.phase === "offer") return showMessage(t("First take the up-card or pass."));
+  if (S().view.phase === "draw") return showMessage(t("Draw first: click the stock or the discard pile."));
   // The server judges every discard, so its exact sentence reaches the player (R5, R6).
   if (knock) sound("knock");
   return act({ act: "discard", card, knock: Boolean(knock) });
@@ -149,10 +163,12 @@ let asked = null; // the card the knock question is about
 function askKnock(card, o) {
   clearRefusal();
   asked = card;
-  $("knock-ask-title").textContent = `Knock with the ${cardShort(card)}?`;
-  $("knock-ask-text").textContent =
-    `Discarding the ${cardShort(card)} leaves you ${o.leaves} deadwood, so you may knock: the hand ends now ` +
-    "and both hands are shown. Or just discard it and play on.";
+  // (the card shown as "9♠", read out in words)
+  $("knock-ask-title").replaceChildren(...withNodes(t("Knock with the {card}?"), { card: cardSpoken(card) }));
+  $("knock-ask-text").replaceChildren(...withNodes(
+    t("Discarding the {card} leaves you {left} deadwood, so you may knock: the hand ends now " +
+    "and both hands are shown. Or just discard it and play on.", { left: number(o.leaves) }),
+    { card: cardSpoken(card) }));
   openOverlay("knock-ask");
   $("knock-ask-knock").focus();
 }
@@ -183,7 +199,7 @@ async function pollRematch() {
 }
 
 function watchRematch() {
-  const on = S() && S().status === "finished" && S().opponent !== "computer";
+  const on = S() && S().status === "finished" && S().opponent !== "computer" && !noRematch();
   if (on && !rematchTimer) {
     pollRematch();
     rematchTimer = setInterval(pollRematch, 2000);
@@ -223,7 +239,7 @@ async function downloadRecord() {
     // The server's bytes as they are: `ginrummy verify` checks them (re-encoding the JSON
     // here would round the 64-bit seed to a JavaScript number).
     await downloadFile(`${base()}/record`, `ginrummy-${S() ? S().id : store.matchId}.json`, store.token);
-    showMessage(S() && S().status === "finished" ? "The match record was downloaded." : "The record of the hands already over was downloaded.");
+    showMessage(S() && S().status === "finished" ? t("The match record was downloaded.") : t("The record of the hands already over was downloaded."));
   } catch (e) {
     showMessage(e.message, "error");
   }
@@ -238,8 +254,8 @@ function handCards() {
 function onKey(ev) {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (ev.key === "Tab" && trapFocus(ev)) return;
-  const t = ev.target;
-  if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+  const target = ev.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
   if (ev.key === "Escape") {
     if (!$("table-menu").hidden) {
       closeMenu();
@@ -320,6 +336,12 @@ function onKey(ev) {
       if (S().hand_over) nextHand();
       else pass();
       return;
+    case "r":
+      readHand();
+      return;
+    case "i":
+      sayTable();
+      return;
     default:
   }
 }
@@ -362,6 +384,7 @@ function wire() {
     onError: (text) => showMessage(text, "error"),
     onStatus: setConnection,
   });
+  setSocketHooks({ message: chatSocketMessage, opened: chatSocketOpened, closed: chatSocketClosed });
   $("take-button").addEventListener("click", drawPile);
   $("pass-button").addEventListener("click", pass);
   $("knock-button").addEventListener("click", () => {
@@ -371,8 +394,8 @@ function wire() {
     const opts = discardOptions();
     const gins = (S().knock_discards || []).filter((c) => opts.get(c) && opts.get(c).gin);
     showMessage(gins.length === (S().knock_discards || []).length
-      ? "Gin: now click the card to discard (the one marked GIN)."
-      : "Knock: now click the card to discard (the ones marked K, or GIN for gin, allow it).");
+      ? t("Gin: now click the card to discard (the one marked GIN).")
+      : t("Knock: now click the card to discard (the ones marked K, or GIN for gin, allow it)."));
   });
   $("knock-ask-knock").addEventListener("click", () => answerKnock(true));
   $("knock-ask-discard").addEventListener("click", () => answerKnock(false));
@@ -387,6 +410,9 @@ function wire() {
     if (S()) renderHand(S(), false, null);
   });
   $("next-button").addEventListener("click", nextHand);
+  $("read-hand-button").addEventListener("click", readHand);
+  $("menu-read-hand-button").addEventListener("click", () => { closeMenu(); readHand(); });
+  $("say-table-button").addEventListener("click", () => { closeMenu(); sayTable(); });
   $("again-button").addEventListener("click", playAgain);
   $("hide-over-button").addEventListener("click", () => {
     store.dismissedOver = `${S().hand_over.hand}:${S().status}`;
@@ -432,7 +458,7 @@ function wire() {
   });
   $("notify-button").addEventListener("click", async () => {
     try {
-      showMessage((await toggleNotify()) ? "You will be notified when it is your move." : "Notifications are off.");
+      showMessage((await toggleNotify()) ? t("You will be notified when it is your move.") : t("Notifications are off."));
     } catch (e) {
       showMessage(e.message, "error");
     }
@@ -456,10 +482,10 @@ function wire() {
     const link = $("invite-link");
     try {
       await navigator.clipboard.writeText(link.value);
-      showMessage("Invite link copied.");
+      showMessage(t("Invite link copied."));
     } catch {
       link.select();
-      showMessage("Select the link and copy it.");
+      showMessage(t("Select the link and copy it."));
     }
   });
   document.querySelectorAll("[data-close]").forEach((b) =>
@@ -480,11 +506,11 @@ function wire() {
   syncToggles();
 }
 
-function useToken(t) {
+function useToken(token) {
   // Keep the seat's token in this browser and in the fragment (never path or query), so
   // a reload or a bookmark reopens the seat; replaceState fires no hashchange.
-  store.token = t;
-  history.replaceState(null, "", `${location.pathname}#token=${encodeURIComponent(t)}`);
+  store.token = token;
+  history.replaceState(null, "", `${location.pathname}#token=${encodeURIComponent(token)}`);
 }
 
 /** A friend opening the invite: ask their name, then take the seat (once). */
@@ -524,6 +550,9 @@ function askNameAndJoin() {
   });
 }
 
+const NO_SEAT = t("This table link has no seat token. Open the exact link you were given, or log in to "
+  + "play your account's seat, or start a table from the lobby.");
+
 async function start() {
   wire();
   installApp();
@@ -534,19 +563,20 @@ async function start() {
     return;
   }
   initCoach();
-  const fatal = (text) => stop(text);
+  // A session's seat the table refuses (401: not logged in) is a link without its token.
+  const fatal = (text, status) => stop(store.session && status === 401 ? NO_SEAT : text);
   if (store.matchId && !store.token && store.inviteCode && !(await askNameAndJoin())) return;
   if (store.matchId && !store.token && !store.inviteCode) {
     // No seat link here: a logged-in account plays its own seat from any browser (a
-    // guest needs the link).
-    const acct = await signedIn();
-    if (acct) {
-      useSession(acct.csrf);
-      store.session = true;
-    }
+    // guest needs the link). The table itself says whether the session holds a seat (a
+    // guest's request is refused 401): who is signed in is not asked first, so a busy
+    // site (the address's reads spent) never reads as "no seat". The session's CSRF
+    // token follows when the site answers (a change carries the page's Origin till then).
+    store.session = true;
+    signedIn().then((acct) => { if (acct) useSession(acct.csrf); });
   }
   if (!store.matchId || !(store.token || store.session)) {
-    stop("This table link has no seat token. Open the exact link you were given, or start a table from the lobby.");
+    stop(NO_SEAT);
     return;
   }
   syncClock();

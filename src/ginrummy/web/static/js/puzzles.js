@@ -8,7 +8,8 @@
 
 import { api, signedIn, useSession } from "./api.js";
 import { cardBack, cardElement, cardShort, installSuitSprite, sortCards } from "./cards.js";
-import { el } from "./dom.js";
+import { decimal, el } from "./dom.js";
+import { number, t, tn } from "./i18n.js";
 import { applyCardPrefs } from "./prefs.js";
 import { actionWords, analysisHref, pct, positionOf, sameAction } from "./training.js";
 
@@ -71,18 +72,25 @@ function render() {
   const c = p.context;
   const off = P.answered;
   $("pz-board").hidden = false;
-  $("pz-title").textContent = p.private ? "Your own mistake" : "Puzzle";
-  const bits = [`Hand ${c.hand_index + 1}`, `you ${c.scores[0]}, opponent ${c.scores[1]}, to ${c.target}`,
-    c.dealer === c.seat ? "you dealt" : "the opponent dealt"];
-  if (!p.private) bits.push(`difficulty ${p.rating}`);
+  $("pz-title").textContent = p.private ? t("Your own mistake") : t("Puzzle");
+  const bits = [t("Hand {hand}", { hand: number(c.hand_index + 1) }),
+    t("you {mine}, opponent {theirs}, to {target}", { mine: number(c.scores[0]), theirs: number(c.scores[1]), target: number(c.target) }),
+    c.dealer === c.seat ? t("you dealt") : t("the opponent dealt")];
+  if (!p.private) bits.push(t("difficulty {rating}", { rating: p.rating }));
   if (p.themes && p.themes.length) bits.push(p.themes.join(", "));
-  if (p.private && p.mark) bits.push(`marked as ${p.mark === "inaccuracy" ? "an" : "a"} ${p.mark} in your match`);
+  if (p.private && p.mark) {
+    const marked = {
+      inaccuracy: t("marked as an inaccuracy in your match"), mistake: t("marked as a mistake in your match"),
+      blunder: t("marked as a blunder in your match"),
+    }[p.mark];
+    bits.push(marked || `marked as a ${p.mark} in your match`);
+  }
   $("pz-where").textContent = bits.join(" · ");
   const top = c.pile.length ? c.pile[c.pile.length - 1] : null;
   let task;
-  if (c.phase === "offer") task = `The up-card is the ${cardShort(top)}: take it, or pass?`;
-  else if (c.phase === "draw") task = top ? `Your draw: the stock, or the ${cardShort(top)}?` : "Your draw.";
-  else task = "Your discard: which card? (Knock, or go gin, where the hand allows it.)";
+  if (c.phase === "offer") task = t("The up-card is the {card}: take it, or pass?", { card: cardShort(top) });
+  else if (c.phase === "draw") task = top ? t("Your draw: the stock, or the {card}?", { card: cardShort(top) }) : t("Your draw.");
+  else task = t("Your discard: which card? (Knock, or go gin, where the hand allows it.)");
   $("pz-task").textContent = off ? "" : task;
   document.body.dataset.phase = c.phase;
   document.body.dataset.puzzle = p.id;
@@ -92,13 +100,13 @@ function render() {
   const opp = $("pz-opp-hand");
   opp.replaceChildren(...Array.from({ length: 10 }, () => cardBack({ small: true })));
   opp.setAttribute("role", "img");
-  opp.setAttribute("aria-label", "The opponent holds 10 cards");
+  opp.setAttribute("aria-label", tn("The opponent holds {n} card", "The opponent holds {n} cards", 10));
   const facts = [
-    fact("took from the pile", c.opponent_took, "opponent-took"),
-    fact("threw", c.opponent_discarded, "opponent-threw"),
-    fact("passed the up-card", c.opponent_passed, "opponent-passed"),
+    fact(t("took from the pile"), c.opponent_took, "opponent-took"),
+    fact(t("threw"), c.opponent_discarded, "opponent-threw"),
+    fact(t("passed the up-card"), c.opponent_passed, "opponent-passed"),
   ].filter(Boolean);
-  $("pz-facts").replaceChildren(...(facts.length ? facts : [el("span", { class: "hint", text: "The opponent has not taken, thrown or passed a card yet." })]));
+  $("pz-facts").replaceChildren(...(facts.length ? facts : [el("span", { class: "hint", text: t("The opponent has not taken, thrown or passed a card yet.") })]));
 
   // the stock and the pile
   const canStock = legalOf((a) => a.act === "draw" && a.from === "stock").length > 0;
@@ -106,13 +114,15 @@ function render() {
   const stock = $("pz-stock");
   stock.replaceChildren();
   for (let i = 0; i < Math.min(2, Math.max(0, c.stock - 1)); i++) stock.append(cardBack());
-  const back = cardBack({ tag: "button", label: `Stock, ${c.stock} cards${canStock ? ": draw the top card" : ""}` });
+  const back = cardBack({ tag: "button", label: canStock
+    ? tn("Stock, {n} card: draw the top card", "Stock, {n} cards: draw the top card", c.stock)
+    : tn("Stock, {n} card", "Stock, {n} cards", c.stock) });
   back.dataset.testid = "stock";
   back.disabled = off;
   back.addEventListener("click", () => answer({ act: "draw", from: "stock" }));
-  stock.append(back, el("span", { class: "stock-count", "aria-hidden": "true", text: String(c.stock) }));
+  stock.append(back, el("span", { class: "stock-count", "aria-hidden": "true", text: number(c.stock) }));
   stock.classList.toggle("clickable", canStock && !off);
-  $("pz-stock-label").textContent = `Stock (${c.stock})`;
+  $("pz-stock-label").textContent = t("Stock ({count})", { count: number(c.stock) });
   const pile = $("pz-pile");
   pile.replaceChildren();
   if (c.pile.length > 1) {
@@ -122,15 +132,15 @@ function render() {
     pile.append(under);
   }
   if (top) {
-    const t = cardElement(top, { tag: "button", extraLabel: `top of the discard pile${canPile ? ": take it" : ""}` });
-    t.dataset.testid = "discard-top";
-    t.disabled = off;
-    t.addEventListener("click", () => answer({ act: "draw", from: "discard" }));
-    pile.append(t);
+    const topCard = cardElement(top, { tag: "button", extraLabel: canPile ? t("top of the discard pile: take it") : t("top of the discard pile") });
+    topCard.dataset.testid = "discard-top";
+    topCard.disabled = off;
+    topCard.addEventListener("click", () => answer({ act: "draw", from: "discard" }));
+    pile.append(topCard);
   }
   pile.classList.toggle("clickable", canPile && !off);
-  $("pz-pile-count").textContent = `(${c.pile.length})`;
-  $("pz-pile-list").replaceChildren(el("span", { class: "tr-label", text: "The pile, bottom first:" }), ...smallCards(c.pile));
+  $("pz-pile-count").textContent = `(${number(c.pile.length)})`;
+  $("pz-pile-list").replaceChildren(el("span", { class: "tr-label", text: t("The pile, bottom first:") }), ...smallCards(c.pile));
 
   // the up-card offer
   const offering = c.phase === "offer" && !off;
@@ -144,13 +154,13 @@ function render() {
   const kb = $("pz-knock");
   kb.hidden = knocks.size === 0 || off;
   kb.setAttribute("aria-pressed", String(P.knockMode));
-  kb.textContent = P.knockMode ? "Knock: pick a card" : "Knock";
+  kb.textContent = P.knockMode ? t("Knock: pick a card") : t("Knock");
   $("pz-knock-hint").textContent = knocks.size && !off
-    ? `Cards marked K may knock (or go gin): ${[...knocks].map(cardShort).join(" ")}.` : "";
+    ? t("Cards marked K may knock (or go gin): {cards}.", { cards: [...knocks].map(cardShort).join(" ") }) : "";
   const hand = $("pz-hand");
   hand.classList.toggle("knock-mode", P.knockMode);
   hand.replaceChildren(...sortCards(v.hand).map((code) => {
-    const card = cardElement(code, { tag: "button", extraLabel: knocks.has(code) ? "knock allowed" : "" });
+    const card = cardElement(code, { tag: "button", extraLabel: knocks.has(code) ? t("knock allowed") : "" });
     card.dataset.testid = "hand-card";
     card.disabled = off;
     if (c.phase === "discard") card.classList.add("can-discard");
@@ -190,41 +200,53 @@ async function answer(click) {
   }
 }
 
+/** A move in the table of values, marked best and/or the player's. */
+function moveLabel(move, best, chosen) {
+  if (best && chosen) return t("{move} (best) ← yours", { move });
+  if (best) return t("{move} (best)", { move });
+  return chosen ? t("{move} ← yours", { move }) : move;
+}
+
 function showAnswer(action, out) {
   const s = remember(P.puzzle, out.correct);
   $("pz-streak").textContent = String(s.streak);
   const box = $("pz-answer");
   box.hidden = false;
   box.dataset.correct = String(out.correct);
-  $("pz-verdict").textContent = out.correct ? `Right: ${actionWords(action)}.` : `Not this time: ${actionWords(action)}.`;
+  const move = actionWords(action);
+  $("pz-verdict").textContent = out.correct ? t("Right: {move}.", { move }) : t("Not this time: {move}.", { move });
   $("pz-verdict").className = out.correct ? "pz-right" : "pz-wrong";
+  const by = { margin: pct(out.margin), error: pct(out.margin_se), samples: number(out.samples), move: actionWords(out.best) };
   $("pz-best").textContent = out.correct && sameAction(action, out.best)
-    ? `The best move, by ${pct(out.margin)} ± ${pct(out.margin_se)} of win chance over the next best (${out.samples.toLocaleString("en")} deals).`
-    : `The best move: ${actionWords(out.best)}, by ${pct(out.margin)} ± ${pct(out.margin_se)} over the next best (${out.samples.toLocaleString("en")} deals).`;
-  $("pz-mistake").textContent = out.mistake ? `Your move ${out.mistake}` : "";
+    ? t("The best move, by {margin} ± {error} of win chance over the next best ({samples} deals).", by)
+    : t("The best move: {move}, by {margin} ± {error} over the next best ({samples} deals).", by);
+  // why the best beats the move played (a clause about either move: never "Your move ...")
+  $("pz-mistake").textContent = out.mistake ? t("Why not {move}: {reason}.", { move, reason: out.mistake }) : "";
   $("pz-mistake").hidden = !out.mistake;
-  $("pz-why").textContent = out.why ? `Why: ${out.why}` : "";
+  $("pz-why").textContent = out.why ? t("Why: {reason}", { reason: out.why }) : "";
   const rows = out.values.map((x) => {
     const chosen = sameAction(x.action, action);
     const best = sameAction(x.action, out.best);
     const tr = el("tr", { class: `${chosen ? "chosen" : ""}${best ? " best" : ""}`.trim(), "data-testid": "value-row" },
-      el("td", { text: actionWords(x.action) + (best ? " (best)" : "") + (chosen ? " ← yours" : "") }),
+      el("td", { text: moveLabel(actionWords(x.action), best, chosen) }),
       el("td", { class: "num", text: `${pct(x.win)} ± ${pct(x.se)}` }),
-      el("td", { class: "num", text: x.points >= 0 ? `+${x.points.toFixed(1)}` : x.points.toFixed(1) }));
+      el("td", { class: "num", text: x.points >= 0 ? `+${decimal(x.points, 1)}` : decimal(x.points, 1) }));
     return tr;
   });
   $("pz-values").replaceChildren(el("table", { class: "score-sheet tr-values" },
-    el("thead", {}, el("tr", {}, el("th", { text: "move" }), el("th", { text: "win chance ± s.e." }), el("th", { text: "points" }))),
+    el("thead", {}, el("tr", {}, el("th", { text: t("move") }), el("th", { text: t("win chance ± s.e.") }), el("th", { text: t("points") }))),
     el("tbody", {}, ...rows)));
   const rc = $("pz-rating-change");
   if (out.rated && out.rating !== null) {
     const before = Number($("pz-rating").textContent) || null;
-    rc.textContent = `Your puzzle rating: ${before !== null ? `${before} → ` : ""}${out.rating}. The puzzle's: ${out.puzzle_rating}.`;
+    const r = { before, rating: out.rating, puzzle: out.puzzle_rating };
+    rc.textContent = before !== null ? t("Your puzzle rating: {before} → {rating}. The puzzle's: {puzzle}.", r)
+      : t("Your puzzle rating: {rating}. The puzzle's: {puzzle}.", r);
     $("pz-rating").textContent = String(out.rating);
   } else if (P.puzzle.private) {
-    rc.textContent = out.correct ? "Solved: it leaves your list." : "It stays on your list until you solve it.";
+    rc.textContent = out.correct ? t("Solved: it leaves your list.") : t("It stays on your list until you solve it.");
   } else {
-    rc.textContent = P.account ? "Answered before: this answer is not rated." : "As a guest, your answer is not rated.";
+    rc.textContent = P.account ? t("Answered before: this answer is not rated.") : t("As a guest, your answer is not rated.");
   }
   loadHistory();
   $("pz-again").focus({ preventScroll: true });
@@ -271,8 +293,8 @@ async function nextMine() {
     const counts = $("pz-mine-counts");
     counts.hidden = false;
     counts.textContent = data.pending
-      ? `Measuring the decisions your reviews marked: ${data.pending} to go…`
-      : `${data.puzzles.length} to practise, ${data.solved} solved.`;
+      ? tn("Measuring the decisions your reviews marked: {n} to go…", "Measuring the decisions your reviews marked: {n} to go…", data.pending)
+      : tn("{n} to practise, {solved} solved.", "{n} to practise, {solved} solved.", data.puzzles.length, { solved: number(data.solved) });
     counts.dataset.pending = String(data.pending);
     counts.dataset.left = String(data.puzzles.length);
     if (!data.pending) break;
@@ -282,8 +304,8 @@ async function nextMine() {
     $("pz-board").hidden = true;
     $("pz-answer").hidden = true;
     $("pz-intro").textContent = data.solved
-      ? "Every decision your reviews marked is solved. Well done!"
-      : "Your reviews have marked no decision to practise yet: review a match first.";
+      ? t("Every decision your reviews marked is solved. Well done!")
+      : t("Your reviews have marked no decision to practise yet: review a match first.");
     return;
   }
   // oldest first; one answered wrong comes back after the others
@@ -311,19 +333,22 @@ async function loadHistory() {
   }
 }
 
+/** The puzzles answered, newest first, each with its result in words (solved or failed:
+ *  a list of every answer, not of the solved ones only). */
 function historyList(answers) {
   return el("ol", { class: "pz-history-list" }, ...answers.slice(0, 30).map((a) => el("li", { "data-testid": "history-row" },
-    el("span", { class: a.correct ? "pz-right" : "pz-wrong", text: a.correct ? "✓ " : "✗ " }),
-    el("a", { href: `/puzzles/${encodeURIComponent(a.id)}`, text: (a.themes && a.themes.length ? a.themes.join(", ") : "puzzle") }),
-    a.rating !== null && a.rating !== undefined ? el("span", { class: "hint", text: ` · rating ${a.rating}` }) : null)));
+    el("span", { class: a.correct ? "pz-right" : "pz-wrong", "data-testid": "history-result",
+      text: a.correct ? "✓ " + t("solved") + " · " : "✗ " + t("failed") + " · " }),
+    el("a", { href: `/puzzles/${encodeURIComponent(a.id)}`, text: (a.themes && a.themes.length ? a.themes.join(", ") : t("puzzle")) }),
+    a.rating !== null && a.rating !== undefined ? el("span", { class: "hint", text: " · " + t("rating {rating}", { rating: a.rating }) }) : null)));
 }
 
 async function themes() {
   const sel = $("pz-theme");
   try {
-    const t = await api("/api/puzzles/themes");
+    const list = await api("/api/puzzles/themes");
     // "Take or pass: whether to ..." -> "Take or pass" (the whole title as its tooltip)
-    for (const x of t.themes) sel.append(el("option", { value: x.name, text: x.title.split(":")[0], title: x.title }));
+    for (const x of list.themes) sel.append(el("option", { value: x.name, text: x.title.split(":")[0], title: x.title }));
   } catch {
     /* no list: any theme */
   }
@@ -363,17 +388,17 @@ async function start() {
   const id = parts[1] ? decodeURIComponent(parts[1]) : "";
   if (id === "mine") {
     P.mine = true;
-    $("pz-title").textContent = "Your own mistakes";
-    $("pz-intro").textContent = "The decisions your reviews marked, each measured afresh: shown again until you solve them. These answers are not rated.";
-    $("pz-next").textContent = "Next mistake";
-    $("pz-again").textContent = "Next mistake";
+    $("pz-title").textContent = t("Your own mistakes");
+    $("pz-intro").textContent = t("The decisions your reviews marked, each measured afresh: shown again until you solve them. These answers are not rated.");
+    $("pz-next").textContent = t("Next mistake");
+    $("pz-again").textContent = t("Next mistake");
     $("pz-mine-link").hidden = true;
     await nextMine();
   } else if (id) {
     try {
       show(await api(`/api/puzzles/${encodeURIComponent(id)}`));
     } catch (e) {
-      $("pz-intro").textContent = `${e.message} Press Next puzzle for another.`;
+      $("pz-intro").textContent = e.message + " " + t("Press Next puzzle for another.");
     }
   } else {
     await nextPuzzle();

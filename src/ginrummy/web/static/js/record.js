@@ -3,6 +3,9 @@
 // opponent level, gins, undercuts, points per hand, streaks).
 
 import { api, loadSeats, playUrl, signedIn } from "./api.js";
+import { decimal } from "./dom.js";
+import { lang, number, t, tn } from "./i18n.js";
+import { percent } from "./training.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -13,12 +16,11 @@ function el(tag, text, cls) {
   return n;
 }
 
-const LEVELS = { easy: "Easy computer", medium: "Medium computer", hard: "Hard computer", friend: "Friends" };
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+const LEVELS = { easy: t("Easy computer"), medium: t("Medium computer"), hard: t("Hard computer"), friend: t("Friends") };
 
 /** A table: header texts, then rows of cells (a <td> element, or a value shown as text). */
 function table(head, rows) {
-  const t = el("table", undefined, "score-sheet");
+  const box = el("table", undefined, "score-sheet");
   const tr = el("tr");
   for (const h of head) tr.append(el("th", h));
   const thead = el("thead");
@@ -29,8 +31,8 @@ function table(head, rows) {
     for (const c of r) row.append(c instanceof HTMLElement && c.tagName === "TD" ? c : el("td", String(c)));
     body.append(row);
   }
-  t.append(thead, body);
-  return t;
+  box.append(thead, body);
+  return box;
 }
 
 function cell(node) {
@@ -45,18 +47,18 @@ function nothingYet(first) {
   const p = el("p", first);
   const list = el("ul");
   for (const line of [
-    "how many matches you have won, with your gins and undercuts, points per hand and winning streaks;",
-    "how you fare against each computer level and against friends;",
-    "every finished match, with its score and a link back to it.",
+    t("how many matches you have won, with your gins and undercuts, points per hand and winning streaks;"),
+    t("how you fare against each computer level and against friends;"),
+    t("every finished match, with its score and a link back to it."),
   ]) list.append(el("li", line));
   const go = el("p");
-  const a = el("a", "Start a match in the lobby", "btn primary");
+  const a = el("a", t("Start a match in the lobby"), "btn primary");
   a.href = "/";
-  const learn = el("a", "Learn to play", "btn ghost");
+  const learn = el("a", t("Learn to play"), "btn ghost");
   learn.href = "/learn";
   go.className = "not-found-actions";
   go.append(a, learn);
-  box.append(p, el("p", "Once you finish a match, this page shows:"), list, go);
+  box.append(p, el("p", t("Once you finish a match, this page shows:")), list, go);
   return box;
 }
 
@@ -64,8 +66,12 @@ async function load() {
   const seats = loadSeats();
   const summary = $("record-summary");
   const acct = await signedIn();
+  if (acct) { // the account's record, the same on every device it signs in on
+    $("record-about").textContent = t("The finished matches of your account, {name}, on "
+      + "every device you sign in on (and those played in this browser as a guest).", { name: acct.username });
+  }
   if (!seats.length && !acct) {
-    summary.replaceChildren(nothingYet("No matches in this browser yet."));
+    summary.replaceChildren(nothingYet(t("No matches in this browser yet.")));
     return;
   }
   let data;
@@ -77,18 +83,20 @@ async function load() {
     return;
   }
   const s = data.summary;
-  if (!s.played) {
-    summary.replaceChildren(nothingYet("No finished match yet: your record starts with the first one you finish."));
+  if (!s.played && !s.aborted) {
+    summary.replaceChildren(nothingYet(t("No finished match yet: your record starts with the first one you finish.")));
     return;
   }
   $("record-details").hidden = false;
   const facts = [
-    [plural(s.played, "match", "matches"), `${s.won} won`],
-    ["Gins", String(s.gins)],
-    ["Undercuts", String(s.undercuts)],
-    ["Points per hand", s.points_per_hand == null ? "–" : s.points_per_hand.toFixed(1)],
-    ["Longest winning streak", String(s.longest_streak)],
-    ["Current streak", String(s.current_streak)],
+    [tn("{n} match", "{n} matches", s.played), s.aborted
+      ? t("{won} won (and {aborted} aborted: no result)", { won: number(s.won), aborted: number(s.aborted) })
+      : t("{won} won", { won: number(s.won) })],
+    [t("Gins"), number(s.gins)],
+    [t("Undercuts"), number(s.undercuts)],
+    [t("Points per hand"), s.points_per_hand == null ? "–" : decimal(s.points_per_hand, 1)],
+    [t("Longest winning streak"), number(s.longest_streak)],
+    [t("Current streak"), number(s.current_streak)],
   ];
   const dl = el("dl", undefined, "record-facts");
   for (const [k, v] of facts) {
@@ -97,19 +105,20 @@ async function load() {
     dl.append(box);
   }
   summary.replaceChildren(dl);
-  const levels = Object.entries(s.by_level).map(([lv, b]) => [LEVELS[lv] || lv, b.played, b.won, b.lost, b.tied,
-    b.played ? `${Math.round((100 * b.won) / b.played)}%` : "–"]);
-  $("record-levels").replaceChildren(table(["Opponent", "Played", "Won", "Lost", "Tied", "Won %"], levels));
+  const levels = Object.entries(s.by_level).map(([lv, b]) => [LEVELS[lv] || lv, number(b.played), number(b.won),
+    number(b.lost), number(b.tied), b.played ? percent(Math.round((100 * b.won) / b.played), 0) : "–"]);
+  $("record-levels").replaceChildren(table([t("Opponent"), t("Played"), t("Won"), t("Lost"), t("Tied"), t("Won %")], levels));
   const byToken = new Map(seats.map((x) => [`${x.id}:${x.seat}`, x.token]));
   const rows = [...data.matches].reverse().map((m) => {
-    const link = el("a", `${m.players[m.seat]} v ${m.players[1 - m.seat]}`);
+    const link = el("a", t("{first} v {second}", { first: m.players[m.seat], second: m.players[1 - m.seat] }));
     const tok = byToken.get(`${m.id}:${m.seat}`);
     link.href = tok ? playUrl(m.id, tok) : `/play/${encodeURIComponent(m.id)}`; // else the account's seat
-    const when = new Date(m.finished_at * 1000).toLocaleDateString();
-    return [cell(link), m.won ? "won" : m.tie ? "tie" : "lost", `${m.points}–${m.against}`, m.hands, m.gins, m.undercuts, when];
+    const when = new Date(m.finished_at * 1000).toLocaleDateString(lang);
+    const result = m.aborted ? t("aborted") : m.won ? t("won") : m.tie ? t("tie") : t("lost");
+    return [cell(link), result, `${number(m.points)}–${number(m.against)}`, number(m.hands), number(m.gins),
+      number(m.undercuts), when];
   });
-  const t = table(["Match", "Result", "Score", "Hands", "Gins", "Undercuts", "Finished"], rows);
-  $("record-matches").replaceChildren(t);
+  $("record-matches").replaceChildren(table([t("Match"), t("Result"), t("Score"), t("Hands"), t("Gins"), t("Undercuts"), t("When")], rows));
 }
 
 load();

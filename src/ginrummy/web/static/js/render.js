@@ -2,10 +2,11 @@
 // Every figure shown (deadwood, what a discard leaves, knock and gin, the opponent's known
 // cards) is the server's; this module only lays it out.
 
-import { cardBack, cardElement, cardName, cardShort, sortCards } from "./cards.js";
+import { cardBack, cardElement, cardName, cardShort, cardSpoken, cardWords, sortCards } from "./cards.js";
 import { enableArranging } from "./arrange.js";
-import { el } from "./dom.js";
+import { el, withNodes } from "./dom.js";
 import { flyFrom, popIn, sound } from "./fx.js";
+import { number, t, tn } from "./i18n.js";
 import {
   arrangedHand, canDrawPile, canDrawStock, canPass, discardOptions, inDiscardPhase, knockCards,
   me, nameOf, opp, saveOrder, store, takenThisTurn,
@@ -49,18 +50,27 @@ export function clearRefusal() {
 }
 
 export function describeAction(a, seat) {
-  const who = seat === me() ? "You" : nameOf(seat);
-  const verb = (you, them) => (seat === me() ? you : them);
-  if (a.act === "pass") return `${who} ${verb("pass", "passes")} on the up-card.`;
+  const you = seat === me();
+  const name = nameOf(seat);
+  const card = a.card ? cardShort(a.card) : "";
+  if (a.act === "pass") return you ? t("You pass on the up-card.") : t("{name} passes on the up-card.", { name });
   if (a.act === "draw" && a.from === "stock") {
-    return `${who} ${verb("draw", "draws")} from the stock${a.card ? ` (${cardShort(a.card)})` : ""}.`;
+    if (card) {
+      return you ? t("You draw from the stock ({card}).", { card })
+        : t("{name} draws from the stock ({card}).", { name, card });
+    }
+    return you ? t("You draw from the stock.") : t("{name} draws from the stock.", { name });
   }
   if (a.act === "draw") {
-    return `${who} ${verb("take", "takes")} ${a.card ? cardShort(a.card) : "the top discard"}.`;
+    if (card) return you ? t("You take {card}.", { card }) : t("{name} takes {card}.", { name, card });
+    return you ? t("You take the top discard.") : t("{name} takes the top discard.", { name });
   }
   if (a.act === "discard") {
-    const k = a.knock ? verb(" and knock", " and knocks") : "";
-    return `${who} ${verb("discard", "discards")} ${cardShort(a.card)}${k}.`;
+    if (a.knock) {
+      return you ? t("You discard {card} and knock.", { card })
+        : t("{name} discards {card} and knocks.", { name, card });
+    }
+    return you ? t("You discard {card}.", { card }) : t("{name} discards {card}.", { name, card });
   }
   return "";
 }
@@ -105,7 +115,9 @@ export function renderTable(prev, rects) {
   d.handOver = String(Boolean(S.hand_over));
   d.status = S.status;
   d.handIndex = String(S.view.hand_index);
-  document.title = `${S.my_turn ? "Your turn · " : ""}Gin Rummy: ${nameOf(0)} v ${nameOf(1)}`;
+  const players = { first: nameOf(0), second: nameOf(1) };
+  document.title = S.my_turn ? t("Your turn · Gin Rummy: {first} v {second}", players)
+    : t("Gin Rummy: {first} v {second}", players);
 }
 
 function renderInvite() {
@@ -118,12 +130,12 @@ function renderInvite() {
   const link = $("invite-link");
   if (stored) {
     link.value = new URL(stored.invite_url, location.origin).href;
-    $("invite-text").textContent = "Waiting for your friend. Send them this link; the match starts when they open it.";
+    $("invite-text").textContent = t("Waiting for your friend. Send them this link; the match starts when they open it.");
     link.parentElement.hidden = false;
   } else {
     $("invite-text").textContent = S.seat === 0
-      ? `Waiting for ${nameOf(1)} to accept the rematch from their table.`
-      : "Waiting for your friend to join.";
+      ? t("Waiting for {name} to accept the rematch from their table.", { name: nameOf(1) })
+      : t("Waiting for your friend to join.");
     link.parentElement.hidden = true;
   }
 }
@@ -131,17 +143,23 @@ function renderInvite() {
 function turnText() {
   const S = store.S;
   const v = S.view;
-  if (S.status === "finished") return "Match over";
-  if (S.hand_over) return "Hand over";
-  if (S.status === "waiting") return `Waiting for ${S.seat === 0 ? nameOf(1) === "Friend" ? "your friend" : nameOf(1) : nameOf(0)} to join`;
-  if (S.my_turn) {
-    if (v.phase === "offer") return "Your turn: take the up-card or pass";
-    if (v.phase === "draw") return "Your turn: draw a card";
-    return "Your turn: discard a card";
+  if (S.status === "finished") return t("Match over");
+  if (S.hand_over) return t("Hand over");
+  if (S.status === "waiting") {
+    if (S.seat === 0 && nameOf(1) === "Friend") return t("Waiting for your friend to join");
+    return t("Waiting for {name} to join", { name: S.seat === 0 ? nameOf(1) : nameOf(0) });
   }
-  const who = nameOf(v.to_play);
-  if (v.phase === "offer") return `${who} ${S.opponent === "computer" ? "is deciding on the up-card…" : "to take or pass the up-card…"}`;
-  return `${who} ${S.opponent === "computer" ? "is thinking…" : "to play…"}`;
+  if (S.my_turn) {
+    if (v.phase === "offer") return t("Your turn: take the up-card or pass");
+    if (v.phase === "draw") return t("Your turn: draw a card");
+    return t("Your turn: discard a card");
+  }
+  const name = nameOf(v.to_play);
+  const computer = S.opponent === "computer";
+  if (v.phase === "offer") {
+    return computer ? t("{name} is deciding on the up-card…", { name }) : t("{name} to take or pass the up-card…", { name });
+  }
+  return computer ? t("{name} is thinking…", { name }) : t("{name} to play…", { name });
 }
 
 function renderScoreboard() {
@@ -151,28 +169,43 @@ function renderScoreboard() {
   for (const seat of [me(), opp()]) {
     const active = !S.hand_over && S.status === "playing" && S.view.to_play === seat;
     const name = nameOf(seat);
+    const you = seat === me() && name !== t("You");
+    const points = S.scores[seat];
+    const dealer = S.view.dealer === seat;
+    let label;
+    if (you) {
+      label = dealer ? tn("{name} (you): {n} point, dealer", "{name} (you): {n} points, dealer", points, { name })
+        : tn("{name} (you): {n} point", "{name} (you): {n} points", points, { name });
+    } else {
+      label = dealer ? tn("{name}: {n} point, dealer", "{name}: {n} points, dealer", points, { name })
+        : tn("{name}: {n} point", "{name}: {n} points", points, { name });
+    }
     box.append(
       el(
         "div",
         {
           class: `player${active ? " active" : ""}`,
           "data-testid": seat === me() ? "player-me" : "player-opponent",
-          "aria-label": `${name}${seat === me() && name !== "You" ? " (you)" : ""}: ${S.scores[seat]} point${S.scores[seat] === 1 ? "" : "s"}${S.view.dealer === seat ? ", dealer" : ""}`,
+          role: "group", // (a label is for an element with a role)
+          "aria-label": label,
           title: name,
         },
         el("span", { class: "avatar", "aria-hidden": "true", text: (name[0] || "?").toUpperCase() }),
         el("span", { class: "pname", "data-testid": seat === me() ? "name-me" : "name-opponent" },
-          name, seat === me() && name !== "You" ? el("span", { class: "you-tag", text: " (you)" }) : null),
-        el("span", { class: "pscore", text: String(S.scores[seat]), "data-testid": seat === me() ? "score-me" : "score-opponent" }),
-        el("span", { class: `dealer-chip${S.view.dealer === seat ? "" : " off"}`, text: "DEALER", title: "Dealer", "aria-hidden": "true" }),
+          name, you ? el("span", { class: "you-tag", text: " " + t("(you)") }) : null),
+        el("span", { class: "pscore", text: number(points), "data-testid": seat === me() ? "score-me" : "score-opponent" }),
+        el("span", { class: `dealer-chip${dealer ? "" : " off"}`, text: t("DEALER"), title: t("Dealer"), "aria-hidden": "true" }),
       ),
     );
   }
   const o = S.options || {};
-  const bits = [`Hand ${S.view.hand_index + 1}`, `to ${o.target || 100}`];
-  if (o.gin_only) bits.push("gin only");
-  else bits.push(`knock ≤ ${S.view.knock_limit}`);
-  if (o.oklahoma) bits.push("Oklahoma");
+  // a match of a fixed number of hands (the daily deal) ends by them, not by its target
+  const hand = number(S.view.hand_index + 1);
+  const bits = o.hands ? [t("Hand {hand} of {hands}", { hand, hands: number(o.hands) })]
+    : [t("Hand {hand}", { hand }), t("to {target}", { target: number(o.target || 100) })];
+  if (o.gin_only) bits.push(t("gin only"));
+  else bits.push(t("knock ≤ {limit}", { limit: number(S.view.knock_limit) }));
+  if (o.oklahoma) bits.push(t("Oklahoma"));
   $("match-meta").textContent = bits.join(" · ");
   const turn = $("turn");
   const text = turnText();
@@ -188,7 +221,7 @@ function renderOpponent(prev, newHand, rects) {
   const hand = $("opp-hand");
   const before = hand.children.length;
   hand.replaceChildren();
-  hand.setAttribute("aria-label", `${nameOf(opp())} holds ${n} cards`);
+  hand.setAttribute("aria-label", tn("{name} holds {n} card", "{name} holds {n} cards", n, { name: nameOf(opp()) }));
   hand.setAttribute("role", "img");
   for (let i = 0; i < n; i++) hand.append(cardBack());
   hand.classList.toggle("thinking", v.to_play === opp() && !S.hand_over);
@@ -206,7 +239,7 @@ function renderOpponent(prev, newHand, rects) {
   const held = S.opponent_known || [];
   const strip = el("span", { class: "opp-held", "data-testid": "opponent-known" });
   if (held.length) {
-    strip.append(el("span", { text: "holds" }));
+    strip.append(el("span", { text: t("holds") }));
     for (const c of held) strip.append(cardElement(c, { small: true }));
   }
   known.append(strip);
@@ -222,14 +255,16 @@ function renderPiles(prev, newHand, rects) {
   const count = v.stock_count;
   for (let i = 0; i < Math.min(2, Math.max(0, count - 1)); i++) stock.append(cardBack());
   if (count > 0) {
-    const top = cardBack({ tag: "button", label: `Stock, ${count} cards${drawable ? ": draw the top card" : ""}` });
+    const top = cardBack({ tag: "button", label: drawable
+      ? tn("Stock, {n} card: draw the top card", "Stock, {n} cards: draw the top card", count)
+      : tn("Stock, {n} card", "Stock, {n} cards", count) });
     top.dataset.testid = "stock";
     top.disabled = !drawable && !S.my_turn;
     top.addEventListener("click", () => handlers.drawStock());
     stock.append(top);
   }
-  stock.append(el("span", { class: "stock-count", "aria-hidden": "true", text: String(count), "data-testid": "stock-count" }));
-  $("stock-label").textContent = `Stock (${count})`;
+  stock.append(el("span", { class: "stock-count", "aria-hidden": "true", text: number(count), "data-testid": "stock-count" }));
+  $("stock-label").textContent = t("Stock ({count})", { count: number(count) });
 
   const pile = $("discard-slot");
   pile.replaceChildren();
@@ -244,7 +279,7 @@ function renderPiles(prev, newHand, rects) {
   }
   if (discards.length) {
     const topCode = discards[discards.length - 1];
-    const top = cardElement(topCode, { tag: "button", extraLabel: `top of the discard pile${takeable ? ": take it" : ""}` });
+    const top = cardElement(topCode, { tag: "button", extraLabel: takeable ? t("top of the discard pile: take it") : t("top of the discard pile") });
     top.dataset.testid = "discard-top";
     top.addEventListener("click", () => handlers.drawPile());
     pile.append(top);
@@ -259,7 +294,7 @@ function renderPiles(prev, newHand, rects) {
   pile.setAttribute("data-testid", "discard-pile");
   pile.dataset.top = discards.length ? discards[discards.length - 1] : "";
   pile.dataset.discards = discards.join(" "); // the public pile, bottom first (R11)
-  $("history-button").textContent = `history (${discards.length})`;
+  $("history-button").textContent = t("history ({count})", { count: number(discards.length) });
 }
 
 function renderOffer() {
@@ -272,17 +307,27 @@ function renderOffer() {
   $("take-button").disabled = !offering || !canDrawPile();
   $("pass-button").disabled = !offering || !canPass();
   const up = v.upcard || (v.discards || [])[0];
-  $("offer-text").textContent = offering
-    ? `The up-card is ${up ? cardName(up).toLowerCase() : "face up"}. Take it, or pass?`
-    : "";
-  $("take-button").setAttribute("aria-label", `Take the up-card${up ? `, ${cardName(up)}` : ""}`);
-  $("pass-button").setAttribute("aria-label", "Pass on the up-card");
+  $("offer-text").textContent = !offering ? ""
+    : up ? t("The up-card is {card}. Take it, or pass?", { card: cardWords(up) })
+      : t("The up-card is face up. Take it, or pass?");
+  $("take-button").setAttribute("aria-label", up ? t("Take the up-card, {card}", { card: cardName(up) }) : t("Take the up-card"));
+  $("pass-button").setAttribute("aria-label", t("Pass on the up-card"));
 }
 
 // ------------------------------------------------------------------ the hand
 
-function meldKind(m) {
-  return m[0][0] === m[m.length - 1][0] ? "Set" : "Run";
+/** Whether a meld is a set (its cards of one rank), else a run. */
+export const isSet = (m) => m[0][0] === m[m.length - 1][0];
+
+/** A meld's short name ("Set", "Run"). */
+export function meldKind(m) {
+  return isSet(m) ? t("Set") : t("Run");
+}
+
+/** A meld's accessible name: its kind and its cards. */
+export function meldLabel(m, cards = m) {
+  const names = cards.map(cardName).join(", ");
+  return isSet(m) ? t("Set: {cards}", { cards: names }) : t("Run: {cards}", { cards: names });
 }
 
 function autoGroups(hand) {
@@ -314,19 +359,24 @@ function badgeText(card) {
   const opts = discardOptions();
   const pick = card && opts.get(card) && opts.get(card).legal ? card : S.best_discard;
   const o = pick ? opts.get(pick) : null;
-  if (!o) return { text: `Deadwood ${dw}`, low: dw <= (S.view.knock_limit ?? 10), title: "" };
-  const what = o.gin ? " (gin)" : o.knock ? " (knock)" : "";
+  const points = number(dw);
+  if (!o) return { text: t("Deadwood {points}", { points }), low: dw <= (S.view.knock_limit ?? 10), title: "" };
+  const p = { points, left: number(o.leaves) }; // ({card}: a node, put in by setBadge)
   return {
-    text: `Deadwood ${dw} · ${cardShort(pick)} leaves ${o.leaves}${what}`,
+    text: o.gin ? t("Deadwood {points} · {card} leaves {left} (gin)", p)
+      : o.knock ? t("Deadwood {points} · {card} leaves {left} (knock)", p)
+        : t("Deadwood {points} · {card} leaves {left}", p),
+    card: pick,
     low: o.knock,
-    title: `Discarding ${cardName(pick)} leaves ${o.leaves} deadwood`,
+    title: t("Discarding {card} leaves {left} deadwood", { card: cardName(pick), left: p.left }),
   };
 }
 
 function setBadge(card) {
   const b = badgeText(card);
   const badge = $("deadwood");
-  badge.textContent = b.text;
+  // the card shown as "9♠" and read out in words (the badge is a live region)
+  badge.replaceChildren(...withNodes(b.text, b.card ? { card: cardSpoken(b.card) } : {}));
   badge.title = b.title;
   badge.classList.toggle("low", Boolean(b.low));
 }
@@ -354,10 +404,10 @@ export function renderHand(prev, newHand, rects) {
   const makeCard = (code) => {
     const o = opts.get(code);
     const notes = [];
-    if (o && o.gin && knockable.has(code)) notes.push("goes gin");
-    else if (knockable.has(code)) notes.push("knock allowed");
-    if (o) notes.push(`leaves ${o.leaves}`);
-    if (code === taken) notes.push("just taken, cannot go straight back");
+    if (o && o.gin && knockable.has(code)) notes.push(t("goes gin"));
+    else if (knockable.has(code)) notes.push(t("knock allowed"));
+    if (o) notes.push(t("leaves {left}", { left: number(o.leaves) }));
+    if (code === taken) notes.push(t("just taken, cannot go straight back"));
     const card = cardElement(code, { tag: "button", extraLabel: notes.join(", ") });
     card.dataset.testid = "hand-card";
     if (knockable.has(code)) {
@@ -366,11 +416,11 @@ export function renderHand(prev, newHand, rects) {
     }
     if (code === taken) {
       card.classList.add("just-taken");
-      card.append(el("span", { class: "taken-tag", "aria-hidden": "true", text: "TAKEN" }));
+      card.append(el("span", { class: "taken-tag", "aria-hidden": "true", text: t("TAKEN") }));
     }
     if (arranged && melded.has(code)) card.classList.add("melded");
     if (discarding) card.classList.add("can-discard");
-    if (o) card.title = `Discard: leaves ${o.leaves}`;
+    if (o) card.title = t("Discard: leaves {left}", { left: number(o.leaves) });
     card.addEventListener("click", () => handlers.playCard(code));
     card.addEventListener("pointerenter", () => discarding && setBadge(code));
     card.addEventListener("focus", () => discarding && setBadge(code));
@@ -381,20 +431,20 @@ export function renderHand(prev, newHand, rects) {
     return card;
   };
   if (arranged) {
-    const g = el("div", { class: "group arranged-row", role: "group", "aria-label": "Your cards, in your order" });
+    const g = el("div", { class: "group arranged-row", role: "group", "aria-label": t("Your cards, in your order") });
     for (const c of arranged) g.append(makeCard(c));
     container.append(g);
   } else {
     const { melds, loose } = autoGroups(hand);
     for (const m of melds) {
-      const g = el("div", { class: "group meld", role: "group", "aria-label": `${meldKind(m)}: ${m.map(cardName).join(", ")}` });
+      const g = el("div", { class: "group meld", role: "group", "aria-label": meldLabel(m) });
       g.append(el("span", { class: "group-label", "aria-hidden": "true", text: meldKind(m) }));
       for (const c of m) g.append(makeCard(c));
       container.append(g);
     }
     if (loose.length) {
-      const g = el("div", { class: "group deadwood", role: "group", "aria-label": "Unmatched cards" });
-      g.append(el("span", { class: "group-label", "aria-hidden": "true", text: "Deadwood" }));
+      const g = el("div", { class: "group deadwood", role: "group", "aria-label": t("Unmatched cards") });
+      g.append(el("span", { class: "group-label", "aria-hidden": "true", text: t("Deadwood") }));
       for (const c of loose) g.append(makeCard(c));
       container.append(g);
     }
@@ -415,15 +465,18 @@ export function renderHand(prev, newHand, rects) {
   kb.setAttribute("aria-hidden", String(!canKnock));
   kb.setAttribute("aria-pressed", String(store.knockMode));
   const gin = [...opts.values()].some((o) => o.gin);
-  const word = gin ? "Gin" : "Knock";
-  kb.firstChild.textContent = store.knockMode ? `${word}: pick a card ` : `${word} `;
-  kb.setAttribute(
-    "aria-label",
-    store.knockMode
-      ? `${word} mode on: choose the card to discard. Allowed: ${[...knockable].map(cardName).join(", ")}`
-      : `${word}: discard one of ${[...knockable].map(cardName).join(", ")} and end the hand`,
-  );
-  $("sort-button").textContent = store.sortBy === "suit" ? "Sort by rank" : "Sort by suit";
+  const cards = [...knockable].map(cardName).join(", ");
+  if (store.knockMode) {
+    kb.firstChild.textContent = (gin ? t("Gin: pick a card") : t("Knock: pick a card")) + " ";
+    kb.setAttribute("aria-label", gin
+      ? t("Gin mode on: choose the card to discard. Allowed: {cards}", { cards })
+      : t("Knock mode on: choose the card to discard. Allowed: {cards}", { cards }));
+  } else {
+    kb.firstChild.textContent = (gin ? t("Gin") : t("Knock")) + " ";
+    kb.setAttribute("aria-label", gin ? t("Gin: discard one of {cards} and end the hand", { cards })
+      : t("Knock: discard one of {cards} and end the hand", { cards }));
+  }
+  $("sort-button").textContent = store.sortBy === "suit" ? t("Sort by rank") : t("Sort by suit");
   $("sort-button").hidden = Boolean(arranged);
   $("group-button").hidden = !arranged;
   if (hadFocus) {

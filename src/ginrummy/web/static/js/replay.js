@@ -5,14 +5,13 @@
 import { api } from "./api.js";
 import { cardBack, cardElement, cardShort, installSuitSprite, sortCards } from "./cards.js";
 import { el } from "./dom.js";
+import { number, t, tn } from "./i18n.js";
 import { applyCardPrefs } from "./prefs.js";
 import { analysisHref, seenMoves } from "./training.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const R = { step: 0, steps: 0, data: null, busy: false };
-
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 function say(text) {
   $("message").textContent = text;
@@ -22,42 +21,52 @@ function say(text) {
 /** What the action shown did, in words (the match is over: every card is named). */
 function described(d) {
   const a = d.last_action;
-  if (!a) return `Hand ${d.hand_index + 1} is dealt: ${d.players[d.dealer]} deals.`;
-  const who = d.players[a.seat];
-  const card = a.card || a.card_drawn;
+  if (!a) return t("Hand {hand} is dealt: {name} deals.", { hand: number(d.hand_index + 1), name: d.players[d.dealer] });
+  const name = d.players[a.seat];
+  const drawn = a.card || a.card_drawn;
+  const card = drawn ? cardShort(drawn) : "";
   let text;
-  if (a.act === "pass") text = `${who} passes on the up-card.`;
-  else if (a.act === "draw" && a.from === "stock") text = `${who} draws ${card ? cardShort(card) : "a card"} from the stock.`;
-  else if (a.act === "draw") text = `${who} takes ${card ? cardShort(card) : "the top discard"}.`;
-  else text = `${who} discards ${cardShort(a.card)}${a.knock ? " and knocks" : ""}.`;
-  if (a.timeout) text += " (Played by the table: out of time.)";
+  if (a.act === "pass") text = t("{name} passes on the up-card.", { name });
+  else if (a.act === "draw" && a.from === "stock") {
+    text = card ? t("{name} draws {card} from the stock.", { name, card }) : t("{name} draws a card from the stock.", { name });
+  } else if (a.act === "draw") text = card ? t("{name} takes {card}.", { name, card }) : t("{name} takes the top discard.", { name });
+  else {
+    const p = { name, card: cardShort(a.card) };
+    text = a.knock ? t("{name} discards {card} and knocks.", p) : t("{name} discards {card}.", p);
+  }
+  if (a.timeout) text += " " + t("(Played by the table: out of time.)");
   return text;
 }
 
 function resultWords(d) {
   const r = d.result;
   if (!r || !r.result) return "";
-  if (r.result === "dead") return " A dead hand: nobody scores.";
-  const who = d.players[r.scorer];
-  const kind = { gin: "Gin", undercut: "Undercut", knock: "Knock" }[r.result] || r.result;
-  return ` ${kind}: ${who} scores ${r.points}.`;
+  if (r.result === "dead") return " " + t("A dead hand: nobody scores.");
+  const p = { name: d.players[r.scorer], points: number(r.points), result: r.result };
+  const line = {
+    gin: t("Gin: {name} scores {points}.", p), undercut: t("Undercut: {name} scores {points}.", p),
+    knock: t("Knock: {name} scores {points}.", p),
+  }[r.result] || t("{result}: {name} scores {points}.", p);
+  return ` ${line}`;
 }
 
 function endWords(d) {
   if (!d.end) return "";
   const by = d.ended_by === null || d.ended_by === undefined ? "" : d.players[d.ended_by];
   const won = d.winner === null || d.winner === undefined ? null : d.players[d.winner];
-  if (d.end === "aborted") return " The match was aborted: no result.";
-  if (d.end === "resigned") return ` ${by} resigned: ${won} wins the match.`;
-  if (d.end === "timeout") return ` ${by} ran out of time three turns in a row: ${won} wins the match.`;
-  return won === null ? " The match ends in a tie." : ` ${won} wins the match.`;
+  if (d.end === "aborted") return " " + t("The match was aborted: no result.");
+  if (d.end === "resigned") return " " + t("{name} resigned: {winner} wins the match.", { name: by, winner: won });
+  if (d.end === "timeout") {
+    return " " + t("{name} ran out of time three turns in a row: {winner} wins the match.", { name: by, winner: won });
+  }
+  return " " + (won === null ? t("The match ends in a tie.") : t("{name} wins the match.", { name: won }));
 }
 
 function seatRow(d, seat) {
   const row = el("div", { class: "reveal-seat", "data-testid": `replay-seat-${seat}` });
-  const toPlay = d.to_play === seat ? " · to play" : "";
-  row.append(el("h3", {}, el("span", { text: `${d.players[seat]}${toPlay}` }),
-    el("span", { class: "dw", text: plural((d.scores || [0, 0])[seat], "point", "points") })));
+  const name = d.players[seat];
+  row.append(el("h2", {}, el("span", { text: d.to_play === seat ? t("{name} · to play", { name }) : name }),
+    el("span", { class: "dw", text: tn("{n} point", "{n} points", (d.scores || [0, 0])[seat]) })));
   const hand = el("div", { class: "replay-hand" });
   for (const c of sortCards((d.hands || [[], []])[seat] || [], "suit")) hand.append(cardElement(c));
   row.append(hand);
@@ -68,22 +77,23 @@ function render(d) {
   R.data = d;
   R.step = d.step;
   R.steps = d.steps;
-  document.title = `Replay: ${d.players[0]} v ${d.players[1]} · Gin Rummy`;
-  $("replay-title").textContent = `Replay: ${d.players[0]} v ${d.players[1]} · hand ${d.hand_index + 1}`;
+  const p = { first: d.players[0], second: d.players[1], hand: number(d.hand_index + 1) };
+  document.title = t("Replay: {first} v {second} · Gin Rummy", p);
+  $("replay-title").textContent = t("Replay: {first} v {second} · hand {hand}", p);
   const discards = d.discards || [];
   const pileSlot = el("div", { class: "pile-slot" });
   if (discards.length) pileSlot.append(cardElement(discards[discards.length - 1]));
   const mid = el("div", { class: "replay-middle" },
     el("div", { class: "pile" }, el("div", { class: "pile-slot" }, cardBack()),
-      el("div", { class: "pile-label", text: `Stock (${d.stock_count})` })),
+      el("div", { class: "pile-label", text: t("Stock ({count})", { count: number(d.stock_count) }) })),
     el("div", { class: "pile" }, pileSlot,
-      el("div", { class: "pile-label", text: `Discards (${discards.length})` })));
+      el("div", { class: "pile-label", text: t("Discards ({count})", { count: number(discards.length) }) })));
   const board = $("replay-board");
   board.hidden = false;
   board.replaceChildren(seatRow(d, 1), mid, seatRow(d, 0),
     el("p", { class: "headline", "data-testid": "replay-line", text: described(d) + resultWords(d) + endWords(d) }));
   $("replay-controls").hidden = false;
-  $("replay-step").textContent = `Step ${d.step} of ${d.steps}`;
+  $("replay-step").textContent = t("Step {step} of {steps}", { step: number(d.step), steps: number(d.steps) });
   const pos = boardPosition(d);
   $("replay-analyse").hidden = !pos;
   if (pos) $("replay-analyse").href = analysisHref(pos);

@@ -5,14 +5,15 @@
 
 import { api, loadSeats, signedIn, useSession } from "./api.js";
 import { cardBack, cardElement, cardShort, installSuitSprite, sortCards } from "./cards.js";
-import { el } from "./dom.js";
+import { decimal, el, withNodes } from "./dom.js";
 import { drawGraph } from "./graph.js";
+import { number, t, tn } from "./i18n.js";
 import { applyCardPrefs } from "./prefs.js";
-import { analysisHref, seenMoves } from "./training.js";
+import { analysisHref, percent, seenMoves } from "./training.js";
 
 const $ = (id) => document.getElementById(id);
 const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-const MARK_WORD = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
+const MARK_LABEL = { inaccuracy: t("Inaccuracy:"), mistake: t("Mistake:"), blunder: t("Blunder:") };
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -34,19 +35,19 @@ function backLink(seat) {
   if (token) a.href = `/play/${id}#token=${encodeURIComponent(token)}`;
   else if (seat === null || seat === undefined) {
     a.href = `/replay/${id}`;
-    a.textContent = "Replay";
+    a.textContent = t("Replay");
   } else a.href = `/play/${id}`;
 }
 
 // Without a seat link in this browser, the review still opens: for the account that
 // played the match (its session is its seat) and, once a public match is over, for anyone.
-const NO_SEAT = "This review is open to the match's players until it is over (and then to " +
+const NO_SEAT = t("This review is open to the match's players until it is over (and then to " +
   "everyone if the match is public): log in to the account that played it, or open it " +
-  "from the table's Review button.";
+  "from the table's Review button.");
 
 async function load() {
   if (!matchId) {
-    fail("This review link names no match.");
+    fail(t("This review link names no match."));
     return;
   }
   if (!token) {
@@ -71,7 +72,7 @@ async function load() {
       return;
     }
     if (d.status === "failed") {
-      fail(d.error || "The review failed.", true);
+      fail(d.error || t("The review failed."), true);
       return;
     }
     const { done, total } = d.progress;
@@ -79,8 +80,8 @@ async function load() {
     $("rv-bar-fill").style.width = `${pct}%`;
     $("rv-bar").setAttribute("aria-valuenow", String(pct));
     $("rv-progress-text").textContent = total
-      ? `Grading the decisions: ${done} of ${total}…`
-      : "Waiting for the coach…";
+      ? t("Grading the decisions: {done} of {total}…", { done: number(done), total: number(total) })
+      : t("Waiting for the coach…");
     await new Promise((r) => setTimeout(r, 700));
   }
 }
@@ -96,9 +97,10 @@ function fail(text, retry = false) {
 
 const actionWords = (a) => {
   if (!a) return "";
-  if (a.act === "pass") return "pass";
-  if (a.act === "draw") return a.from === "stock" ? "draw from the stock" : "take the discard";
-  return a.knock ? `knock with ${cardShort(a.card)}` : `discard ${cardShort(a.card)}`;
+  if (a.act === "pass") return t("pass");
+  if (a.act === "draw") return a.from === "stock" ? t("draw from the stock") : t("take the discard");
+  const card = cardShort(a.card);
+  return a.knock ? t("knock with {card}", { card }) : t("discard {card}", { card });
 };
 
 function build(d) {
@@ -118,7 +120,8 @@ function build(d) {
           y: mine ? dec.equity.played : 1 - dec.equity.played,
           mark: dec.mark,
           hand: h.index,
-          label: `Hand ${h.index + 1}, move ${j + 1}: ${actionWords(dec.played)}`,
+          label: t("Hand {hand}, move {move}: {action}",
+            { hand: number(h.index + 1), move: number(j + 1), action: actionWords(dec.played) }),
         });
       }
       steps.push(step);
@@ -132,7 +135,7 @@ function build(d) {
 // ------------------------------------------------------------------ rendering
 
 function nameOf(seat) {
-  return seat === R.data.seat ? "You" : R.data.players[seat] || `Seat ${seat}`;
+  return seat === R.data.seat ? t("You") : R.data.players[seat] || t("Seat {seat}", { seat: String(seat) });
 }
 
 function show(d) {
@@ -141,22 +144,23 @@ function show(d) {
   applyCardPrefs();
   build(d);
   const [a, b] = d.players;
-  $("rv-title").textContent = `Game review: ${a} vs ${b}`;
+  $("rv-title").textContent = t("Game review: {first} vs {second}", { first: a, second: b });
   $("rv-scope").textContent = d.scope.match_over
-    ? "The match is over: every decision of both players, each graded from what that player could see."
+    ? t("The match is over: every decision of both players, each graded from what that player could see.")
     : d.scope.hands.length
-      ? `Your decisions in the finished hands (${d.scope.hands.map((i) => i + 1).join(", ")}), graded from what you could see. The opponent's decisions are shown once the match is over.`
-      : "No hand has finished yet: the review covers finished hands only.";
+      ? t("Your decisions in the finished hands ({hands}), graded from what you could see. The opponent's decisions are shown once the match is over.",
+        { hands: d.scope.hands.map((i) => number(i + 1)).join(", ") })
+      : t("No hand has finished yet: the review covers finished hands only.");
   $("rv-graph-who").textContent = d.seat === null
-    ? `(${d.players[0]}'s, after each graded move)` : "(yours, after each graded move)";
+    ? t("({name}'s, after each graded move)", { name: d.players[0] }) : t("(yours, after each graded move)");
   $("rv-grid").hidden = false;
   renderSummary();
   renderMoves();
   offerPractice(d);
   if (!R.steps.length) {
     drawGraph($("rv-graph"), [], 0, go);
-    $("rv-where").textContent = "Nothing to review yet";
-    $("rv-decision").replaceChildren(el("p", { text: "The review covers finished hands: come back when a hand is over." }));
+    $("rv-where").textContent = t("Nothing to review yet");
+    $("rv-decision").replaceChildren(el("p", { text: t("The review covers finished hands: come back when a hand is over.") }));
     return;
   }
   const firstMark = R.steps.findIndex((s) => s.dec && s.dec.mark);
@@ -170,7 +174,7 @@ async function offerPractice(d) {
   const marked = d.review.hands.reduce(
     (n, h) => n + h.decisions.filter((x) => x.mark && x.seat === d.seat).length, 0);
   if (!marked || !(await signedIn())) return;
-  $("rv-practise-link").textContent = `Practise these (${marked} marked)`;
+  $("rv-practise-link").textContent = t("Practise these ({count} marked)", { count: number(marked) });
   $("rv-practise").hidden = false;
 }
 
@@ -198,79 +202,84 @@ function boardPosition(s, me) {
  * know the computers (its levels easy, medium and hard are the bots easy, marjj and
  * expert). */
 const LIKE = {
-  expert: "the Hard computer",
-  "strong or marjj": "the Medium computer",
-  simple: "a computer between Easy and Medium",
-  easy: "the Easy computer",
-  random: "a computer playing at random",
+  expert: t("the Hard computer"),
+  "strong or marjj": t("the Medium computer"),
+  simple: t("a computer between Easy and Medium"),
+  easy: t("the Easy computer"),
+  random: t("a computer playing at random"),
 };
 
 function renderSummary() {
   const d = R.data;
   const rows = d.scope.seats.map((s) => {
     const x = d.review.seats[s];
-    const pct = (v) => `${(100 * v).toFixed(2)}%`;
+    const pct = (v) => percent(100 * v, 2);
     return el("tr", { "data-testid": `summary-seat-${s}` },
       el("th", { scope: "row", text: nameOf(s) }),
-      el("td", { text: String(x.decisions) }),
+      el("td", { text: number(x.decisions) }),
       el("td", {
         text: pct(x.error_rate_normalized ?? x.error_rate),
-        title: "Win chance lost per move (the losses marked on the moves, averaged), scaled " +
-          `by what each hand was worth; the rating goes by it (unscaled: ${pct(x.error_rate)})`,
+        title: t("Win chance lost per move (the losses marked on the moves, averaged), scaled " +
+          "by what each hand was worth; the rating goes by it (unscaled: {rate})", { rate: pct(x.error_rate) }),
       }),
-      el("td", { class: "rv-sym inaccuracy", text: String(x.inaccuracies) }),
-      el("td", { class: "rv-sym mistake", text: String(x.mistakes) }),
-      el("td", { class: "rv-sym blunder", text: String(x.blunders) }),
-      el("td", { text: String(x.hinted || 0) }),
+      el("td", { class: "rv-sym inaccuracy", text: number(x.inaccuracies) }),
+      el("td", { class: "rv-sym mistake", text: number(x.mistakes) }),
+      el("td", { class: "rv-sym blunder", text: number(x.blunders) }),
+      el("td", { text: number(x.hinted || 0) }),
     );
   });
-  const head = el("tr", {}, ...["", "moves", "error rate", "?!", "?", "??", "hinted"]
-    .map((t) => el("th", { scope: "col", text: t })));
+  const head = el("tr", {}, ...["", t("moves"), t("error rate"), "?!", "?", "??", t("hinted")]
+    .map((text) => el("th", { scope: "col", text })));
   const table = el("table", { class: "rv-table" }, el("thead", {}, head), el("tbody", {}, ...rows));
   // Skill and luck add up: start + skill + luck = result (docs/review.md), a table of its
   // own so each fits a phone.
-  const signed = (v) => (v == null ? "–" : `${v >= 0 ? "+" : ""}${(100 * v).toFixed(0)}%`);
-  const whole = (v) => (v == null ? "–" : `${(100 * v).toFixed(0)}%`);
+  const signed = (v) => (v == null ? "–" : `${v >= 0 ? "+" : ""}${percent(100 * v, 0)}`);
+  const whole = (v) => (v == null ? "–" : percent(100 * v, 0));
   const accRows = d.scope.seats.map((s) => {
     const x = d.review.seats[s];
     return el("tr", { "data-testid": `accounting-seat-${s}` },
       el("th", { scope: "row", text: nameOf(s) }),
-      el("td", { text: whole(x.expected), title: "The chance to win the match before the first deal" }),
-      el("td", { text: signed(x.skill), title: "Win chance the opponent's mistakes gave, minus what this player's own cost" }),
-      el("td", { text: signed(x.luck), title: "The rest: the cards (deals and draws)" }),
+      el("td", { text: whole(x.expected), title: t("The chance to win the match before the first deal") }),
+      el("td", { text: signed(x.skill), title: t("Win chance the opponent's mistakes gave, minus what this player's own cost") }),
+      el("td", { text: signed(x.luck), title: t("The rest: the cards (deals and draws)") }),
       el("td", { text: whole(x.result) }));
   });
-  const accHead = el("tr", {}, ...["", "start", "+ skill", "+ luck", "= result"]
-    .map((t) => el("th", { scope: "col", text: t })));
+  const accHead = el("tr", {}, ...["", t("start"), t("+ skill"), t("+ luck"), t("= result")]
+    .map((text) => el("th", { scope: "col", text })));
   const accounting = el("table", { class: "rv-table", "data-testid": "accounting" },
     el("thead", {}, accHead), el("tbody", {}, ...accRows));
   // The rating in words under the table (it would not fit a phone's row): the band and
   // the bot that reviews alike (docs/review.md).
   const ratings = d.scope.seats.filter((s) => d.review.seats[s].rating).map((s) => {
     const x = d.review.seats[s];
-    const like = `plays like ${LIKE[x.plays_like] || x.plays_like}`;
-    const range = x.rating_interval && x.rating_interval !== x.rating
-      ? `; from this one match, anywhere from ${x.rating_interval}` : "";
-    return el("p", { class: "rv-rating-line", "data-testid": `rating-seat-${s}` },
-      `${nameOf(s)}: `, el("span", { class: "rv-rating", text: x.rating }), ` (${like}${range})`);
+    const values = {
+      name: nameOf(s), rating: el("span", { class: "rv-rating", text: x.rating }),
+      like: LIKE[x.plays_like] || x.plays_like, range: x.rating_interval,
+    };
+    const line = x.rating_interval && x.rating_interval !== x.rating
+      ? t("{name}: {rating} (plays like {like}; from this one match, anywhere from {range})")
+      : t("{name}: {rating} (plays like {like})");
+    return el("p", { class: "rv-rating-line", "data-testid": `rating-seat-${s}` }, ...withNodes(line, values));
   });
   const notes = [];
   for (const s of d.scope.seats) {
     const x = d.review.seats[s];
     if (x.luck_adjusted != null) {
-      notes.push(`${nameOf(s)}: with average cards the result would have been ${(100 * x.luck_adjusted).toFixed(0)}% (start + skill; actual ${(100 * x.result).toFixed(0)}%).`);
+      notes.push(t("{name}: with average cards the result would have been {adjusted} (start + skill; actual {actual}).",
+        { name: nameOf(s), adjusted: percent(100 * x.luck_adjusted, 0), actual: percent(100 * x.result, 0) }));
     }
   }
   const capped = d.scope.seats.reduce((n, s) => n + (d.review.seats[s].capped || 0), 0);
   if (capped) {
-    notes.push(`The server was busy: ${capped} move${capped === 1 ? " was" : "s were"} graded with fewer samples than usual (marked "busy"), so those grades may differ on another run.`);
+    notes.push(tn("The server was busy: {n} move was graded with fewer samples than usual (marked \"busy\"), so those grades may differ on another run.",
+      "The server was busy: {n} moves were graded with fewer samples than usual (marked \"busy\"), so those grades may differ on another run.", capped));
   }
   $("rv-summary").replaceChildren(
     el("div", { class: "rv-table-wrap" }, table),
     el("div", { class: "rv-table-wrap" }, accounting),
     ...ratings,
-    el("p", { class: "hint", text: "Error rate: win chance lost per decision. ?! inaccuracy (3+ points), ? mistake (6+), ?? blunder (10+), marked only where the loss is clearly more than the estimate's noise. Start + skill + luck = result." }),
-    ...notes.map((t) => el("p", { class: "hint", text: t })),
+    el("p", { class: "hint", text: t("Error rate: win chance lost per decision. ?! inaccuracy (3+ points), ? mistake (6+), ?? blunder (10+), marked only where the loss is clearly more than the estimate's noise. Start + skill + luck = result.") }),
+    ...notes.map((text) => el("p", { class: "hint", text })),
   );
 }
 
@@ -282,7 +291,7 @@ function renderMoves() {
     if (!s.dec) return;
     if (s.hand.index !== hand) {
       hand = s.hand.index;
-      list.append(el("li", { class: "rv-moves-hand", text: `Hand ${hand + 1}` }));
+      list.append(el("li", { class: "rv-moves-hand", text: t("Hand {hand}", { hand: number(hand + 1) }) }));
     }
     const sym = s.dec.mark ? SYMBOL[s.dec.mark] : "";
     const item = el("li", {},
@@ -291,15 +300,15 @@ function renderMoves() {
         "data-testid": s.dec.mark ? "review-mark" : "review-move",
         onclick: () => go(i),
       },
-      el("span", { class: "rv-move-no", text: `${s.j + 1}.` }),
+      el("span", { class: "rv-move-no", text: `${number(s.j + 1)}.` }),
       el("span", { class: "rv-move-who", text: nameOf(s.dec.seat) }),
       el("span", { class: "rv-move-what", text: actionWords(s.dec.played) }),
       el("span", { class: `rv-sym ${s.dec.mark || ""}`, text: sym }),
-      s.dec.hinted ? el("span", { class: "rv-hinted", text: "hinted" }) : null,
+      s.dec.hinted ? el("span", { class: "rv-hinted", text: t("hinted") }) : null,
       ));
     list.append(item);
   });
-  if (!list.children.length) list.append(el("li", { class: "hint", text: "No decisions to grade yet." }));
+  if (!list.children.length) list.append(el("li", { class: "hint", text: t("No decisions to grade yet.") }));
 }
 
 function cardRow(target, cards, { highlight = {}, small = false } = {}) {
@@ -342,7 +351,7 @@ function go(i) {
 
   const opp = 1 - me;
   const oppCards = f.opp ? sortCards(f.opp) : null;
-  $("rv-opp-label").textContent = oppCards ? nameOf(opp) : `${nameOf(opp)} (hidden)`;
+  $("rv-opp-label").textContent = oppCards ? nameOf(opp) : t("{name} (hidden)", { name: nameOf(opp) });
   if (oppCards) {
     cardRow($("rv-opp"), oppCards, { highlight: hl, small: true });
   } else {
@@ -351,13 +360,13 @@ function go(i) {
     const row = took.map((c) => {
       const e = cardElement(c, { small: true });
       e.classList.add("rv-known");
-      e.title = "Taken from the discard pile";
+      e.title = t("Taken from the discard pile");
       return e;
     });
     for (let k = took.length; k < n; k++) row.push(cardBack({ small: true }));
     $("rv-opp").replaceChildren(...row);
   }
-  $("rv-me-label").textContent = "Your hand";
+  $("rv-me-label").textContent = t("Your hand");
   cardRow($("rv-me"), sortCards(f.hand), { highlight: hl });
 
   const top = f.pile.length ? f.pile[f.pile.length - 1] : null;
@@ -370,24 +379,24 @@ function go(i) {
   }
   const stock = $("rv-stock");
   stock.replaceChildren();
-  const back = cardBack({ label: `${f.stock} cards in the stock` });
+  const back = cardBack({ label: tn("{n} card in the stock", "{n} cards in the stock", f.stock) });
   if (stockHl.trim()) back.classList.add(...stockHl.trim().split(" "));
   stock.append(back);
-  $("rv-stock-label").textContent = `Stock · ${f.stock}`;
+  $("rv-stock-label").textContent = t("Stock · {count}", { count: number(f.stock) });
 
   const total = h.actions.length;
   $("rv-where").replaceChildren(
-    el("strong", { text: `Hand ${h.index + 1}` }),
-    el("span", { text: s.end ? ` · end of the hand` : ` · move ${s.j + 1} of ${total}` }),
-    el("span", { class: "hint", text: ` · score ${h.scores[0]}–${h.scores[1]}` }),
+    el("strong", { text: t("Hand {hand}", { hand: number(h.index + 1) }) }),
+    el("span", { text: " · " + (s.end ? t("end of the hand") : t("move {move} of {total}", { move: number(s.j + 1), total: number(total) })) }),
+    el("span", { class: "hint", text: " · " + t("score {score}", { score: `${number(h.scores[0])}–${number(h.scores[1])}` }) }),
   );
   $("rv-decision").replaceChildren(...describe(s));
   const pos = boardPosition(s, me);
   $("rv-analyse").hidden = !pos;
   if (pos) {
     $("rv-analyse").href = analysisHref(pos);
-    $("rv-analyse").textContent = pos.seat === me ? "Analyse this position"
-      : `Analyse ${nameOf(pos.seat)}'s position`;
+    $("rv-analyse").textContent = pos.seat === me ? t("Analyse this position")
+      : t("Analyse {name}'s position", { name: nameOf(pos.seat) });
   }
   document.body.dataset.step = String(R.at);
   drawGraph($("rv-graph"), R.points, R.at, go);
@@ -401,44 +410,69 @@ function go(i) {
   if (cur) cur.scrollIntoView({ block: "nearest" });
 }
 
+/** A finished hand's result in a sentence: its kind, who scores and how much. */
+function handResult(r) {
+  const p = { name: nameOf(r.scorer), points: number(r.points) };
+  if (r.scorer === R.data.seat) {
+    if (r.result === "gin") return t("Gin: You score {points}.", p);
+    return r.result === "undercut" ? t("Undercut: You score {points}.", p) : t("Knock: You score {points}.", p);
+  }
+  if (r.result === "gin") return t("Gin: {name} scores {points}.", p);
+  return r.result === "undercut" ? t("Undercut: {name} scores {points}.", p) : t("Knock: {name} scores {points}.", p);
+}
+
 function describe(s) {
   if (s.end) {
     const r = s.hand.result;
-    if (!r) return [el("p", { text: "The hand was not finished." })];
-    if (r.result === "dead") return [el("p", { text: "A dead hand: nobody scores." })];
-    return [el("p", { class: "rv-result", text: `${r.result === "gin" ? "Gin" : r.result === "undercut" ? "Undercut" : "Knock"}: ${nameOf(r.scorer)} ${r.scorer === R.data.seat ? "score" : "scores"} ${r.points}.` })];
+    if (!r) return [el("p", { text: t("The hand was not finished.") })];
+    if (r.result === "dead") return [el("p", { text: t("A dead hand: nobody scores.") })];
+    return [el("p", { class: "rv-result", text: handResult(r) })];
   }
   const a = s.action;
   const who = nameOf(a.seat);
   const drawn = a.act === "draw" && a.card ? ` (${cardShort(a.card)})` : "";
-  const line = el("p", { class: "rv-played-line" }, el("strong", { text: `${who}: ` }), `${actionWords(a)}${drawn}`);
+  const line = el("p", { class: "rv-played-line" }, el("strong", { text: t("{name}:", { name: who }) + " " }), `${actionWords(a)}${drawn}`);
   const dec = s.dec;
   if (!dec) {
     return [line, el("p", { class: "hint", text: a.seat !== R.data.seat && !R.data.scope.match_over
-      ? "The opponent's decisions are graded once the match is over."
-      : "Only one move was possible, or this move is not graded." })];
+      ? t("The opponent's decisions are graded once the match is over.")
+      : t("Only one move was possible, or this move is not graded.") })];
   }
   const out = [line];
-  const pct = (v) => `${(100 * v).toFixed(1)}%`;
+  const pct = (v) => percent(100 * v, 1);
+  const error = decimal(100 * (dec.loss_se || 0), 1);
   if (dec.mark) {
     out[0].append(el("span", { class: `rv-sym big ${dec.mark}`, text: ` ${SYMBOL[dec.mark]}` }));
     out.push(el("p", { class: `rv-verdict ${dec.mark}`, "data-testid": "decision-mark" },
-      el("strong", { text: `${MARK_WORD[dec.mark]}: ` }),
-      `loses ${(100 * dec.loss).toFixed(1)} ± ${(100 * (dec.loss_se || 0)).toFixed(1)} points of win chance (${pct(dec.equity.played)}; best was ${actionWords(dec.best)}, ${pct(dec.equity.best)}).`));
+      el("strong", { text: `${MARK_LABEL[dec.mark]} ` }),
+      t("loses {loss} ± {error} points of win chance ({played}; best was {best}, {best_chance}).", {
+        loss: decimal(100 * dec.loss, 1), error, played: pct(dec.equity.played), best: actionWords(dec.best),
+        best_chance: pct(dec.equity.best),
+      })));
   } else if (dec.loss > 0) {
     out.push(el("p", { class: "rv-verdict ok" },
-      `Close to the best: ${actionWords(dec.best)} has ${pct(dec.equity.best)}, this ${pct(dec.equity.played)} (a difference within the estimate's noise, ± ${(100 * (dec.loss_se || 0)).toFixed(1)}).`));
+      t("Close to the best: {best} has {best_chance}, this {played} (a difference within the estimate's noise, ± {error}).", {
+        best: actionWords(dec.best), best_chance: pct(dec.equity.best), played: pct(dec.equity.played), error,
+      })));
+  } else if (dec.best && JSON.stringify(dec.best) !== JSON.stringify(dec.played)) {
+    // (a hinted decision: the coach's choice stays the best move; this one measured as well)
+    out.push(el("p", { class: "rv-verdict best" }, t("As good as the best: the coach's choice was "
+      + "{best} ({best_chance}), this move {played}.", {
+      best: actionWords(dec.best), best_chance: pct(dec.equity.best), played: pct(dec.equity.played),
+    })));
   } else {
-    out.push(el("p", { class: "rv-verdict best" }, `The best move (${pct(dec.equity.played)} to win the match).`));
+    out.push(el("p", { class: "rv-verdict best" }, t("The best move ({played} to win the match).", { played: pct(dec.equity.played) })));
   }
   const better = (dec.alternatives || []).filter((x) => x.margin > 0);
   if (better.length) {
     out.push(el("p", { class: "rv-alternatives", "data-testid": "decision-alternatives",
-      text: "Better: " + better.map((x) => `${actionWords(x.action)} ${pct(x.equity)} (+${(100 * x.margin).toFixed(1)})`).join("; ") }));
+      text: t("Better: {moves}", {
+        moves: better.map((x) => `${actionWords(x.action)} ${pct(x.equity)} (+${decimal(100 * x.margin, 1)})`).join("; "),
+      }) }));
   }
-  if (dec.capped) out.push(el("p", { class: "hint", text: "Busy server: graded with fewer samples than usual." }));
-  if (dec.why) out.push(el("p", { class: "rv-why", text: `Why: ${dec.why}` }));
-  if (dec.hinted) out.push(el("p", { class: "rv-hinted-line", "data-testid": "decision-hinted", text: "A hint was shown for this decision." }));
+  if (dec.capped) out.push(el("p", { class: "hint", text: t("Busy server: graded with fewer samples than usual.") }));
+  if (dec.why) out.push(el("p", { class: "rv-why", text: t("Why: {reason}", { reason: dec.why }) }));
+  if (dec.hinted) out.push(el("p", { class: "rv-hinted-line", "data-testid": "decision-hinted", text: t("A hint was shown for this decision.") }));
   return out;
 }
 
@@ -453,8 +487,8 @@ function nextMarked(dir) {
 
 document.addEventListener("keydown", (ev) => {
   if (!R.data || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-  const t = ev.target;
-  if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA")) return;
+  const target = ev.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
   const moves = { ArrowLeft: R.at - 1, ArrowRight: R.at + 1, Home: 0, End: R.steps.length - 1 };
   if (ev.key in moves) go(moves[ev.key]);
   else if (ev.key === "ArrowUp") go(nextMarked(-1));

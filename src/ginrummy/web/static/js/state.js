@@ -2,6 +2,8 @@
 // browser's own choices (card order, motion, sound). The server is authoritative (R11):
 // nothing here re-derives a rule; deadwood, knocks and gin come in STATE.
 
+import { t } from "./i18n.js";
+
 const fragment = new URLSearchParams(location.hash.slice(1));
 
 /** Everything the page knows; render functions read it, only the controller writes it. */
@@ -17,6 +19,7 @@ export const store = {
   dismissedOver: null, // "hand:status" of the result panel the player closed
   fatal: false,
   rematch: null, // {offered_by, accepted} of a finished match
+  withheld: null, // why the match's record, replay and review are withheld now (a daily's day)
   lesson: null, // Learn to play (learn.js): {act, next} when this page is the lesson
 };
 
@@ -26,8 +29,15 @@ export const base = () => `/api/matches/${encodeURIComponent(store.matchId)}`;
 
 export const me = () => store.S.seat;
 export const opp = () => 1 - store.S.seat;
+// The computer's seat at a table against it, named in the page's language (STATE's
+// players name it in English: "Easy computer").
+const COMPUTER_NAMES = {
+  easy: t("Easy computer"), medium: t("Medium computer"), hard: t("Hard computer"), expert: t("Expert computer"),
+};
 export const nameOf = (seat) => {
-  const name = (store.S && store.S.players && store.S.players[seat]) || (seat === me() ? "You" : "Opponent");
+  const S = store.S;
+  const computer = S && S.opponent === "computer" && seat !== S.seat ? COMPUTER_NAMES[S.bot] : null;
+  const name = computer || (S && S.players && S.players[seat]) || (seat === me() ? t("You") : t("Opponent"));
   return store.S && store.S.bots && store.S.bots[seat] ? `BOT ${name}` : name; // a BOT account
 };
 const legalHas = (pred) => (store.S && Array.isArray(store.S.legal) ? store.S.legal.some(pred) : false);

@@ -3,14 +3,20 @@
 // to the board (docs/training.md, "The analysis board").
 
 import { cardShort } from "./cards.js";
+import { decimal } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** A move in words: "draw from the stock", "knock with 7♣". */
 export function actionWords(a) {
   if (!a) return "";
-  if (a.act === "pass") return "pass";
-  if (a.act === "draw") return a.from === "stock" ? "draw from the stock" : `take the ${a.card ? cardShort(a.card) : "discard"}`;
-  if (a.knock) return `knock with ${cardShort(a.card)}`;
-  return `discard ${cardShort(a.card)}`;
+  // TRANSLATORS: a move in words, shown alone or after "Right:", "The best move:" (lower case)
+  if (a.act === "pass") return t("pass");
+  if (a.act === "draw") {
+    if (a.from === "stock") return t("draw from the stock");
+    return a.card ? t("take the {card}", { card: cardShort(a.card) }) : t("take the discard");
+  }
+  if (a.knock) return t("knock with {card}", { card: cardShort(a.card) });
+  return t("discard {card}", { card: cardShort(a.card) });
 }
 
 /** Whether two moves are the same (the legal list's objects may carry more keys). */
@@ -20,8 +26,12 @@ export function sameAction(a, b) {
     (a.act !== "discard" || (a.card === b.card && Boolean(a.knock) === Boolean(b.knock)));
 }
 
-/** 0.4567 -> "45.7%". */
-export const pct = (v, digits = 1) => `${(100 * v).toFixed(digits)}%`;
+/** 0.4567 -> "45.7%" (as the page's language writes a percentage). */
+export const pct = (v, digits = 1) => percent(100 * v, digits);
+
+/** 45.67 -> "45.7%": a number already in percent, as the page's language writes it. */
+// TRANSLATORS: a percentage ({value} is the number: "45.7"); e.g. "{value} %" where usual
+export const percent = (value, digits = 1) => t("{value}%", { value: decimal(value, digits) });
 
 /**
  * The position the analysis board reads (docs/web-api.md, "A position"), from a seat's

@@ -8,7 +8,8 @@
 // is away the STATE says so (`paused`): the page shows that moves are paused, and clears
 // it when a state without it arrives.
 
-import { api } from "./api.js";
+import { api, retryWait } from "./api.js";
+import { t } from "./i18n.js";
 import { base, store } from "./state.js";
 
 const PING_MS = 10000;
@@ -30,6 +31,14 @@ export function setHandlers(handlers) {
   ({ onState, onError, onStatus } = handlers);
 }
 
+let socketHooks = { message: () => {}, opened: () => {}, closed: () => {} };
+
+/** Hook in what else the socket brings (the table's chat, chat.js): every message that is
+ *  not about the table's state, and each time the socket opens and closes. */
+export function setSocketHooks(hooks) {
+  socketHooks = { ...socketHooks, ...hooks };
+}
+
 /** Hand a STATE to the controller, showing or clearing "moves are paused". */
 function gotState(state) {
   if (state && state.paused) {
@@ -42,17 +51,31 @@ function gotState(state) {
   onState(state);
 }
 
-const RECONNECTING = "Live connection lost: reconnecting… (the table still updates every few seconds)";
+const RECONNECTING = t("Live connection lost: reconnecting… (the table still updates every few seconds)");
 
-/** Fetch the seat's STATE once; on a bad link, hands the server's sentence to `fatal`. */
+/** Fetch the seat's STATE once; on a bad link, hands the server's sentence (and its
+ *  status) to `fatal`. A busy site (a rate limit, 429) never loses the seat: the page
+ *  says so and asks again (the socket, when open, keeps the table live meanwhile). */
 export async function refresh(fatal) {
   try {
     gotState(await api(base(), { token: store.token }));
   } catch (e) {
-    if ([401, 403, 404].includes(e.status) && fatal) fatal(e.message);
-    else onStatus("The table cannot be reached: reconnecting…");
+    if ([401, 403, 404].includes(e.status) && fatal) fatal(e.message, e.status);
+    else if (e.status === 429) {
+      onStatus(t("The site is busy (too many requests from your address): trying again…"));
+      if (!store.S || !ws) {
+        clearTimeout(busyTimer);
+        busyTimer = setTimeout(() => refresh(fatal), retryWait(e, busyTries++));
+      }
+    } else onStatus(t("The table cannot be reached: reconnecting…"));
+    return;
   }
+  if (busyTries) onStatus(ws && ws.readyState === WebSocket.OPEN ? "" : RECONNECTING);
+  busyTries = 0;
 }
+
+let busyTimer = 0;
+let busyTries = 0;
 
 function startPolling() {
   if (!pollTimer) pollTimer = setInterval(() => refresh(), 2500);
@@ -86,6 +109,7 @@ export function connect(fatal) {
     lastHeard = Date.now();
     clearInterval(pingTimer);
     pingTimer = setInterval(() => watch(socket, fatal), PING_MS);
+    socketHooks.opened();
   };
   socket.onmessage = (ev) => {
     lastHeard = Date.now();
@@ -102,14 +126,15 @@ export function connect(fatal) {
         socket.send(JSON.stringify({ type: "state" }));
       }
     } else if (msg.type === "error") {
-      onError(msg.message || "That was refused.");
+      onError(msg.message || t("That was refused."));
       if (msg.status === 409) refresh(fatal);
-    }
+    } else socketHooks.message(msg);
   };
   socket.onclose = (ev) => {
     if (ws !== socket) return;
     ws = null;
     clearInterval(pingTimer);
+    socketHooks.closed();
     if ([1008, 4401, 4403, 4404].includes(ev.code)) {
       refresh(fatal); // the GET says exactly what is wrong with the link
       return;
@@ -124,6 +149,7 @@ function watch(socket, fatal) {
   if (Date.now() - lastHeard > SILENT_MS) {
     ws = null; // taken for dead: reopen (its close event, if any, is ignored)
     clearInterval(pingTimer);
+    socketHooks.closed();
     try {
       socket.close();
     } catch {

@@ -20,10 +20,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .. import exits
-from ..match import Match
-from ..record import RecordError
-from ..training.puzzles import (
+from ... import exits
+from ...argtypes import positive_int, whole_int
+from ...match import Match
+from ...record import RecordError
+from ...training.puzzles import (
     PUZZLE_SAMPLES,
     SCREEN_SAMPLES,
     Answer,
@@ -31,12 +32,12 @@ from ..training.puzzles import (
     measure,
     source_seed,
 )
-from ..training.sources import SELF_PLAY_BOT, records_in, self_play
-from ..view import View
-from .store import Store, StoreError, resolve_db_url, sqlite_path
-from .store.seeds import SeedCipher, SeedKeyError, load_key
-from .tables.table import build_match
-from .training.puzzles import new_puzzle
+from ...training.sources import SELF_PLAY_BOT, records_in, self_play
+from ...view import View
+from ..store import Store, StoreError, resolve_db_url, sqlite_path
+from ..store.seeds import SeedCipher, SeedKeyError, load_key
+from ..tables.table import build_match
+from ..training.puzzles import new_puzzle
 
 __all__ = ["build_parser", "main"]
 
@@ -44,24 +45,8 @@ _DB_HELP = ("database URL or SQLite file, as for `ginrummy serve` (default: ginr
             "in the current directory)")
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {text!r}")
-    return value
 
 
-def _whole(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,26 +70,26 @@ def build_parser() -> argparse.ArgumentParser:
     mk.add_argument("--db", default=None, help=_DB_HELP)
     mk.add_argument("--seed-key-file", default=None,
                     help="the seed key (as for `ginrummy serve`), to replay stored matches")
-    mk.add_argument("--self-play", type=_whole, default=0, metavar="N",
+    mk.add_argument("--self-play", type=whole_int, default=0, metavar="N",
                     help="play N matches of --bot against itself and look in them")
     mk.add_argument("--bot", default=SELF_PLAY_BOT,
                     help=f"the self-play bot (default {SELF_PLAY_BOT})")
     mk.add_argument("--from-db", action="store_true",
                     help="look in the database's finished public matches")
-    mk.add_argument("--matches", type=_positive, default=None, metavar="N",
+    mk.add_argument("--matches", type=positive_int, default=None, metavar="N",
                     help="with --from-db: the N most recent (default all)")
     mk.add_argument("--records", default=None, metavar="DIR",
                     help="look in the finished matches of the *.json records in DIR")
-    mk.add_argument("--seed", type=_whole, default=0,
+    mk.add_argument("--seed", type=whole_int, default=0,
                     help="seed of the self-play and of the evaluations (default 0)")
-    mk.add_argument("--samples", type=_positive, default=PUZZLE_SAMPLES,
+    mk.add_argument("--samples", type=positive_int, default=PUZZLE_SAMPLES,
                     help=f"shared deals a puzzle is measured on (default {PUZZLE_SAMPLES}; "
                     "fewer only for trying things: such puzzles are stored too)")
-    mk.add_argument("--screen", type=_whole, default=SCREEN_SAMPLES,
+    mk.add_argument("--screen", type=whole_int, default=SCREEN_SAMPLES,
                     help=f"deals of the first look at each decision (default "
                     f"{SCREEN_SAMPLES}; 0 measures every decision in full)")
-    mk.add_argument("--jobs", type=_positive, default=1, help="worker processes")
-    mk.add_argument("--limit", type=_positive, default=None, help="stop after N puzzles")
+    mk.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
+    mk.add_argument("--limit", type=positive_int, default=None, help="stop after N puzzles")
     mk.add_argument("--json", action="store_true", help="also print each puzzle as a line "
                     "of JSON")
     mk.add_argument("--dry-run", action="store_true", help="store nothing")
@@ -115,10 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=exits.epilog("checked (the counts are printed)",
                             usage="a wrong command line, or a database that cannot be used"))
     ck.add_argument("--db", default=None, help=_DB_HELP)
-    ck.add_argument("--factor", type=_positive, default=4,
+    ck.add_argument("--factor", type=positive_int, default=4,
                     help="samples of the check per the puzzle's (default 4)")
-    ck.add_argument("--seed", type=_whole, default=1, help="the check's seed (default 1)")
-    ck.add_argument("--limit", type=_positive, default=None, help="check the first N only")
+    ck.add_argument("--seed", type=whole_int, default=1, help="the check's seed (default 1)")
+    ck.add_argument("--limit", type=positive_int, default=None, help="check the first N only")
     ck.add_argument("--drop", action="store_true", help="delete the puzzles that flip")
     ck.add_argument("--json", action="store_true", help="print the report as JSON")
     return p

@@ -17,10 +17,10 @@ import sys
 
 from sqlalchemy import Engine
 
-from . import migrations
-from .store import StoreError, open_engine, resolve_db_url, sqlite_path
+from .. import migrations
+from ..store import StoreError, open_engine, resolve_db_url, sqlite_path
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "open_existing"]
 
 _DB_HELP = ("database URL or SQLite file, as for `ginrummy serve` (default: ginrummy.sqlite3 "
             "in the current directory)")
@@ -56,6 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
                          "the code has and the head revision lacks")
     rev.add_argument("-m", "--message", required=True, help="what the revision does")
     return p
+
+
+def open_existing(db: str | None) -> Engine:
+    """The engine of an existing database (StoreError when an SQLite file is missing)."""
+    return _engine(db, must_exist=True)
 
 
 def _engine(db: str | None, must_exist: bool) -> Engine:
@@ -111,7 +116,7 @@ def _history(db: str | None) -> int:
 
 
 def _close_account(db: str | None, username: str) -> int:
-    from .store.tokens import TokenStore
+    from ..store.tokens import TokenStore
 
     engine = _engine(db, must_exist=True)
     try:
