@@ -209,7 +209,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
         mp.setenv("GINRUMMY_REVIEW_SAMPLES", "2")
         mp.setenv("GINRUMMY_REVIEW_BUDGET_MS", "none")
         folder = tmp_path_factory.mktemp("a11y")
-        with serve(folder) as base:
+        # the module opens 58 pages in a few minutes from one address, each with several
+        # reads (the account, its settings, blocks, friends, notices): more than the
+        # default 120 reads a minute allows on a fast machine (a refused read left the
+        # account page without its blocked players)
+        with serve(folder, "--rate-reads", "100000/minute") as base:
             with httpx.Client(base_url=base, timeout=60) as http:
                 r = http.post("/api/accounts", json={"username": PLAYER, "password": PASSWORD})
                 assert r.status_code == 201, r.text
