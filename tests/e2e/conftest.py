@@ -156,6 +156,24 @@ def browser() -> Iterator[Any]:
                 b.close()
 
 
+@pytest.fixture(autouse=True)
+def close_what_the_test_opened(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close every browser context a test opened and left open (and so its pages) when it
+    ends. A page left open keeps its scripts running (clocks, polls, presence): left by
+    dozens of tests, they held a core of the machine busy for the rest of the session and
+    slowed every later test. Contexts of wider fixtures (made before the test) stay."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    b = request.getfixturevalue("browser")
+    before = list(b.contexts)
+    yield
+    for ctx in list(b.contexts):
+        if not any(ctx is old for old in before):
+            with contextlib.suppress(Exception):
+                ctx.close()
+
+
 @pytest.fixture()
 def artifacts() -> Path:
     """Where screenshots go (kept as test artifacts)."""
