@@ -212,7 +212,22 @@ function renderScoreboard() {
   turn.textContent = text;
   turn.title = text;
   turn.classList.toggle("mine", Boolean(S.my_turn && !S.hand_over));
+  fitTurn();
 }
+
+/** Mark the turn line "long" when its text overflows its row on one line: a phone shows
+ * it as two smaller lines in the same height (table.css) rather than cutting its end. */
+function fitTurn() {
+  const turn = $("turn");
+  if (!turn) return;
+  turn.classList.remove("long");
+  if (turn.scrollWidth > turn.clientWidth + 1) turn.classList.add("long");
+}
+
+// measured again when the screen turns or resizes, and when the row gains a button (the
+// phone's Chat button comes after the first state)
+addEventListener("resize", fitTurn);
+if ($("turn")) new MutationObserver(fitTurn).observe($("turn").parentElement, { childList: true });
 
 function renderOpponent(prev, newHand, rects) {
   const S = store.S;
