@@ -82,8 +82,11 @@ def test_two_guests_press_play_someone_and_play(server: str, browser: Any,
             tokens[r.json()["seat"]] = tok
         end = play_out(http, mid, [tokens[0], tokens[1]])
     assert end["status"] == "finished"
+    # the pages draw every one of the ~380 states the API's moves pushed, in turn (about
+    # 55 ms each): the first takes about 21 s to reach the end, the second then about 1 s
     for p in pages:
-        p.wait_for_function("() => document.body.dataset.status === 'finished'")
+        p.wait_for_function("() => document.body.dataset.status === 'finished'",
+                            timeout=90_000)
     pages[1].screenshot(path=str(artifacts / "quick_match_over.png"), animations="disabled")
     assert not errors, errors
 
