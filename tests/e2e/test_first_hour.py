@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 from test_web_table import new_page
 
 pytestmark = pytest.mark.e2e
@@ -230,7 +231,7 @@ def test_the_sign_up_page_signs_up_with_enter_and_its_primary_button(
     page.get_by_test_id("signup-link").click()
     page.wait_for_url("**/account#signup")
     primary = page.locator("#account-form .btn.primary")
-    assert primary.inner_text() == "Sign up"
+    expect(primary).to_have_text("Sign up", timeout=5_000)  # set before the page fetches
     page.get_by_test_id("username").fill("New_Nora")
     page.get_by_test_id("password").fill(PASSWORD)
     page.get_by_test_id("password").press("Enter")

@@ -753,6 +753,9 @@ const PAGES = {
 };
 
 (async () => {
+  // the account form's mode before anything is fetched: at /account#signup a quick Enter
+  // signs up even while the bar still asks the server who is signed in
+  if (page === "account") formMode();
   await topBar();
   startNotices(account);
   const run = PAGES[page];
