@@ -155,11 +155,12 @@ def class_equities(keys: np.ndarray, rep: list[int]) -> np.ndarray:
 
 
 class Net(torch.nn.Module):
-    """The observation to the outcome classes' logits: one hidden layer."""
+    """The observation (``inputs`` values) to the outcome classes' logits: one hidden
+    layer."""
 
-    def __init__(self, hidden: int) -> None:
+    def __init__(self, hidden: int, inputs: int = OBS_SIZE) -> None:
         super().__init__()
-        self.body = torch.nn.Sequential(torch.nn.Linear(OBS_SIZE, hidden), torch.nn.ReLU(),
+        self.body = torch.nn.Sequential(torch.nn.Linear(inputs, hidden), torch.nn.ReLU(),
                                         torch.nn.Linear(hidden, CLASSES))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -167,12 +168,12 @@ class Net(torch.nn.Module):
 
 
 def train(obs: np.ndarray, cls: np.ndarray, val_obs: np.ndarray, val_cls: np.ndarray,
-          hidden: int, epochs: int, seed: int, weight_decay: float
-          ) -> tuple[Net, list[float]]:
+          hidden: int, epochs: int, seed: int, weight_decay: float,
+          inputs: int = OBS_SIZE) -> tuple[Net, list[float]]:
     """Cross-entropy on the outcome classes, Adam, mini-batches of 256; the network of the
     epoch with the least validation cross-entropy (early stopping), and each epoch's."""
     torch.manual_seed(seed)
-    net = Net(hidden)
+    net = Net(hidden, inputs)
     opt = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=weight_decay)
     x, t = torch.from_numpy(obs), torch.from_numpy(cls)
     vx, vt = torch.from_numpy(val_obs), torch.from_numpy(val_cls)
@@ -224,6 +225,34 @@ def clustered_mean(e: np.ndarray, group: np.ndarray) -> tuple[float, float]:
 def mse(pred: np.ndarray, y: np.ndarray, group: np.ndarray) -> tuple[float, float]:
     """Mean squared error and its standard error (clustered by match)."""
     return clustered_mean((pred - y) ** 2, group)
+
+
+def fit_mix(learned: np.ndarray, base: np.ndarray, y: np.ndarray) -> float:
+    """The weight w in [0, 1] of ``w * learned + (1 - w) * base`` with the least squared
+    error against ``y`` (fitted on validation rows, never the held-out ones)."""
+    a, b = learned - base, y - base
+    return float(np.clip((a * b).sum() / max((a * a).sum(), 1e-12), 0.0, 1.0))
+
+
+def errors(preds: dict[str, np.ndarray], base: str, y: np.ndarray, group: np.ndarray
+           ) -> dict[str, Any]:
+    """Each estimate's mean squared error against ``y`` and, for every other estimate,
+    its paired difference from ``base``'s (``mse_NAME_minus_BASE``), each with its
+    standard error clustered by ``group``."""
+    out: dict[str, Any] = {"mse": {name: [round(v, 5) for v in mse(pred, y, group)]
+                                   for name, pred in preds.items()}}
+    for name, pred in preds.items():
+        if name != base:
+            out[f"mse_{name}_minus_{base}"] = [round(v, 5) for v in clustered_mean(
+                (pred - y) ** 2 - (preds[base] - y) ** 2, group)]
+    return out
+
+
+def report(out: dict[str, Any], path: Path | None) -> None:
+    """Print the figures, and write them to ``path`` too when given."""
+    print(json.dumps(out, indent=1))
+    if path:
+        path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
 
 
 def after_draw(view: dict[str, Any], card: str, source: str) -> dict[str, Any]:
@@ -309,8 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     y, coach = d["y"], d["coach"]
 
     # the best mix w * learned + (1 - w) * coach, fitted on the validation rows
-    a, b = learned[val] - coach[val], y[val] - coach[val]
-    w = float(np.clip((a * b).sum() / max((a * a).sum(), 1e-12), 0.0, 1.0))
+    w = fit_mix(learned[val], coach[val], y[val])
     mixed = w * learned + (1 - w) * coach
 
     # the learned value's time a position (one view at a time, as a search would ask)
@@ -356,13 +384,8 @@ def main(argv: list[str] | None = None) -> int:
         "weight_decay": args.weight_decay, "validation_cross_entropy_by_epoch": curve,
         "class_points": rep,
         "cross_entropy": {"learned": round(ce, 4), "frequencies": round(ce_prior, 4)},
-        "mse": {name: [round(v, 5) for v in mse(pred[held], y[held], g)]
-                for name, pred in (("learned", learned), ("coach", coach),
-                                   ("table_only", prior), ("mix", mixed))},
-        "mse_learned_minus_coach": [round(v, 5) for v in clustered_mean(
-            (learned[held] - y[held]) ** 2 - (coach[held] - y[held]) ** 2, g)],
-        "mse_mix_minus_coach": [round(v, 5) for v in clustered_mean(
-            (mixed[held] - y[held]) ** 2 - (coach[held] - y[held]) ** 2, g)],
+        **errors({"learned": learned[held], "coach": coach[held], "table_only": prior[held],
+                  "mix": mixed[held]}, "coach", y[held], g),
         "mix_weight_learned": round(w, 3),
         "deciles": {"learned": deciles(learned[held], y[held]),
                     "coach": deciles(coach[held], y[held])},
@@ -370,9 +393,7 @@ def main(argv: list[str] | None = None) -> int:
         "learned_us_per_position": round(per_us, 1),
         "seconds_loading": round(loaded, 1),
     }
-    print(json.dumps(out, indent=1))
-    if args.json:
-        args.json.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    report(out, args.json)
     return 0
 
 
