@@ -127,7 +127,10 @@ def test_an_arena_of_four_on_two_processes_survives_a_kill_9(
     assert final["winner"] == lines[0]["username"] and lines[0]["score"] > 0
     for x in lines:
         assert len(x["sheet"]) == x["matches"] and x["wins"] == x["sheet"].count("W")
-    assert sum(x["matches"] for x in lines) % 2 == 0
+    sheets = "".join(x["sheet"] for x in lines)
+    # a win may score nothing (issue 44: over a quitter before its 6th move, or over one
+    # opponent after two), so the winners' counts need not match the losers'
+    assert sheets.count("W") <= sheets.count("L") and sheets.count("D") % 2 == 0
 
     # the database's account: every match finished; no player was ever in two at once;
     # matches were made after the kill (the other process kept pairing)
@@ -144,7 +147,8 @@ def test_an_arena_of_four_on_two_processes_survives_a_kill_9(
     assert all(r.status == "finished" for r in rows)
     assert any(r.created_at > killed[0] for r in rows), "no pairing after the kill"
     counted = sum(1 for r in rows if r.end_reason != "aborted")
-    assert sum(x["matches"] for x in lines) == 2 * counted
+    # every match played out counts for its loser (an L) or for both (a D each)
+    assert sheets.count("L") + sheets.count("D") // 2 == counted
     for account in {r.account0 for r in rows} | {r.account1 for r in rows}:
         mine = [r for r in rows if account in (r.account0, r.account1)]
         for before, after in zip(mine, mine[1:], strict=False):

@@ -82,3 +82,37 @@ def test_limits_hold_across_processes_through_redis(redis_url: str) -> None:
         return out
 
     assert _run(play()) == [True, True, True, True, False, True]
+
+
+def test_site_wide_limits_are_exact_across_processes_with_no_sync(redis_url: str) -> None:
+    """The site-wide log-in limit is counted in Redis at every attempt: two processes
+    alternating, with no sync between, let exactly the limit through (a count shared a sync
+    late let each process spend it); a refused attempt is not counted."""
+    import redis
+
+    own = redis_url.rsplit("/", 1)[0] + "/13"
+    redis.Redis.from_url(own).flushdb()
+    a = RateLimits(Settings(rate_login_site="5/minute"), own)
+    b = RateLimits(Settings(rate_login_site="5/minute"), own)
+
+    async def play() -> list[bool]:
+        out = [await (a, b)[i % 2].hit("login_site", "site") for i in range(12)]
+        assert a.shared is not None and b.shared is not None
+        await a.shared.close()
+        await b.shared.close()
+        return out
+
+    assert _run(play()) == [True] * 5 + [False] * 7
+    assert int(sum(int(v) for v in redis.Redis.from_url(own).mget(
+        redis.Redis.from_url(own).keys("ginrummy:rate:login_site:site:*")) if v)) == 5
+
+
+def test_site_wide_limits_count_locally_when_the_shared_counter_is_away() -> None:
+    """Redis away: the site-wide limit still holds, by this process's count."""
+    rate = RateLimits(Settings(rate_login_site="3/minute"), "redis://127.0.0.1:1/0")
+
+    async def play() -> list[bool]:
+        return [await rate.hit("login_site", "site") for _ in range(4)]
+
+    assert _run(play()) == [True, True, True, False]
+    assert rate.shared is not None and not rate.shared.available

@@ -12,7 +12,8 @@ processes also share their counts (:class:`SharedCounts`): each adds its clients
 hits to Redis in one batch every ``sync_seconds`` (buckets of a sixth of the window) and
 reads back those clients' totals over the window; a request is refused once the shared
 total, with the hits not yet added, reaches the limit. A request costs no round trip to
-Redis, and the shared count lags by at most a sync. A request is allowed only when both
+Redis, and the shared count lags by at most a sync; the site-wide kinds (:data:`EXACT`)
+are the exception, counted in Redis at every hit. A request is allowed only when both
 counts allow it; this process's own count is never more than the shared one, so it
 changes no answer while Redis is up, and while Redis is away it goes on counting alone.
 """
@@ -43,6 +44,12 @@ LEARN_FIRST = frozenset({"login_site", "signup_site", "messages", "bot_messages"
 """Kinds whose keys every process shares (the site; a seat's sockets on several
 processes): a process reads such a key's shared total at its first hit there, instead of
 counting alone until the next sync (a round trip, once per key and window)."""
+
+EXACT = frozenset({"login_site", "signup_site"})
+"""Kinds counted in Redis at every hit (one round trip, small beside the password hash each
+of them costs): the site is their one client, hit by every process at once, so a count
+that lagged a sync would let each process spend the whole site's allowance (two processes
+let 33 of 60 log-ins through a limit of 20)."""
 
 PER = {
     "second": N_("{amount} per {multiples} second"),
@@ -194,14 +201,42 @@ class SharedCounts:
             return
         self._known[key] = (sum(int(v) for v in values if v is not None), time.monotonic())
 
+    async def take(self, key: tuple[str, str], limit: int) -> bool | None:
+        """Count one hit in Redis now unless the shared total over the window has reached
+        ``limit``: True counted, False refused (the hit taken back), None while Redis is
+        away (the local count decides alone)."""
+        if not self.available:
+            return None
+        width = self.windows[key[0]] / self.BUCKETS
+        b = int(time.time() // width)
+        name = f"ginrummy:rate:{key[0]}:{key[1]}:"
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.incrby(name + str(b), 1)
+                pipe.expire(name + str(b), int(self.windows[key[0]] + width) + 1)
+                pipe.mget([name + str(b - i) for i in range(self.BUCKETS)])
+                out = await pipe.execute()
+            total = sum(int(v) for v in out[2] if v is not None)  # this hit included
+            counted = total <= limit
+            if not counted:
+                await self.redis.decr(name + str(b))
+                total -= 1
+        except Exception:  # noqa: BLE001 - away: local counts until a sync gets through
+            if self.available:
+                log.warning("shared rate counters unavailable: counting in this process")
+            self.available = False
+            return None
+        self._known[key] = (total, time.monotonic())
+        return counted
+
     async def sync(self) -> None:
         """Add the pending hits and read back the totals of those clients and of the
         clients already past half their limit (others' hits may tip them over), in one
-        round trip."""
+        round trip; with nothing to add while Redis is away, whether it is back."""
         pending, self._pending = self._pending, {}
         hot = [k for k, (n, _) in self._known.items()
                if k not in pending and 2 * n >= self.amounts[k[0]]]
-        if not pending and not hot:
+        if not pending and not hot and self.available:
             return
         now = time.time()
         keys = list(pending) + hot
@@ -214,6 +249,8 @@ class SharedCounts:
                     pipe.incrby(name + str(b), pending.get((kind, client), 0))
                     pipe.expire(name + str(b), int(self.windows[kind] + width) + 1)
                     pipe.mget([name + str(b - i) for i in range(self.BUCKETS)])
+                if not keys:
+                    pipe.ping()  # nothing to add: only whether Redis is back
                 out = await pipe.execute()
         except Exception:
             for k, n in pending.items():  # kept for the next try
@@ -265,6 +302,10 @@ class RateLimits:
         item = self.items[kind]
         key = (kind, client)
         shared = self.shared
+        if shared is not None and kind in EXACT:
+            taken = await shared.take(key, item.amount)
+            if taken is not None:  # the shared count decided; the local one follows it
+                return taken and self.local.hit(key, item.amount, float(item.get_expiry()))
         if shared is not None and kind in LEARN_FIRST and not shared.knows(key):
             await shared.learn(key)
         if shared is not None and shared.total(key) >= item.amount:
