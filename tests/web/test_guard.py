@@ -91,7 +91,8 @@ def test_site_wide_limits_are_exact_across_processes_with_no_sync(redis_url: str
     import redis
 
     own = redis_url.rsplit("/", 1)[0] + "/13"
-    redis.Redis.from_url(own).flushdb()
+    store = redis.Redis.from_url(own)
+    store.flushdb()
     a = RateLimits(Settings(rate_login_site="5/minute"), own)
     b = RateLimits(Settings(rate_login_site="5/minute"), own)
 
@@ -103,8 +104,8 @@ def test_site_wide_limits_are_exact_across_processes_with_no_sync(redis_url: str
         return out
 
     assert _run(play()) == [True] * 5 + [False] * 7
-    assert int(sum(int(v) for v in redis.Redis.from_url(own).mget(
-        redis.Redis.from_url(own).keys("ginrummy:rate:login_site:site:*")) if v)) == 5
+    buckets = store.mget(store.keys("ginrummy:rate:login_site:site:*"))
+    assert sum(int(v) for v in buckets if v) == 5
 
 
 def test_site_wide_limits_count_locally_when_the_shared_counter_is_away() -> None:

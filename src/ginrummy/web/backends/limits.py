@@ -185,18 +185,30 @@ class SharedCounts:
         known = self._known.get(key)
         return known is not None and time.monotonic() - known[1] < self.windows[key[0]]
 
+    def _away(self) -> None:
+        """Redis did not answer: say so once and count in this process until it does."""
+        if self.available:
+            log.warning("shared rate counters unavailable: counting in this process")
+        self.available = False
+
+    def _buckets(self, key: tuple[str, str], now: float) -> tuple[str, list[str], int]:
+        """The Redis key of ``key``'s bucket at ``now``, the keys of the buckets of its
+        window (that one first) and the seconds the bucket must outlive its window."""
+        width = self.windows[key[0]] / self.BUCKETS
+        b = int(now // width)
+        name = f"ginrummy:rate:{key[0]}:{key[1]}:"
+        window = [name + str(b - i) for i in range(self.BUCKETS)]
+        return window[0], window, int(self.windows[key[0]] + width) + 1
+
     async def learn(self, key: tuple[str, str]) -> None:
         """Read the shared total of one key now (one round trip; nothing while Redis is
         away): a process's first hit of a key every process shares must not wait a sync
         to see the others' hits."""
         if not self.available:
             return
-        now = time.time()
-        width = self.windows[key[0]] / self.BUCKETS
-        b = int(now // width)
-        name = f"ginrummy:rate:{key[0]}:{key[1]}:"
+        _, window, _ = self._buckets(key, time.time())
         try:
-            values = await self.redis.mget([name + str(b - i) for i in range(self.BUCKETS)])
+            values = await self.redis.mget(window)
         except Exception:  # noqa: BLE001 - the next sync says Redis is away
             return
         self._known[key] = (sum(int(v) for v in values if v is not None), time.monotonic())
@@ -207,24 +219,20 @@ class SharedCounts:
         away (the local count decides alone)."""
         if not self.available:
             return None
-        width = self.windows[key[0]] / self.BUCKETS
-        b = int(time.time() // width)
-        name = f"ginrummy:rate:{key[0]}:{key[1]}:"
+        bucket, window, expiry = self._buckets(key, time.time())
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.incrby(name + str(b), 1)
-                pipe.expire(name + str(b), int(self.windows[key[0]] + width) + 1)
-                pipe.mget([name + str(b - i) for i in range(self.BUCKETS)])
+                pipe.incrby(bucket, 1)
+                pipe.expire(bucket, expiry)
+                pipe.mget(window)
                 out = await pipe.execute()
             total = sum(int(v) for v in out[2] if v is not None)  # this hit included
             counted = total <= limit
             if not counted:
-                await self.redis.decr(name + str(b))
+                await self.redis.decr(bucket)
                 total -= 1
         except Exception:  # noqa: BLE001 - away: local counts until a sync gets through
-            if self.available:
-                log.warning("shared rate counters unavailable: counting in this process")
-            self.available = False
+            self._away()
             return None
         self._known[key] = (total, time.monotonic())
         return counted
@@ -242,22 +250,18 @@ class SharedCounts:
         keys = list(pending) + hot
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
-                for kind, client in keys:
-                    width = self.windows[kind] / self.BUCKETS
-                    b = int(now // width)
-                    name = f"ginrummy:rate:{kind}:{client}:"
-                    pipe.incrby(name + str(b), pending.get((kind, client), 0))
-                    pipe.expire(name + str(b), int(self.windows[kind] + width) + 1)
-                    pipe.mget([name + str(b - i) for i in range(self.BUCKETS)])
+                for key in keys:
+                    bucket, window, expiry = self._buckets(key, now)
+                    pipe.incrby(bucket, pending.get(key, 0))
+                    pipe.expire(bucket, expiry)
+                    pipe.mget(window)
                 if not keys:
                     pipe.ping()  # nothing to add: only whether Redis is back
                 out = await pipe.execute()
         except Exception:
             for k, n in pending.items():  # kept for the next try
                 self._pending[k] = self._pending.get(k, 0) + n
-            if self.available:
-                log.warning("shared rate counters unavailable: counting in this process")
-            self.available = False
+            self._away()
             return
         if not self.available:
             log.warning("shared rate counters back")
