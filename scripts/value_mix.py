@@ -30,6 +30,7 @@ import json  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
+from functools import cached_property  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -96,18 +97,29 @@ class MixedSearch(Search):
     model: ScalarValue
     mix: float
 
+    @cached_property
+    def turns(self) -> tuple[int, int]:
+        """Each seat's discards so far in the hand (the same for every action and round)."""
+        turns = [0, 0]
+        for op in self.view.history:
+            if op.action.act == "discard":
+                turns[op.seat] += 1
+        return turns[0], turns[1]
+
+    @cached_property
+    def equities(self) -> tuple[np.ndarray, np.ndarray]:
+        """The deciding seat's chance after each outcome class, classes counted from seat
+        0's side and from seat 1's."""
+        return self.model.equities(self.view, 0), self.model.equities(self.view, 1)
+
     def _values(self, i: int, opp_dw: np.ndarray) -> np.ndarray | None:
         """The learned chance of the position after action ``i`` on each deal (None for a
         knock: the deal settles it)."""
         view, a, me = self.view, self.actions[i], self.view.seat
-        mine = self.belief.k.mine
-        turns = [0, 0]
-        for op in view.history:
-            if op.action.act == "discard":
-                turns[op.seat] += 1
+        mine, turns = self.belief.k.mine, self.turns
         limit, stock = view.knock_limit, view.stock_count
         uniq, back = np.unique(opp_dw, return_inverse=True)
-        rows: list[list[float]] = []
+        draws = 1  # positions a deal stands for (after a stock draw, one per unseen card)
         if a.act == "discard":
             if a.knock:
                 return None
@@ -116,32 +128,25 @@ class MixedSearch(Search):
             rows = [_row(stock, "draw", view.dealer != me, (turns[1 - me], turns[me] + 1),
                          limit, (float(u), left)) for u in uniq]
             mover = 1 - me
-            weights = None
         elif a.act == "pass":
             after = "offer" if view.dealer != me else "draw"
             mine_dw = float(self.b.deadwood(mine))
             rows = [_row(stock, after, view.dealer != me, (turns[1 - me], turns[me]), limit,
                          (float(u), mine_dw)) for u in uniq]
             mover = 1 - me
-            weights = None
         elif a.source == "discard":
-            top = view.discards[-1].mask
-            dw = self.b.deadwood(mine | top)
+            dw = float(self.b.deadwood(mine | view.discards[-1].mask))
             rows = [_row(stock, "discard", view.dealer == me, (turns[me], turns[1 - me]),
-                         limit, (float(dw), float(u))) for u in uniq]
+                         limit, (dw, float(u))) for u in uniq]
             mover = me
-            weights = None
         else:  # a stock draw: the value averaged over the unseen cards it may be
-            unseen = list(iter_mask(self.belief.k.unseen))
-            dws = [self.b.deadwood(mine | 1 << c) for c in unseen]
+            dws = [self.b.deadwood(mine | 1 << c) for c in iter_mask(self.belief.k.unseen)]
             rows = [_row(stock - 1, "discard", view.dealer == me, (turns[me], turns[1 - me]),
                          limit, (float(d), float(u))) for u in uniq for d in dws]
             mover = me
-            weights = len(dws)
-        v = self.model.probs(np.array(rows)) @ self.model.equities(view, mover)
-        if weights is not None:
-            v = v.reshape(len(uniq), weights).mean(axis=1)
-        out: np.ndarray = v[back]
+            draws = len(dws)
+        v = self.model.probs(np.array(rows)) @ self.equities[mover]
+        out: np.ndarray = v.reshape(len(uniq), draws).mean(axis=1)[back]
         return out
 
     def evaluation(self, which: Sequence[int] | None = None) -> Evaluation:
