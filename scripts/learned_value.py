@@ -40,6 +40,7 @@ import io  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -169,9 +170,12 @@ class Net(torch.nn.Module):
 
 def train(obs: np.ndarray, cls: np.ndarray, val_obs: np.ndarray, val_cls: np.ndarray,
           hidden: int, epochs: int, seed: int, weight_decay: float,
-          inputs: int = OBS_SIZE) -> tuple[Net, list[float]]:
+          inputs: int = OBS_SIZE,
+          augment: Callable[[torch.Tensor], torch.Tensor] | None = None
+          ) -> tuple[Net, list[float]]:
     """Cross-entropy on the outcome classes, Adam, mini-batches of 256; the network of the
-    epoch with the least validation cross-entropy (early stopping), and each epoch's."""
+    epoch with the least validation cross-entropy (early stopping), and each epoch's.
+    ``augment`` (if given) rewrites each training mini-batch: a symmetry of the game."""
     torch.manual_seed(seed)
     net = Net(hidden, inputs)
     opt = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=weight_decay)
@@ -185,7 +189,8 @@ def train(obs: np.ndarray, cls: np.ndarray, val_obs: np.ndarray, val_cls: np.nda
         order = torch.randperm(len(x), generator=gen)
         for i in range(0, len(x), 256):
             idx = order[i:i + 256]
-            loss = torch.nn.functional.cross_entropy(net(x[idx]), t[idx])
+            xb = x[idx] if augment is None else augment(x[idx])
+            loss = torch.nn.functional.cross_entropy(net(xb), t[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()

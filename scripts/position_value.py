@@ -43,6 +43,7 @@ import json  # noqa: E402
 import random  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -67,6 +68,7 @@ from ginrummy import kernel  # noqa: E402
 from ginrummy.equity import after_hand  # noqa: E402
 from ginrummy.hand import Hand, Phase  # noqa: E402
 from ginrummy.kernel import spec  # noqa: E402
+from ginrummy.kernel.solver import completers  # noqa: E402
 from ginrummy.match import Match  # noqa: E402
 
 PLANES = 5
@@ -76,7 +78,12 @@ pile, the card just taken from the pile (R5: it may not be thrown back at once).
 SCALARS = 10
 """Stock count, three phases, dealer, both seats' turns, knock limit, both deadwoods."""
 
-INPUTS = PLANES * 52 + SCALARS
+EXTRAS = 4
+"""With ``--outs``, four more: each hand's outs (the stock's cards that would complete a
+meld with it) and whether the pile's top card melds with each hand: what tells one
+discard from another that leaves the same deadwood."""
+
+INPUTS = PLANES * 52 + SCALARS + EXTRAS
 
 
 def _bits(mask: int) -> np.ndarray:
@@ -134,6 +141,12 @@ def position(hand: Hand, b: Any) -> dict[str, Any]:
     x[s + 7] = hand.knock_limit / 10.0
     x[s + 8] = b.deadwood(mine) / 60.0
     x[s + 9] = b.deadwood(theirs) / 60.0
+    stock = sum(1 << c.index for c in hand.stock)
+    x[s + 10] = (completers(mine) & stock).bit_count() / 20.0
+    x[s + 11] = (completers(theirs) & stock).bit_count() / 20.0
+    if pile:
+        x[s + 12] = float(completers(mine) >> pile[-1] & 1)
+        x[s + 13] = float(completers(theirs) >> pile[-1] & 1)
     st = [0] * spec.STATE_SIZE
     st[0], st[1] = hand.mask_of(0), hand.mask_of(1)
     st[spec.TO_PLAY], st[spec.PHASE] = seat, phase
@@ -146,10 +159,10 @@ def position(hand: Hand, b: Any) -> dict[str, Any]:
             "stock": [c.index for c in reversed(hand.stock)]}  # top last
 
 
-def load(folder: Path, shuffles: int, seed: int) -> dict[str, Any]:
-    """Every position of every record in ``folder``, with its truth, its play-out
-    estimate and that estimate's sampling variance (``noise``: the variance of the mean
-    of the shuffles, estimated from their spread)."""
+def load(folders: list[Path], shuffles: int, seed: int) -> dict[str, Any]:
+    """Every position of every record in ``folders`` (matches numbered on across them),
+    with its truth, its play-out estimate and that estimate's sampling variance
+    (``noise``: the variance of the mean of the shuffles, estimated from their spread)."""
     b = kernel.backend()
     rng = random.Random(seed)
     xs: list[np.ndarray] = []
@@ -160,7 +173,8 @@ def load(folder: Path, shuffles: int, seed: int) -> dict[str, Any]:
     match: list[int] = []
     points: list[int] = []
     keys: list[tuple[Any, ...]] = []
-    for number, path in enumerate(sorted(folder.glob("*.json"))):
+    paths = [path for folder in folders for path in sorted(folder.glob("*.json"))]
+    for number, path in enumerate(paths):
         m = Match.from_record(json.loads(path.read_text(encoding="utf-8")))
         for done in m.hands:
             r = done.result
@@ -210,10 +224,74 @@ def numpy_batch_us(net: torch.nn.Module, x: np.ndarray, batch: int) -> float:
     return (time.perf_counter() - start) / 20 / batch * 1e6
 
 
+def _suit_orders(width: int) -> torch.Tensor:
+    """For each of the 24 orders of the suits, where each input comes from: the card
+    planes with their suits relabelled (a card's index is suit x 13 + rank), the numbers
+    unmoved."""
+    import itertools
+
+    rows = []
+    for order in itertools.permutations(range(4)):
+        idx = list(range(width))
+        for plane in range(PLANES):
+            for suit in range(4):
+                for rank in range(13):
+                    idx[plane * 52 + order[suit] * 13 + rank] = plane * 52 + suit * 13 + rank
+        rows.append(idx)
+    return torch.tensor(rows, dtype=torch.int64)
+
+
+def suit_augment(seed: int, width: int) -> Callable[[torch.Tensor], torch.Tensor]:
+    """Relabel each training position's suits by a random order (the rules treat the four
+    suits alike: R1, R2), so a model that sees the cards cannot learn a hand by heart as
+    easily: 24 versions of every position."""
+    orders = _suit_orders(width)
+    gen = torch.Generator().manual_seed(seed)
+
+    def augment(x: torch.Tensor) -> torch.Tensor:
+        pick = torch.randint(0, len(orders), (len(x),), generator=gen)
+        return torch.gather(x, 1, orders[pick])
+
+    return augment
+
+
+def learning_curve(d: dict[str, Any], eq: np.ndarray, tr: np.ndarray, val: np.ndarray,
+                   held: np.ndarray, args: argparse.Namespace) -> dict[str, Any]:
+    """The held-out error of the value trained on the first N training matches, for each
+    N of ``args.curve``, against the play-outs on the same held-out positions: whether
+    more of expert's games would make the value better, and how fast."""
+    y, play, g = d["y"], d["playout"], d["match"][held]
+    order = sorted(set(d["match"][tr].tolist()))
+    rows = []
+    for n in args.curve:
+        if n > len(order):
+            raise SystemExit(f"--curve {n}: only {len(order)} training matches")
+        part = tr & (d["match"] <= order[n - 1])
+        net, curve = train(d["x"][part], d["cls"][part], d["x"][val], d["cls"][val],
+                           args.hidden, args.epochs, args.seed, args.weight_decay,
+                           inputs=int(d["x"].shape[1]),
+                           augment=suit_augment(args.seed, int(d["x"].shape[1]))
+                           if args.augment else None)
+        net.eval()
+        with torch.no_grad():
+            probs = torch.softmax(net(torch.from_numpy(d["x"])), dim=1).numpy()
+        learned = (probs * eq).sum(axis=1)
+        w = fit_mix(learned[val], play[val], y[val])
+        e = errors({"learned": learned[held], "playout": play[held],
+                    "mix": (w * learned + (1 - w) * play)[held]}, "playout", y[held], g)
+        rows.append({"train_matches": n, "train_positions": int(part.sum()),
+                     "best_epoch": int(np.argmin(curve)) + 1, "mix_weight_learned": round(w, 3),
+                     **e})
+    return {"records": [str(r) for r in args.records], "positions": int(len(y)),
+            "held_out": int(held.sum()), "held_matches": int(len(set(g.tolist()))),
+            "scalars_only": args.scalars_only, "outs": args.outs, "augment": args.augment,
+            "hidden": args.hidden, "weight_decay": args.weight_decay, "curve": rows}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--records", type=Path, required=True,
-                   help="a folder of ginrummy/1 records (`ginrummy match ... --records`)")
+    p.add_argument("--records", type=Path, required=True, nargs="+",
+                   help="folders of ginrummy/1 records (`ginrummy match ... --records`)")
     p.add_argument("--shuffles", type=int, default=8,
                    help="play-outs a position, each with a new stock order (8)")
     p.add_argument("--holdout", type=int, default=5, help="every Nth match held out (5)")
@@ -223,27 +301,44 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--scalars-only", action="store_true",
                    help="learn from the ten numbers alone, without the card planes")
+    p.add_argument("--outs", action="store_true",
+                   help="four more numbers: each hand's outs, whether the top card melds")
+    p.add_argument("--augment", action="store_true",
+                   help="relabel the suits of each training position at random (cards only)")
+    p.add_argument("--curve", type=lambda t: [int(x) for x in t.split(",")],
+                   help="a learning curve instead: train on the first N training matches "
+                        "for each N listed (e.g. 60,120,240), the same held-out matches")
     p.add_argument("--json", type=Path, help="write the figures here too")
     p.add_argument("--export", type=Path,
                    help="write the model (weights, class points, the mix's weight) as JSON, "
                         "for scripts/value_mix.py")
     args = p.parse_args(argv)
+    if args.augment and args.scalars_only:
+        p.error("--augment relabels the cards' suits: not with --scalars-only")
     torch.set_num_threads(1)
 
     t0 = time.perf_counter()
     d = load(args.records, args.shuffles, args.seed)
+    if not args.outs:
+        d["x"] = d["x"][:, :PLANES * 52 + SCALARS]
     if args.scalars_only:
-        d["x"] = np.ascontiguousarray(d["x"][:, PLANES * 52:])
+        d["x"] = d["x"][:, PLANES * 52:]
+    d["x"] = np.ascontiguousarray(d["x"])
     held = d["match"] % args.holdout == 0
     val = d["match"] % args.holdout == 1
     tr = ~held & ~val
     rep = class_points(d["cls"][tr], d["points"][tr])
     eq = class_equities(d["keys"], rep)
     loaded = time.perf_counter() - t0
+    if args.curve:
+        report(learning_curve(d, eq, tr, val, held, args), args.json)
+        return 0
 
     net, curve = train(d["x"][tr], d["cls"][tr], d["x"][val], d["cls"][val], args.hidden,
                        args.epochs, args.seed, args.weight_decay,
-                       inputs=int(d["x"].shape[1]))
+                       inputs=int(d["x"].shape[1]),
+                       augment=suit_augment(args.seed, int(d["x"].shape[1]))
+                           if args.augment else None)
     net.eval()
     with torch.no_grad():
         probs = torch.softmax(net(torch.from_numpy(d["x"])), dim=1).numpy()
@@ -256,10 +351,12 @@ def main(argv: list[str] | None = None) -> int:
 
     g = d["match"][held]
     out: dict[str, Any] = {
-        "records": str(args.records), "positions": int(len(y)), "held_out": int(held.sum()),
+        "records": [str(r) for r in args.records], "positions": int(len(y)),
+        "held_out": int(held.sum()),
         "train_matches": int(len(set(d["match"][tr].tolist()))),
         "held_matches": int(len(set(d["match"][held].tolist()))),
-        "shuffles": args.shuffles, "scalars_only": args.scalars_only, "hidden": args.hidden,
+        "shuffles": args.shuffles, "scalars_only": args.scalars_only, "outs": args.outs,
+        "augment": args.augment, "hidden": args.hidden,
         "epochs": args.epochs,
         "seed": args.seed, "weight_decay": args.weight_decay,
         "validation_cross_entropy_by_epoch": curve,
@@ -276,7 +373,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.export:
         layers = [m for m in net.modules() if isinstance(m, torch.nn.Linear)]
         args.export.write_text(json.dumps({
-            "scalars_only": args.scalars_only, "class_points": rep, "mix": round(w, 3),
+            "scalars_only": args.scalars_only, "outs": args.outs, "class_points": rep,
+            "mix": round(w, 3),
             "layers": [{"weight": lay.weight.detach().numpy().round(6).tolist(),
                         "bias": lay.bias.detach().numpy().round(6).tolist()}
                        for lay in layers]}) + "\n", encoding="utf-8")
