@@ -3,6 +3,8 @@ today's patient rule against the discard distilled from expert (issue 48), in on
 the same positions, rounds alternating (CPU time of this thread).
 
     PYTHONPATH=src python3 benchmarks/playout_speed.py --positions 200 --rounds 3
+    PYTHONPATH=src python3 benchmarks/playout_speed.py --positions 200 --rounds 3 \
+        --net net16.json   # the distilled seat discarding by a network (issue 48)
 """
 
 from __future__ import annotations
@@ -12,10 +14,7 @@ import json
 import random
 import sys
 import time
-
-from ginrummy.bench.evaluator import positions
-from ginrummy.evaluator import Evaluator
-from ginrummy.kernel.spec import DISTILLED, PATIENT
+from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
@@ -24,7 +23,20 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--samples", type=int, default=256)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--net", type=Path, help="the distilled seat discards by this network "
+                    "(scripts/distill_playout.py --export), not the linear weights")
     args = ap.parse_args(argv)
+    if args.net is not None:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+        from playout_generation import install
+
+        if install(None, args.net) is None:
+            return 1
+
+    from ginrummy.bench.evaluator import positions
+    from ginrummy.evaluator import Evaluator
+    from ginrummy.kernel.spec import DISTILLED, PATIENT
+
     views = positions(random.Random(args.seed), args.positions)
     styles = {"patient": PATIENT, "distilled": DISTILLED}
     evaluators = {name: Evaluator(samples=args.samples, seed=args.seed, style=style)

@@ -15,6 +15,13 @@ did with the pile's top card, and when expert knocks short of gin.
     PYTHONPATH=src python3 scripts/distill_playout.py expert-47/decisions.parquet --gate
     PYTHONPATH=src python3 scripts/distill_playout.py expert-47/decisions.parquet --gate \
         --kernel   # the fit behind the kernel's DISTILLED_WEIGHTS
+
+The decisions may also come straight from a folder of match records, no labels needed
+(``ginrummy match A B ... --records DIR``; every decision of both seats, replayed through
+the core): how the generations of issue 48 item 3 are fitted, each to the games of the
+one before.
+
+    PYTHONPATH=src python3 scripts/distill_playout.py --records gen1-rec --gate --kernel
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import argparse
 import json
 import sys
 import zlib
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,7 +38,7 @@ import numpy as np
 from ginrummy.cards import ALL_CARDS, POINTS, Card, cards_mask
 from ginrummy.kernel.playout import knocks_at, least_left
 from ginrummy.kernel.solver import completers, deadwood, deadwood_by_discard
-from ginrummy.kernel.spec import MARGIN, OUTS_PER_POINT, PATIENT
+from ginrummy.kernel.spec import DISTILLED_WEIGHTS, MARGIN, NET_ROW, OUTS_PER_POINT, PATIENT
 
 FEATURES = ("deadwood", "outs", "points", "partners", "over_margin", "held_partners",
             "opponent_took", "opponent_shed")
@@ -44,6 +52,9 @@ last two are what the play-out's state does not carry today."""
 
 GATE = False
 """Weigh only the discards within ``MARGIN`` of the least, as today's rule does."""
+
+LAYERS = 2
+"""Hidden layers of the ``--mlp`` network (``--layers``)."""
 
 
 def partners(k: int, live: int) -> int:
@@ -152,6 +163,88 @@ def agreement(data: list[tuple[np.ndarray, int, int]], w: np.ndarray | None) -> 
     return hits / len(data)
 
 
+def network_agreement(train: list[tuple[np.ndarray, int, int]],
+                      held: list[tuple[np.ndarray, int, int]], hidden: int,
+                      epochs: int = 30, seed: int = 0) -> tuple[float, Any]:
+    """Fit a network scoring each legal discard from its features (``LAYERS`` hidden
+    layers of ``hidden``, the same for every candidate; a softmax over the decision's
+    candidates, as the conditional logit but not linear) on ``train``, 10% of it kept
+    aside for early stopping; how often its best-scored discard is expert's on ``held``
+    (with ``GATE``, a decision whose expert discard is past the margin counts as missed,
+    as in :func:`agreement`), and the network with the features' scaling folded in."""
+    import torch
+
+    torch.manual_seed(seed)
+    x, mask, y = (torch.from_numpy(a) for a in _pad(train))
+    hx, hmask, hy = (torch.from_numpy(a) for a in _pad(held))
+    mean, std = x[mask].mean(0), x[mask].std(0) + 1e-6
+    x, hx = ((x - mean) / std).float(), ((hx - mean) / std).float()
+    cut = len(y) // 10
+    vx, vmask, vy = x[:cut], mask[:cut], y[:cut]
+    x, mask, y = x[cut:], mask[cut:], y[cut:]
+    net = torch.nn.Sequential(torch.nn.Linear(x.shape[2], hidden), torch.nn.ReLU(),
+                              *((torch.nn.Linear(hidden, hidden), torch.nn.ReLU())
+                                if LAYERS == 2 else ()),
+                              torch.nn.Linear(hidden, 1))
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=1e-5)
+
+    def logits(xb: Any, mb: Any) -> Any:
+        return net(xb).squeeze(-1).masked_fill(~mb, float("-inf"))
+
+    gen = torch.Generator().manual_seed(seed)
+    best, best_loss = None, float("inf")
+    for _ in range(epochs):
+        order = torch.randperm(len(y), generator=gen)
+        for i in range(0, len(y), 512):
+            idx = order[i:i + 512]
+            loss = torch.nn.functional.cross_entropy(logits(x[idx], mask[idx]), y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        with torch.no_grad():
+            v = float(torch.nn.functional.cross_entropy(logits(vx, vmask), vy))
+        if v < best_loss:
+            best_loss, best = v, {k: t.clone() for k, t in net.state_dict().items()}
+    assert best is not None
+    net.load_state_dict(best)
+    with torch.no_grad():
+        pick = logits(hx, hmask).argmax(1)
+        layers = [m for m in net if isinstance(m, torch.nn.Linear)]
+        w1 = (layers[0].weight / std.float()).double().numpy()  # on the raw features
+        b1 = (layers[0].bias.double() - (layers[0].weight.double() / std) @ mean).numpy()
+        folded = (w1, b1, layers[-1].weight.double().numpy()[0]) if LAYERS == 1 else None
+    return float((pick == hy).sum()) / len(held), folded  # (gated out: missed)
+
+
+NET_SCALE = 1000
+"""Each layer's weights times this, rounded: the kernel's network is whole numbers."""
+
+
+def kernel_net(folded: Any) -> list[int]:
+    """A one-layer network (:func:`network_agreement`'s) as the kernel's ``DISTILLED_NET``:
+    per unit seven input weights, a bias and an output weight, whole numbers, the output
+    negated (the kernel's least score goes, the network's highest logit)."""
+    w1, b1, w2 = folded
+    out: list[int] = []
+    for j in range(len(b1)):
+        out += [round(float(v) * NET_SCALE) for v in w1[j]]
+        out += [round(float(b1[j]) * NET_SCALE), -round(float(w2[j]) * NET_SCALE)]
+    return out
+
+
+def kernel_net_agreement(held: list[tuple[np.ndarray, int, int]], net: list[int]) -> float:
+    """How often the whole-number network picks expert's discard, computed as the kernel
+    computes it (:func:`ginrummy.kernel.playout.net_discard`: the least score, the first
+    on a tie)."""
+    rows = np.array(net, dtype=np.int64).reshape(-1, NET_ROW)
+    hits = 0
+    for x, y, _r in held:
+        a = x.astype(np.int64) @ rows[:, :7].T + rows[:, 7]
+        score = (np.maximum(a, 0) * rows[:, 8]).sum(axis=1)
+        hits += int(np.argmin(score)) == y
+    return hits / len(held)
+
+
 DRAW_RULES = ("meld_and_lower", "lower_any", "lower_by_3", "meld_or_lower_by_5")
 """Rules for taking the pile's top card: today's (it joins a meld and lowers the least
 deadwood, or gives gin), and three that take a card lowering the deadwood without a meld."""
@@ -206,26 +299,64 @@ def draws_and_knocks(views: list[dict[str, Any]],
     }
 
 
-def main(argv: list[str] | None = None) -> int:
+def from_parquet(path: str) -> tuple[list[str], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The match ids, views and played actions of a dataset's decisions file."""
     import pyarrow.parquet as pq
 
+    table = pq.read_table(path, columns=["match", "view", "action"])
+    return (table.column("match").to_pylist(),
+            [json.loads(x) for x in table.column("view").to_pylist()],
+            [json.loads(x) for x in table.column("action").to_pylist()])
+
+
+def from_records(folders: list[Path]) -> tuple[list[str], list[dict[str, Any]],
+                                               list[dict[str, Any]]]:
+    """The same from folders of ``ginrummy/1`` records: every decision of both seats with
+    two or more legal actions, replayed through the core (the file's path is the match
+    id)."""
+    from ginrummy.match import Match
+    from ginrummy.review.grade import moments
+
+    matches: list[str] = []
+    views: list[dict[str, Any]] = []
+    actions: list[dict[str, Any]] = []
+    for path in [p for folder in folders for p in sorted(folder.glob("*.json"))]:
+        match = Match.from_record(json.loads(path.read_text()))
+        for m in moments(match, range(len(match.hands)), (0, 1)):
+            matches.append(str(path))
+            views.append(m.view.to_json())
+            actions.append(m.played.to_json())
+    return matches, views, actions
+
+
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("decisions", help="decisions.parquet of the expert dataset")
+    ap.add_argument("decisions", nargs="?", help="decisions.parquet of the expert dataset")
+    ap.add_argument("--records", type=Path, nargs="+",
+                    help="folders of match records instead (`ginrummy match ... --records`)")
+    ap.add_argument("--mlp", type=int, default=0, metavar="HIDDEN",
+                    help="also fit a small network scoring each discard from the same "
+                         "features (what a linear rule cannot hold), and its agreement")
     ap.add_argument("--limit", type=int, default=0, help="use the first N decisions only")
     ap.add_argument("--gate", action="store_true",
                     help="weigh only the discards within MARGIN of the least, as today")
     ap.add_argument("--kernel", action="store_true",
                     help="only the features the kernel's play-out state carries (no "
                          "opponent_shed): the fit behind DISTILLED_WEIGHTS")
+    ap.add_argument("--layers", type=int, choices=(1, 2), default=2,
+                    help="the --mlp network's hidden layers (2)")
+    ap.add_argument("--export", type=Path,
+                    help="write the --mlp network as the kernel's DISTILLED_NET (JSON: units, "
+                         "net), for scripts/playout_generation.py --net")
     args = ap.parse_args(argv)
-    global GATE, FEATURES
-    GATE = args.gate
-    table = pq.read_table(args.decisions, columns=["match", "view", "action"])
+    if (args.decisions is None) == (args.records is None):
+        ap.error("give either a decisions file or --records DIR")
+    global GATE, FEATURES, LAYERS
+    GATE, LAYERS = args.gate, args.layers
     train: list[tuple[np.ndarray, int, int]] = []
     held: list[tuple[np.ndarray, int, int]] = []
-    matches = table.column("match").to_pylist()
-    views = [json.loads(x) for x in table.column("view").to_pylist()]
-    actions = [json.loads(x) for x in table.column("action").to_pylist()]
+    matches, views, actions = (from_records(args.records) if args.records
+                               else from_parquet(args.decisions))
     if args.limit:
         matches, views, actions = (x[:args.limit] for x in (matches, views, actions))
     for match, view, action in zip(matches, views, actions, strict=True):
@@ -242,13 +373,27 @@ def main(argv: list[str] | None = None) -> int:
         held = [(x[:, keep], y, r) for x, y, r in held]
     w = fit(train)
     scale = OUTS_PER_POINT / w[0] if w[0] > 0 else 100.0
+    shipped: dict[str, float] = {}
+    if args.kernel and GATE:  # the kernel's weights, over_margin (gated out) aside
+        k = np.array([*DISTILLED_WEIGHTS[:4], 0, *DISTILLED_WEIGHTS[4:]], dtype=np.float64)
+        shipped = {"kernel_distilled": round(agreement(held, k), 4)}
+    if args.mlp:
+        hits, folded = network_agreement(train, held, args.mlp)
+        shipped["network"] = round(hits, 4)
+        if args.export:
+            if folded is None or not args.kernel or GATE:
+                ap.error("--export: a one-layer network (--layers 1) of the kernel's "
+                         "features (--kernel), ungated")
+            net = kernel_net(folded)
+            shipped["network_whole_numbers"] = round(kernel_net_agreement(held, net), 4)
+            args.export.write_text(json.dumps({"units": args.mlp, "net": net}) + "\n")
     print(json.dumps({
         "decisions": {"train": len(train), "held_out": len(held)},
         "features": FEATURES,
         "weights": [round(float(v), 4) for v in w],
         "weights_whole": [round(float(v * scale)) for v in w],
         "agreement_held_out": {"today": round(agreement(held, None), 4),
-                               "fitted": round(agreement(held, w), 4)},
+                               "fitted": round(agreement(held, w), 4), **shipped},
         "agreement_train": {"today": round(agreement(train, None), 4),
                             "fitted": round(agreement(train, w), 4)},
         **draws_and_knocks(views, actions),

@@ -232,6 +232,31 @@ def test_r5_a_quick_knockers_discard_leaves_the_least_deadwood() -> None:
         assert dw == min(v for k, v in table.items() if k != taken)
 
 
+@pytest.mark.parametrize("build", BUILDS, ids=lambda b: b.name)
+def test_r5_a_network_discard_is_the_linear_rule_when_it_is_one_linear_unit(
+        build: Build) -> None:
+    """Issue 48: a discard network (the kernel's ``DISTILLED_NET`` layout) of one unit that
+    is always on, weighing the deadwood past the margin without end, picks what the linear
+    rule with the same weights picks; and any network throws a card of the hand, never
+    the card just taken (R5), reporting the deadwood it leaves."""
+    rng = random.Random(48)
+    for _ in range(300):
+        h = sum(1 << i for i in rng.sample(range(52), 11))
+        took = sum(1 << i for i in rng.sample(range(52), 3)) & ~h
+        dead = sum(1 << i for i in rng.sample(range(52), 8)) & ~h & ~took
+        table = core_table(h)
+        taken = rng.choice([-1, *(k for k in range(52) if h >> k & 1)])
+        w = [100, *(rng.randrange(-200, 200) for _ in range(5))]
+        one = [*w[:4], 10**6, *w[4:], 10**9, 1]  # (a row: seven weights, bias, output)
+        want = playout.weighted_discard(h, table, taken, dead, took, w)
+        assert build.k.net_discard(h, build.ints(table), taken, dead, took,
+                                   build.ints(one), 1) == want
+        net = [rng.randrange(-2000, 2000) for _ in range(3 * 9)]
+        card, dw = build.k.net_discard(h, build.ints(table), taken, dead, took,
+                                       build.ints(net), 3)
+        assert h >> card & 1 and card != taken and dw == table[card]
+
+
 def test_r2_completers_are_exactly_the_meld_completing_cards() -> None:
     rng = random.Random(3)
     for _ in range(200):

@@ -49,6 +49,7 @@ from .spec import (
     DISCARD_BASE,
     DISCARDS,
     DISTILLED,
+    DISTILLED_NET,
     DISTILLED_WEIGHTS,
     DRAW,
     DRAW_PILE,
@@ -60,6 +61,7 @@ from .spec import (
     LIMIT,
     MARGIN,
     MAX_DISCARDS,
+    NET_ROW,
     NPILE,
     NSTOCK,
     OFFER_DEALER,
@@ -195,11 +197,60 @@ def choose_discard(h: int, tab: Sequence[int], taken: int, dead: int) -> tuple[i
 
 
 @jit
+def net_discard(h: int, tab: Sequence[int], taken: int, dead: int, took: int,
+                net: Sequence[int], units: int) -> tuple[int, int]:
+    """A discard from 11 cards ``h`` scored by a network of ``units`` hidden units
+    (``net``: :data:`~.spec.DISTILLED_NET`'s layout) and the deadwood it leaves: with gin in
+    hand, the highest card leaving gin; otherwise the least score among every discard
+    but ``taken`` (R5), the lower index on a tie. Whole numbers throughout, so both
+    builds pick alike. ``tab``, ``dead``, ``took``: as :func:`weighted_discard`'s.
+
+    >>> from ginrummy.cards import Card, cards_mask
+    >>> from ginrummy.kernel.solver import deadwood_by_discard
+    >>> h, _ = cards_mask("AS 2S 3S 4H 5H 6H 9C 9D KC QD JH")
+    >>> tab = [0] * 52
+    >>> deadwood_by_discard(h, tab)
+    >>> one = (1, 0, 0, 0, 0, 0, 0, 0, 1)  # one unit: the deadwood left, least goes
+    >>> str(Card.from_index(net_discard(h, tab, -1, 0, 0, one, 1)[0]))
+    'KC'
+    """
+    best = least_left(h, tab, taken)
+    if best == 0:
+        return least_discard(h, tab, taken)
+    live = ALL_CARDS & ~h & ~dead
+    choice = -1
+    choice_score = 1 << 62
+    x = h
+    while x:
+        k = popcount((x & -x) - 1)  # the lowest card's index
+        x &= x - 1
+        if k == taken:
+            continue
+        v = tab[k]
+        m = PARTNERS[k]
+        outs = popcount(completers(h & ~(1 << k)) & live)
+        over = max(0, v - best - MARGIN)
+        mates, held, fed = popcount(m & live), popcount(m & h), popcount(m & took)
+        score = 0
+        for j in range(units):
+            r = j * NET_ROW
+            a = net[r] * v + net[r + 1] * outs + net[r + 2] * POINTS[k] + net[r + 3] * mates \
+                + net[r + 4] * over + net[r + 5] * held + net[r + 6] * fed + net[r + 7]
+            if a > 0:
+                score += net[r + 8] * a
+        if score < choice_score:
+            choice = k
+            choice_score = score
+    return choice, tab[choice]
+
+
+@jit
 def distilled_discard(h: int, tab: Sequence[int], taken: int, dead: int,
                       took: int) -> tuple[int, int]:
     """A :data:`~.spec.DISTILLED` seat's discard (:func:`weighted_discard` by
-    :data:`~.spec.DISTILLED_WEIGHTS`; ``took``: the cards the opponent took from the pile
-    and holds).
+    :data:`~.spec.DISTILLED_WEIGHTS`, or :func:`net_discard` by
+    :data:`~.spec.DISTILLED_NET` where it holds a network; ``took``: the cards the
+    opponent took from the pile and holds).
 
     >>> from ginrummy.cards import Card, cards_mask
     >>> from ginrummy.kernel.solver import deadwood_by_discard
@@ -212,6 +263,9 @@ def distilled_discard(h: int, tab: Sequence[int], taken: int, dead: int,
     >>> str(Card.from_index(distilled_discard(h, tab, -1, 0, took)[0]))
     'QD'
     """
+    if DISTILLED_NET[NET_ROW - 1] != 0:  # (read at run time: both paths are compiled)
+        return net_discard(h, tab, taken, dead, took, DISTILLED_NET,
+                           len(DISTILLED_NET) // NET_ROW)
     return weighted_discard(h, tab, taken, dead, took, DISTILLED_WEIGHTS)
 
 

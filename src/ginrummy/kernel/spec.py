@@ -32,7 +32,9 @@ __all__ = [
     "QUICK",
     "CLUB",
     "DISTILLED",
+    "DISTILLED_NET",
     "DISTILLED_WEIGHTS",
+    "NET_ROW",
     "RULE_WEIGHTS",
     "RUNNING",
     "discard_code",
@@ -158,6 +160,21 @@ live cards completing a meld after it, its points, the live cards, the hand's ca
 the cards the opponent took from the pile and holds that would meld with it. Fitted as a
 conditional logit to 43,301 of expert's discards (``scripts/distill_playout.py``); it
 picks expert's discard in 57.2% of 9,213 held-out decisions, today's rule in 55.7%."""
+
+NET_ROW = 9
+"""Whole numbers a unit of :data:`DISTILLED_NET` takes: seven input weights, a bias and
+an output weight."""
+
+DISTILLED_NET = (0,) * NET_ROW
+"""The learned discard network a :data:`DISTILLED` seat scores its discards with
+(``scripts/distill_playout.py --mlp``), rows of :data:`NET_ROW` whole numbers, one a
+hidden unit: the rectified sum of its weights times a discard's deadwood left, live outs
+after it, points, live partners, deadwood past ``MARGIN`` of the least, the hand's
+partners and the opponent's picks' partners, plus its bias; a discard's score is the
+units' sum times their output weights, and the least goes, among all the discards. A
+first unit with no output weight means no network: the linear :data:`DISTILLED_WEIGHTS`
+within ``MARGIN`` (as shipped; the network is a research setting,
+``scripts/playout_generation.py --net``)."""
 
 # ------------------------------------------------------------------ the state of a play-out
 # A play-out's state is one int array with these slots, beside two card arrays of 52: the
