@@ -255,6 +255,20 @@ def suit_augment(seed: int, width: int) -> Callable[[torch.Tensor], torch.Tensor
     return augment
 
 
+def fit_value(d: dict[str, Any], part: np.ndarray, val: np.ndarray, eq: np.ndarray,
+              args: argparse.Namespace) -> tuple[torch.nn.Module, list[float], np.ndarray]:
+    """The value trained on the positions ``part`` (early stopping on ``val``), its
+    validation curve, and its match-winning chance of every position."""
+    width = int(d["x"].shape[1])
+    net, curve = train(d["x"][part], d["cls"][part], d["x"][val], d["cls"][val],
+                       args.hidden, args.epochs, args.seed, args.weight_decay, inputs=width,
+                       augment=suit_augment(args.seed, width) if args.augment else None)
+    net.eval()
+    with torch.no_grad():
+        probs = torch.softmax(net(torch.from_numpy(d["x"])), dim=1).numpy()
+    return net, curve, (probs * eq).sum(axis=1)
+
+
 def learning_curve(d: dict[str, Any], eq: np.ndarray, tr: np.ndarray, val: np.ndarray,
                    held: np.ndarray, args: argparse.Namespace) -> dict[str, Any]:
     """The held-out error of the value trained on the first N training matches, for each
@@ -267,15 +281,7 @@ def learning_curve(d: dict[str, Any], eq: np.ndarray, tr: np.ndarray, val: np.nd
         if n > len(order):
             raise SystemExit(f"--curve {n}: only {len(order)} training matches")
         part = tr & (d["match"] <= order[n - 1])
-        net, curve = train(d["x"][part], d["cls"][part], d["x"][val], d["cls"][val],
-                           args.hidden, args.epochs, args.seed, args.weight_decay,
-                           inputs=int(d["x"].shape[1]),
-                           augment=suit_augment(args.seed, int(d["x"].shape[1]))
-                           if args.augment else None)
-        net.eval()
-        with torch.no_grad():
-            probs = torch.softmax(net(torch.from_numpy(d["x"])), dim=1).numpy()
-        learned = (probs * eq).sum(axis=1)
+        _net, curve, learned = fit_value(d, part, val, eq, args)
         w = fit_mix(learned[val], play[val], y[val])
         e = errors({"learned": learned[held], "playout": play[held],
                     "mix": (w * learned + (1 - w) * play)[held]}, "playout", y[held], g)
@@ -334,15 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         report(learning_curve(d, eq, tr, val, held, args), args.json)
         return 0
 
-    net, curve = train(d["x"][tr], d["cls"][tr], d["x"][val], d["cls"][val], args.hidden,
-                       args.epochs, args.seed, args.weight_decay,
-                       inputs=int(d["x"].shape[1]),
-                       augment=suit_augment(args.seed, int(d["x"].shape[1]))
-                           if args.augment else None)
-    net.eval()
-    with torch.no_grad():
-        probs = torch.softmax(net(torch.from_numpy(d["x"])), dim=1).numpy()
-    learned = (probs * eq).sum(axis=1)
+    net, curve, learned = fit_value(d, tr, val, eq, args)
     y, play = d["y"], d["playout"]
     freq = (np.bincount(d["cls"][tr], minlength=CLASSES) + 1) / (tr.sum() + CLASSES)
     prior = (freq[None, :] * eq).sum(axis=1)
