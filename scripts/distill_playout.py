@@ -351,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if (args.decisions is None) == (args.records is None):
         ap.error("give either a decisions file or --records DIR")
+    if args.export and (not args.mlp or args.layers != 1 or not args.kernel or args.gate):
+        ap.error("--export: a one-layer network (--mlp H --layers 1) of the kernel's "
+                 "features (--kernel), ungated")
     global GATE, FEATURES, LAYERS
     GATE, LAYERS = args.gate, args.layers
     train: list[tuple[np.ndarray, int, int]] = []
@@ -373,19 +376,16 @@ def main(argv: list[str] | None = None) -> int:
         held = [(x[:, keep], y, r) for x, y, r in held]
     w = fit(train)
     scale = OUTS_PER_POINT / w[0] if w[0] > 0 else 100.0
-    shipped: dict[str, float] = {}
+    others: dict[str, float] = {}  # the other rules' held-out agreement
     if args.kernel and GATE:  # the kernel's weights, over_margin (gated out) aside
         k = np.array([*DISTILLED_WEIGHTS[:4], 0, *DISTILLED_WEIGHTS[4:]], dtype=np.float64)
-        shipped = {"kernel_distilled": round(agreement(held, k), 4)}
+        others = {"kernel_distilled": round(agreement(held, k), 4)}
     if args.mlp:
         hits, folded = network_agreement(train, held, args.mlp)
-        shipped["network"] = round(hits, 4)
+        others["network"] = round(hits, 4)
         if args.export:
-            if folded is None or not args.kernel or GATE:
-                ap.error("--export: a one-layer network (--layers 1) of the kernel's "
-                         "features (--kernel), ungated")
             net = kernel_net(folded)
-            shipped["network_whole_numbers"] = round(kernel_net_agreement(held, net), 4)
+            others["network_whole_numbers"] = round(kernel_net_agreement(held, net), 4)
             args.export.write_text(json.dumps({"units": args.mlp, "net": net}) + "\n")
     print(json.dumps({
         "decisions": {"train": len(train), "held_out": len(held)},
@@ -393,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
         "weights": [round(float(v), 4) for v in w],
         "weights_whole": [round(float(v * scale)) for v in w],
         "agreement_held_out": {"today": round(agreement(held, None), 4),
-                               "fitted": round(agreement(held, w), 4), **shipped},
+                               "fitted": round(agreement(held, w), 4), **others},
         "agreement_train": {"today": round(agreement(train, None), 4),
                             "fitted": round(agreement(train, w), 4)},
         **draws_and_knocks(views, actions),
